@@ -1,4 +1,191 @@
-"""The `dreamscape` command line (placeholder; filled in below)."""
+"""`dreamscape`: the balance lab's command line.
+
+Commands stay thin: they parse and validate options, then delegate to plain
+functions in ``simcore``, ``strategies``, ``analyses`` and ``reports``. Bad
+input ends with one line naming the problem and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
 
-app = typer.Typer()
+try:  # typer >= 0.29 vendors click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - older typer on top of click
+    from click.exceptions import ClickException, NoArgsIsHelpError
+from typer.core import TyperGroup
+
+from simcore.cards import CardError
+from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
+from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
+
+
+class UserInputError(Exception):
+    """Bad input from the user: reported as one line, exit code 2."""
+
+
+class OneLineErrors(TyperGroup):
+    """Turns usage errors and our own input errors into one line and exit code 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        prog = prog_name or "dreamscape"
+        try:
+            rv = super().main(
+                args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
+            )
+        except NoArgsIsHelpError as exc:
+            typer.echo(exc.format_message())
+            rv = 0
+        except ClickException as exc:
+            typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
+            rv = exc.exit_code
+        except (UserInputError, DeckError, CardError) as exc:
+            typer.echo(f"{prog}: error: {exc}", err=True)
+            rv = 2
+        except (KeyboardInterrupt, typer.Abort):
+            typer.echo(f"{prog}: interrupted", err=True)
+            rv = 130
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(
+    cls=OneLineErrors,
+    help="Project Dreamscape balance lab: rules engine, simulations and balance reports.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+# ----------------------------------------------------------------------------- shared options
+
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players, 1 (solo Virtual Dreaming) to 4.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the same game.")]
+SleepTokenOpt = Annotated[bool, typer.Option("--sleep-token", help="Play the Sleep Token variant (R9).")]
+ShiftingTokensOpt = Annotated[
+    bool, typer.Option("--shifting-tokens", help="Shifting Dreams moves the cost tokens instead (R6.8 variant).")
+]
+SwapOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--swap", help="Controlled Study swap REMOVED:ADDED, e.g. FF:ID (repeatable, at most 3; R1.4)."),
+]
+DeckOpt = Annotated[
+    Optional[Path], typer.Option("--deck", help="A deck composition TOML file (format of the default deck, R1.3).")
+]
+
+
+def check_players(players: int) -> int:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise UserInputError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
+    return players
+
+
+def resolve_deck(deck_file: Path | None, swaps: list[str] | None) -> Deck:
+    """The deck for ``--deck`` and ``--swap`` options (validated, R1.3/R1.4)."""
+    spec: DeckSpec = load_spec(deck_file) if deck_file else default_spec()
+    return deck_from_swap_texts(swaps or [], spec)
+
+
+def resolve_strategies(names: list[str] | None, players: int, known: dict) -> list[str]:
+    """One strategy per seat, or one for all seats."""
+    names = names or ["greedy"]
+    for name in names:
+        if name not in known:
+            raise UserInputError(f"unknown strategy {name!r} (known: {', '.join(sorted(known))})")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise UserInputError(f"give one --strategy per seat ({players}) or one for all, got {len(names)}")
+    return names
+
+
+# ----------------------------------------------------------------------------- conformance
+
+
+@app.command()
+def conformance(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of *.json scenarios.")],
+) -> None:
+    """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions."""
+    from simcore.conformance import run_scenario_file, scenario_files
+
+    passed = failed = 0
+    for path in scenario_files(paths):
+        result = run_scenario_file(path)
+        if result.passed:
+            passed += 1
+            typer.echo(f"PASS {result.name}")
+        else:
+            failed += 1
+            typer.echo(f"FAIL {result.name}: {result.reason}")
+    typer.echo(f"{passed} passed, {failed} failed")
+    if failed or not passed:
+        raise typer.Exit(1)
+
+
+# ----------------------------------------------------------------------------- play
+
+
+@app.command()
+def play(
+    players: PlayersOpt = 3,
+    seed: SeedOpt = 1,
+    sleep_token: SleepTokenOpt = False,
+    shifting_tokens: ShiftingTokensOpt = False,
+    swap: SwapOpt = None,
+    deck: DeckOpt = None,
+    strategy: Annotated[
+        Optional[list[str]],
+        typer.Option("--strategy", help="Bot per seat (repeatable) or one for all: random, greedy."),
+    ] = None,
+) -> None:
+    """Play one game on the reference engine and narrate it turn by turn."""
+    from reports.narrate import narrate_game
+    from strategies.reference_bots import REFERENCE_BOTS
+
+    check_players(players)
+    the_deck = resolve_deck(deck, swap)
+    bots = resolve_strategies(strategy, players, REFERENCE_BOTS)
+    for line in narrate_game(the_deck, players, seed, Options(sleep_token, shifting_tokens), bots):
+        typer.echo(line)
+
+
+# ----------------------------------------------------------------------------- decks
+
+
+@app.command()
+def decks(
+    deck: DeckOpt = None,
+    swaps: Annotated[
+        str, typer.Option("--swaps", help="Which swap decks to list: all, none, single, double or triple.")
+    ] = "all",
+) -> None:
+    """List the Controlled Study decks (R1.4) with their size and cards per dream type."""
+    from simcore.cards import CODES
+
+    sizes = {"all": None, "none": 0, "single": 1, "double": 2, "triple": 3}
+    if swaps not in sizes:
+        raise UserInputError(f"--swaps must be one of {', '.join(sizes)}, got {swaps!r}")
+    spec = load_spec(deck) if deck else default_spec()
+    typer.echo(f"{'deck':<24}{'cards':>6}  " + " ".join(f"{c:>3}" for c in CODES))
+    count = 0
+    for d in all_swap_decks(spec):
+        if sizes[swaps] is not None and len(d.removed) != sizes[swaps]:
+            continue
+        count += 1
+        counts = d.type_counts()
+        typer.echo(f"{d.label:<24}{len(d):>6}  " + " ".join(f"{n:>3}" for n in counts))
+    typer.echo(f"{count} deck(s) from {spec.source}")
+
+
+def main() -> None:  # pragma: no cover - console entry point
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -52,12 +52,15 @@ class Decision:
         The legal choices, JSON values as in conformance/FORMAT.md.
     card : int or None
         The card being performed or acted for, when there is one.
+    on_discard_pile : bool
+        A solo Floating Free whose choices index the discard pile (R10.1).
     """
 
     kind: str
     seat: int
     choices: tuple
     card: int | None = None
+    on_discard_pile: bool = False
 
     def is_legal(self, choice: Choice) -> bool:
         if self.kind == "shifting_dreams":
@@ -123,6 +126,8 @@ class GameState:
     aborted: bool = False
     winners: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    # Called with the state at the end of every turn (after Phase 3), for narration.
+    on_turn_end: Callable[["GameState"], None] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.seat_turns:
@@ -194,7 +199,7 @@ class Performance:
 # ============================================================================ decisions
 
 
-def ask(kind: str, seat: int, choices: list, card: int | None = None) -> Flow:
+def ask(kind: str, seat: int, choices: list, card: int | None = None, on_discard_pile: bool = False) -> Flow:
     """R11: stop only at decisions with two or more legal options.
 
     One legal option is taken without asking; none returns ``None`` (the
@@ -204,7 +209,7 @@ def ask(kind: str, seat: int, choices: list, card: int | None = None) -> Flow:
         return None
     if len(choices) == 1:
         return choices[0]
-    return (yield Decision(kind, seat, tuple(choices), card))
+    return (yield Decision(kind, seat, tuple(choices), card, on_discard_pile))
 
 
 # ============================================================================ a game
@@ -233,6 +238,8 @@ def play_turn(s: GameState) -> Flow:
         yield from prepare_next_solo(s)
     else:
         prepare_next(s)
+    if s.on_turn_end is not None:
+        s.on_turn_end(s)
 
 
 def use_sleep_token(s: GameState, seat: int) -> Flow:
@@ -382,8 +389,9 @@ def floating_free(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     stack = perf.own_stack
     if len(stack) < 2:
         return
-    where = "discard pile" if stack is s.discard else "REM stack"
-    i = yield from ask("floating_free", perf.acting, list(range(len(stack) - 1)), card=perf.card)
+    on_discard = stack is s.discard
+    where = "discard pile" if on_discard else "REM stack"
+    i = yield from ask("floating_free", perf.acting, list(range(len(stack) - 1)), perf.card, on_discard)
     card = stack.pop(i)
     stack.append(card)
     s.say(f"    Floating Free pulls {s.code(card)} to the top of the {where}.")

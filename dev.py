@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Set up and run the project with nothing but Python 3.11+.
+
+    python3 dev.py study     # create .venv if needed, install, run the main job
+    python3 dev.py test      # create .venv if needed, install with test extras, run every test
+
+Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
+The virtual environment is reinstalled whenever pyproject.toml changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+STAMP = VENV / ".dreamscape-installed"
+
+
+def ensure_environment() -> None:
+    """Create .venv and install the package with its test extras when missing or stale."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"dev.py: Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if PYTHON.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    if not PYTHON.exists():
+        print("dev.py: creating the virtual environment in .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("dev.py: installing the package and its dependencies (first run takes a minute)", flush=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True)
+    STAMP.write_text(wanted)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("study", "test"):
+        print(__doc__)
+        return 2
+    ensure_environment()
+    command, extra = argv[0], argv[1:]
+    if command == "study":
+        return subprocess.call([str(BIN / "dreamscape"), "play", "--players", "3", "--seed", "1", *extra], cwd=ROOT)
+    code = subprocess.call([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)
+    if code == 5:  # pytest: no test was collected, which here can only mean a broken checkout
+        print("dev.py: pytest collected no tests", file=sys.stderr)
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
