@@ -111,12 +111,17 @@ def resolve_strategies(names: list[str] | None, players: int, known: dict) -> li
 def conformance(
     paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of *.json scenarios.")],
 ) -> None:
-    """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions."""
+    """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions.
+
+    Exit code 0 when all pass, 1 when any fails, 2 when any file could not be
+    loaded as a scenario (it is listed as a failure with the reason).
+    """
     from simcore.conformance import run_scenario_file, scenario_files
 
-    passed = failed = 0
+    passed = failed = malformed = 0
     for path in scenario_files(paths):
         result = run_scenario_file(path)
+        malformed += result.malformed
         if result.passed:
             passed += 1
             typer.echo(f"PASS {result.name}")
@@ -124,6 +129,8 @@ def conformance(
             failed += 1
             typer.echo(f"FAIL {result.name}: {result.reason}")
     typer.echo(f"{passed} passed, {failed} failed")
+    if malformed:
+        raise typer.Exit(2)
     if failed or not passed:
         raise typer.Exit(1)
 

@@ -18,6 +18,7 @@ class ScenarioResult:
     name: str
     passed: bool
     reason: str = ""
+    malformed: bool = False  # the file could not be loaded as a scenario (bad input)
 
 
 def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -147,13 +148,15 @@ def run_scenario_file(path: Path) -> ScenarioResult:
     try:
         data = json.loads(path.read_text("utf-8"))
     except OSError as exc:
-        return ScenarioResult(path, name, False, f"cannot read file ({exc.strerror or exc})")
+        return ScenarioResult(path, name, False, f"cannot read file ({exc.strerror or exc})", True)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return ScenarioResult(path, name, False, f"not valid JSON ({exc})")
+        return ScenarioResult(path, name, False, f"not valid JSON ({exc})", True)
     if isinstance(data, dict) and isinstance(data.get("id"), str):
         name = data["id"]
     try:
         passed, reason = run_scenario_data(data)
     except ScenarioError as exc:
-        return ScenarioResult(path, name, False, f"malformed scenario: {exc}")
+        return ScenarioResult(path, name, False, f"malformed scenario: {exc}", True)
+    except Exception as exc:  # an engine bug must fail the scenario, not crash the run
+        return ScenarioResult(path, name, False, f"engine error: {type(exc).__name__}: {exc}")
     return ScenarioResult(path, name, passed, reason)

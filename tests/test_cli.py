@@ -58,7 +58,7 @@ def test_conformance_unloadable_files_are_failed_scenarios_not_crashes(tmp_path)
         json.dumps({"setup": {"sleep_deck": ["FF/XX"], "dreamscape": [None] * 5, "seats": [{"deep_sleep": ["FF/IS"]}]}, "expect": {}})
     )
     result = run("conformance", str(tmp_path), str(tmp_path / "missing.json"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input: listed as failures, and exit code 2
     lines = result.output.strip().splitlines()
     assert lines[0].startswith("FAIL a-broken: not valid JSON")
     assert lines[1].startswith("FAIL b-unknown-card: malformed scenario: setup.sleep_deck[0]: unknown dream type 'XX'")
