@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
+from simcore.variants import VariantError
 
 
 class UserInputError(Exception):
@@ -42,7 +43,7 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):

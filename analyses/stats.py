@@ -1,0 +1,86 @@
+"""Intervals for balance numbers: every rate the lab prints comes with one.
+
+Thin, vectorised wrappers over maintained libraries (statsmodels, scipy):
+Wilson intervals for rates, t intervals for means and for paired
+differences (common random numbers: two variants played on the same seeds),
+and the bootstrap where no closed form fits.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.proportion import proportion_confint
+
+CONFIDENCE = 0.95
+
+
+class Estimate(NamedTuple):
+    """A point estimate with its interval."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> Estimate:
+    """Rate ``successes / n`` with its Wilson score interval.
+
+    ``successes`` may be fractional (a shared win credits 1/k, R8.3).
+    """
+    if n <= 0:
+        return Estimate(float("nan"), 0.0, 1.0)
+    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
+    return Estimate(successes / n, float(low), float(high))
+
+
+def mean_ci(values, confidence: float = CONFIDENCE) -> Estimate:
+    """Mean with a Student t interval."""
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"))
+    mean = float(x.mean())
+    if n == 1:
+        return Estimate(mean, float("-inf"), float("inf"))
+    sem = float(x.std(ddof=1)) / np.sqrt(n)
+    if sem == 0.0:
+        return Estimate(mean, mean, mean)
+    low, high = sps.t.interval(confidence, n - 1, loc=mean, scale=sem)
+    return Estimate(mean, float(low), float(high))
+
+
+def paired_difference(a, b, confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of ``a - b`` over paired observations (same seed, two variants), t interval."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError("paired samples must have the same shape")
+    return mean_ci(a - b, confidence)
+
+
+def unpaired_difference(a, b, confidence: float = CONFIDENCE) -> Estimate:
+    """Difference of means of two independent samples, Welch's t interval."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    diff = float(a.mean() - b.mean())
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    se = float(np.sqrt(va + vb))
+    if se == 0.0:
+        return Estimate(diff, diff, diff)
+    dof = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    low, high = sps.t.interval(confidence, dof, loc=diff, scale=se)
+    return Estimate(diff, float(low), float(high))
+
+
+def bootstrap_ci(values, statistic=np.mean, confidence: float = CONFIDENCE, resamples: int = 2000, seed: int = 0) -> Estimate:
+    """Percentile bootstrap (scipy.stats.bootstrap, BCa) for statistics with no closed form."""
+    x = np.asarray(values, dtype=float)
+    result = sps.bootstrap(
+        (x,), statistic, confidence_level=confidence, n_resamples=resamples,
+        random_state=np.random.default_rng(seed), vectorized=False, method="BCa",
+    )
+    return Estimate(float(statistic(x)), float(result.confidence_interval.low), float(result.confidence_interval.high))

@@ -1,0 +1,53 @@
+"""Intervals against hand computations of their textbook formulas."""
+import math
+
+import numpy as np
+import pytest
+
+from analyses.stats import bootstrap_ci, mean_ci, paired_difference, unpaired_difference, wilson
+
+
+def wilson_by_hand(k, n, z=1.959963984540054):
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("k, n", [(50, 100), (0, 20), (20, 20), (413.5, 1000), (1, 3)])
+def test_wilson_matches_the_formula(k, n):
+    est = wilson(k, n)
+    lo, hi = wilson_by_hand(k, n)
+    assert est.value == pytest.approx(k / n)
+    assert est.low == pytest.approx(lo, abs=1e-12) and est.high == pytest.approx(hi, abs=1e-12)
+
+
+def test_wilson_50_of_100_known_value():
+    est = wilson(50, 100)
+    assert (round(est.low, 4), round(est.high, 4)) == (0.4038, 0.5962)
+
+
+def test_mean_ci_is_the_t_interval():
+    x = [1.0, 2.0, 3.0, 4.0, 5.0]
+    est = mean_ci(x)
+    # t(0.975, 4) = 2.776445; sd = sqrt(2.5); sem = sd / sqrt(5)
+    half = 2.7764451051977987 * math.sqrt(2.5) / math.sqrt(5)
+    assert est.value == 3.0 and est.low == pytest.approx(3 - half) and est.high == pytest.approx(3 + half)
+
+
+def test_paired_interval_is_narrower_than_unpaired_on_correlated_data():
+    rng = np.random.default_rng(1)
+    luck = rng.normal(0, 10, 2000)  # the shared deal: common random numbers
+    a = luck + rng.normal(0, 1, 2000) + 0.5
+    b = luck + rng.normal(0, 1, 2000)
+    paired, unpaired = paired_difference(a, b), unpaired_difference(a, b)
+    assert paired.value == pytest.approx(unpaired.value)
+    assert paired.half_width < unpaired.half_width / 5
+    assert paired.low > 0  # the true difference 0.5 is detected only by the paired interval
+    assert unpaired.low < 0
+
+
+def test_bootstrap_covers_the_median():
+    x = np.arange(101, dtype=float)
+    est = bootstrap_ci(x, np.median, resamples=500)
+    assert est.value == 50 and est.low < 50 < est.high
