@@ -182,6 +182,8 @@ def validate_swaps(removed: Iterable[int], added: Iterable[int]) -> tuple[frozen
     for t in added_list:
         if t not in EXPANSION_TYPES:
             raise DeckError(f"cannot add {CODES[t]}: only expansion types (ID ED PS) can be swapped in")
+    if max(len(removed_list), len(added_list)) > MAX_SWAPS:
+        raise DeckError(f"at most {MAX_SWAPS} swaps are allowed, got {max(len(removed_list), len(added_list))}")
     removed_set, added_set = frozenset(removed_list), frozenset(added_list)
     if len(removed_set) != len(removed_list):
         raise DeckError("a base type is removed twice")
@@ -191,8 +193,6 @@ def validate_swaps(removed: Iterable[int], added: Iterable[int]) -> tuple[frozen
         raise DeckError(
             f"swaps are one-for-one: {len(removed_set)} type(s) removed but {len(added_set)} added"
         )
-    if len(removed_set) > MAX_SWAPS:
-        raise DeckError(f"at most {MAX_SWAPS} swaps are allowed, got {len(removed_set)}")
     return removed_set, added_set
 
 

@@ -7,6 +7,7 @@ each) is one test, named by its scenario id.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,12 @@ from simcore.conformance import run_scenario_file
 HERE = Path(__file__).resolve().parent
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 OWN = HERE / "scenarios"
+RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "interpretations.md"
+
+
+def _rule_ids() -> set[str]:
+    text = RULES.read_text("utf-8")  # CI always has it: a missing file fails the test
+    return set(re.findall(r"^(?:## )?(R\d+(?:\.\d+)?)\b", text, re.M))
 
 
 def _files(folder: Path) -> list[Path]:
@@ -34,28 +41,31 @@ def _id(path: Path) -> str:
     return f"{path.parent.name}/{path.stem}"
 
 
-SHARED_FILES = _files(SHARED)
-OWN_FILES = _files(OWN)
+# A missing folder must FAIL, not skip: the placeholder path makes the parametrized test fail.
+SHARED_FILES = _files(SHARED) or [SHARED / "MISSING-shared-conformance-folder.json"]
+OWN_FILES = _files(OWN) or [OWN / "MISSING-own-scenarios.json"]
 
 
 def test_shared_conformance_folder_is_present():
     """CI always has ../shared/conformance with its 18 scenarios: a missing folder fails."""
     assert SHARED.is_dir(), f"shared conformance folder missing: {SHARED}"
-    assert len(SHARED_FILES) >= 18, f"expected the 18 shared scenarios in {SHARED}, found {len(SHARED_FILES)}"
+    assert len(_files(SHARED)) >= 18, f"expected the 18 shared scenarios in {SHARED}, found {len(_files(SHARED))}"
 
 
 def test_own_scenarios_are_present():
-    assert len(OWN_FILES) >= 1, f"no scenarios in {OWN}"
+    assert len(_files(OWN)) >= 30, f"expected this project's scenarios in {OWN}"
 
 
 @pytest.mark.parametrize("path", SHARED_FILES, ids=[_id(p) for p in SHARED_FILES])
 def test_shared_scenario(path: Path):
+    assert path.is_file(), f"missing: {path}"
     result = run_scenario_file(path)
     assert result.passed, f"{path.name}: {result.reason}"
 
 
 @pytest.mark.parametrize("path", OWN_FILES, ids=[_id(p) for p in OWN_FILES])
 def test_own_scenario(path: Path):
+    assert path.is_file(), f"missing: {path}"
     result = run_scenario_file(path)
     assert result.passed, f"{path.name}: {result.reason}"
 
@@ -66,5 +76,7 @@ def test_own_scenario_is_well_formed(path: Path):
     data = json.loads(path.read_text("utf-8"))
     assert isinstance(data.get("id"), str) and data["id"]
     assert data["id"] == path.stem, "the file is named after its scenario id"
-    assert data.get("rules") and all(isinstance(r, str) and r.startswith("R") for r in data["rules"])
+    assert data.get("rules") and all(isinstance(r, str) for r in data["rules"])
+    unknown = set(data["rules"]) - _rule_ids()
+    assert not unknown, f"rule ids not in interpretations.md: {sorted(unknown)}"
     assert isinstance(data.get("description"), str) and data["description"]
