@@ -1,0 +1,19 @@
+"""Strategies: plug-in scoring functions for the fast engine, and the reference bots.
+
+``from strategies import strategy, features`` gives the decorator and the
+feature slot names; both load the fast engine lazily, so importing this
+package for the reference bots alone stays cheap.
+"""
+from __future__ import annotations
+
+
+def __getattr__(name: str):
+    if name == "strategy":
+        from strategies.api import strategy
+
+        return strategy
+    if name == "features":
+        from strategies import features
+
+        return features
+    raise AttributeError(f"module 'strategies' has no attribute {name!r}")

@@ -1,0 +1,151 @@
+"""The strategy plug-in API: a strategy is a scoring function for one option.
+
+Write a plain Python function in numba's subset and register it::
+
+    from strategies import strategy, features as F
+
+    @strategy("hoarder", description="keeps Z cards, buys only what chains")
+    def hoarder(kind, seat, features, state):
+        return features[F.DELTA] + 0.3 * features[F.BUDGET_AFTER]
+
+At every decision with two or more legal options the fast engine computes each
+option's afterstate features and calls the deciding seat's strategy once per
+option; the best score wins, exact ties are broken by the game's own random
+stream. The function is compiled once (a numba ``cfunc`` of one fixed
+signature), so the engine itself is never recompiled and stays in numba's
+on-disk cache.
+
+Load one from the command line with ``--strategy path/to/bot.py:function`` or
+``--strategy package.module:function``; ``--strategy linear:FILE.toml`` plays
+the linear bot with the weights of a TOML file (see :mod:`strategies.linear`).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from simcore.fast.strategies import describe, get_strategy, register, strategy_names
+
+
+class StrategyError(ValueError):
+    """A strategy that cannot be found, loaded or compiled; the message says why."""
+
+
+SIGNATURE_TEXT = "(kind, seat, features, state) -> float"
+
+
+def strategy(name: str, description: str = "") -> Callable:
+    """Decorator: compile ``fn`` with the fixed strategy signature and register it as ``name``."""
+
+    def decorate(fn: Callable) -> Callable:
+        compile_strategy(name, fn, description)
+        fn.strategy_name = name  # type: ignore[attr-defined]
+        return fn
+
+    return decorate
+
+
+def compile_strategy(name: str, fn: Callable, description: str = "", source: str | None = None) -> None:
+    """Check the signature, compile and register; errors become one-line StrategyErrors."""
+    where = source or name
+    py = getattr(fn, "py_func", fn)
+    if not callable(py):
+        raise StrategyError(f"strategy {where}: {fn!r} is not a function")
+    try:
+        params = list(inspect.signature(py).parameters.values())
+    except (TypeError, ValueError):
+        params = None
+    if params is not None and (
+        len(params) != 4 or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    ):
+        got = "(" + ", ".join(p.name for p in params) + ")"
+        raise StrategyError(f"strategy {where}: takes {got}, but a strategy takes {SIGNATURE_TEXT}")
+    try:
+        register(name, fn, description)
+    except Exception as exc:  # numba typing errors are long: keep their first meaningful line
+        raise StrategyError(f"strategy {where} does not compile as {SIGNATURE_TEXT}: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    for line in str(exc).splitlines():
+        line = line.strip()
+        if line and not line.startswith(("During:", "File ", "^", "[1]", "-", "<source")):
+            return line[:200]
+    return type(exc).__name__
+
+
+def load_strategy(spec: str) -> str:
+    """Resolve a ``--strategy`` value to a registered strategy name (loading it if needed).
+
+    ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``,
+    ``path/to/bot.py:function`` or ``package.module:function``.
+    """
+    if spec in strategy_names():
+        return spec
+    if spec.startswith("linear:"):
+        from strategies.linear import load_linear
+
+        return load_linear(spec[len("linear:"):])
+    if ":" not in spec:
+        raise StrategyError(
+            f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml)"
+        )
+    target, func_name = spec.rsplit(":", 1)
+    module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)
+    fn = getattr(module, func_name, None)
+    if fn is None:
+        raise StrategyError(f"strategy {spec}: {target} has no function {func_name!r}")
+    registered = getattr(fn, "strategy_name", None)
+    if registered and registered in strategy_names():
+        return registered
+    compile_strategy(spec, fn, (inspect.getdoc(fn) or "").split("\n")[0], source=spec)
+    return spec
+
+
+def _import_file(path_text: str):
+    path = Path(path_text)
+    if not path.is_file():
+        raise StrategyError(f"strategy file {path_text} does not exist")
+    name = f"dreamscape_user_strategy_{abs(hash(str(path.resolve())))}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except StrategyError:
+        raise
+    except SyntaxError as exc:
+        raise StrategyError(f"strategy file {path_text} does not load: SyntaxError line {exc.lineno}: {exc.msg}") from None
+    except Exception as exc:
+        raise StrategyError(f"strategy file {path_text} does not load: {type(exc).__name__}: {_first_line(exc)}") from None
+    sys.modules[name] = module
+    return module
+
+
+def _import_module(name: str):
+    try:
+        return importlib.import_module(name)
+    except StrategyError:
+        raise
+    except Exception as exc:
+        raise StrategyError(f"strategy module {name} does not load: {type(exc).__name__}: {_first_line(exc)}") from None
+
+
+def builtin_names() -> list[str]:
+    import strategies.builtins  # noqa: F401 - registers the built-in bots
+
+    return [n for n in strategy_names() if not n.endswith("-hook") and ":" not in n]
+
+
+def strategy_table() -> list[tuple[str, str]]:
+    """(name, one-line description) of every built-in strategy."""
+    return [(n, describe(n)) for n in builtin_names()]
+
+
+__all__ = ["strategy", "load_strategy", "StrategyError", "strategy_table", "builtin_names", "get_strategy"]
