@@ -191,6 +191,135 @@ def decks(
     typer.echo(f"{count} deck(s) from {spec.source}")
 
 
+# ----------------------------------------------------------------------------- simulate
+
+
+StrategyOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--strategy",
+        help="Strategy per seat (repeatable) or one for all: a built-in name (see `dreamscape strategies`), "
+        "path/to/bot.py:function, package.module:function or linear:FILE.toml.",
+    ),
+]
+
+
+def resolve_fast_strategies(specs: list[str] | None, players: int) -> list[str]:
+    """Load every ``--strategy`` value; one per seat, or one for all seats."""
+    from strategies.api import StrategyError, load_strategy
+
+    specs = specs or ["greedy"]
+    if len(specs) not in (1, players):
+        raise UserInputError(f"give one --strategy per seat ({players}) or one for all, got {len(specs)}")
+    try:
+        names = [load_strategy(spec) for spec in specs]
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    return names * players if len(names) == 1 else names
+
+
+@app.command()
+def simulate(
+    players: PlayersOpt = 3,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")] = 100_000,
+    seed: SeedOpt = 1,
+    sleep_token: SleepTokenOpt = False,
+    shifting_tokens: ShiftingTokensOpt = False,
+    swap: SwapOpt = None,
+    deck: DeckOpt = None,
+    strategy: StrategyOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per parallel chunk (results do not depend on it).")] = 50_000,
+) -> None:
+    """Play many games of one configuration on the fast engine and summarise them per seat."""
+    import json
+    import time
+
+    from simcore.fast import SimConfig, simulate as run_simulation, summarize
+    from simcore.variants import variant_from_flags
+
+    check_players(players)
+    if games < 1:
+        raise UserInputError(f"--games must be at least 1, got {games}")
+    if chunk_size < 1:
+        raise UserInputError(f"--chunk-size must be at least 1, got {chunk_size}")
+    variant = variant_from_flags(sleep_token, shifting_tokens, swap)
+    the_deck = resolve_deck(deck, swap)
+    names = resolve_fast_strategies(strategy, players)
+    config = SimConfig(players=players, options=variant.options, deck=the_deck)
+    with progress_bar(games, "games") as bar:
+        t0 = time.perf_counter()
+        result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
+        seconds = time.perf_counter() - t0
+    summary = summarize(result, names)
+    summary.update({"players": players, "variant": variant.name, "deck": the_deck.label, "deck_cards": len(the_deck),
+                    "seed": seed, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None})
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    for line in simulation_lines(summary):
+        typer.echo(line)
+
+
+def simulation_lines(summary: dict) -> list[str]:
+    """The per-seat table of a simulation summary, with 95% Wilson intervals."""
+    mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
+    lines = [
+        f"{mode}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
+        f"{summary['games']:,} games, seed {summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s']:,.0f} games/s)",
+        f"{'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
+    ]
+    for s in summary["seats"]:
+        lo, hi = s["win_ci"]
+        rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+        lines.append(f"{s['seat']:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
+    lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
+    return lines
+
+
+def progress_bar(total: int, unit: str):
+    """A progress bar on stderr (games/s and ETA); stdout stays clean for --json."""
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, mininterval=0.5, leave=False)
+
+
+# ----------------------------------------------------------------------------- bench
+
+
+@app.command()
+def bench(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as one JSON object.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Fewer games per row (a rough check in a few seconds).")] = False,
+) -> None:
+    """Measure games/s of the fast and reference engines, and the fast engine's cold and warm start."""
+    import json
+
+    from simcore.fast.bench import bench_lines, run_bench
+
+    report = run_bench(quick=quick)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    for line in bench_lines(report):
+        typer.echo(line)
+
+
+# ----------------------------------------------------------------------------- strategies
+
+
+@app.command()
+def strategies() -> None:
+    """List the built-in strategies with a one-line description each."""
+    from strategies.api import strategy_table
+
+    rows = strategy_table()
+    width = max(len(name) for name, _ in rows) + 2
+    for name, description in rows:
+        typer.echo(f"{name:<{width}}{description}")
+    typer.echo("Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml")
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

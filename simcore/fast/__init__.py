@@ -1,0 +1,32 @@
+"""The fast engine: numba kernels on flat state vectors, plus a batch runner.
+
+Public API::
+
+    from simcore.fast import SimConfig, simulate, summarize, iter_chunks
+    result = simulate(SimConfig(players=3), n_games=100_000, seed=1, strategies="greedy")
+    summary = summarize(result)
+
+Strategies are numba cfuncs of one fixed signature (see
+:mod:`simcore.fast.strategies`), registered by name with :func:`register`.
+"""
+from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate, summarize
+from simcore.fast.strategies import (
+    STRATEGY_SIG,
+    STRATEGY_TYPE,
+    get_strategy,
+    register,
+    strategy_names,
+)
+
+__all__ = [
+    "SimConfig",
+    "SimResult",
+    "iter_chunks",
+    "simulate",
+    "summarize",
+    "register",
+    "get_strategy",
+    "strategy_names",
+    "STRATEGY_SIG",
+    "STRATEGY_TYPE",
+]

@@ -1,0 +1,149 @@
+"""Between the engines: traced single games, option decoding and state export.
+
+Used by the differential test: :func:`play_traced` plays game ``g`` of a
+run on the fast engine with the trace on; :func:`decode_trace` turns the
+recorded decisions into reference notation (kind, seat, choices, chosen
+choice as JSON values of conformance/FORMAT.md); :func:`dump_fast_state`
+writes a fast state vector in :func:`simcore.notation.dump_state` format.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.cards import CODES, card_code
+from simcore.decks import Deck
+from simcore.fast.layout import (
+    BUY_POSITION,
+    BUY_RESERVED,
+    BUY_STOP,
+    H_ACTIVE,
+    H_COSTS,
+    H_DECK_PTR,
+    H_DISCARD_LEN,
+    H_DS_CARD,
+    H_DS_DOWN,
+    H_GAME_OVER,
+    H_N_CARDS,
+    H_N_SEATS,
+    H_OPT_SHIFT_TOKENS,
+    H_OPT_SLEEP_TOKEN,
+    H_SEATS,
+    H_WINNERS,
+    S_CHAIN,
+    SEAT_STRIDE,
+    S_REM_LEN,
+    S_RES_LEN,
+    S_SPENT,
+    S_Z_LEN,
+    TOKEN_DISCARD,
+    TOKEN_POINT,
+    python_offsets,
+)
+from simcore.fast.rng import seed_key
+from simcore.fast.engine import PERM5, play_one
+from simcore.fast.runner import _strategy_args, deck_arrays, resolve_strategies
+from simcore.rules import DECISION_KINDS, Options
+from simcore.scoring import final_score
+
+
+def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int, strategies, max_decisions: int = 20_000):
+    """Play game ``game`` of run ``seed`` with the trace on.
+
+    Returns ``(state, meta, opts)``: the final state vector, one row per asked
+    decision (kind, seat, n options, chosen index, first option row) and the
+    option rows.
+    """
+    names = resolve_strategies(strategies, players)
+    a, b = deck_arrays(deck)
+    cap_t, cap_r = max_decisions, max_decisions * 8
+    st, wk = play_one(
+        a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
+        seed_key(seed), game, *_strategy_args(names), cap_t, cap_r,
+    )
+    misc = wk[-3]
+    if misc[2]:
+        raise RuntimeError("trace buffers overflowed; raise max_decisions")
+    base_t = wk.shape[0] - 4 - cap_t - cap_r
+    meta = wk[base_t : base_t + misc[0], :5].copy()
+    opts = wk[base_t + cap_t : base_t + cap_t + misc[1]].copy()
+    return st, meta, opts
+
+
+def decode_option(kind: str, row: np.ndarray):
+    """One option row as the reference's JSON choice value (FORMAT.md)."""
+    if kind == "sleep_token":
+        return "discard" if row[0] == TOKEN_DISCARD else ("point" if row[0] == TOKEN_POINT else "pass")
+    if kind in ("take_z", "night_terror_spent", "target_discard"):
+        return bool(row[0])
+    if kind == "buy":
+        if row[0] == BUY_STOP:
+            return "stop"
+        if row[0] == BUY_POSITION:
+            return {"position": int(row[1])}
+        assert row[0] == BUY_RESERVED
+        return {"reserved": int(row[1])}
+    if kind == "perform":
+        return CODES[int(row[0])]
+    if kind in ("shifting_dreams", "shifting_tokens"):
+        return [int(x) for x in PERM5[row[0]]]  # the option names a PERM5 row
+    if kind == "invasive_dreaming":
+        if row[0] < 0:
+            return {"position": int(row[1])}
+        return {"seat": int(row[0]), "position": int(row[1])}
+    if kind in ("paradigm_shift", "solo_discard_order"):
+        return [int(x) for x in row[1 : 1 + int(row[0])]]
+    return int(row[0])
+
+
+def decode_trace(meta: np.ndarray, opts: np.ndarray) -> list[tuple[str, int, list, object]]:
+    """Recorded decisions as (kind, seat, choices, chosen choice)."""
+    out = []
+    for kind_id, seat, n, chosen, row in meta:
+        kind = DECISION_KINDS[kind_id]
+        choices = [decode_option(kind, opts[row + i]) for i in range(n)]
+        out.append((kind, int(seat), choices, choices[chosen]))
+    return out
+
+
+def dump_fast_state(st: np.ndarray, deck: Deck) -> dict:
+    """A fast state vector in :func:`simcore.notation.dump_state` format."""
+    cards = deck.cards
+    c = int(st[H_N_CARDS])
+    off = python_offsets(c)
+    code = lambda i: card_code(cards[int(i)])  # noqa: E731
+    ptr = int(st[H_DECK_PTR])
+    dreamscape = []
+    for p in range(5):
+        card = int(st[H_DS_CARD + p])
+        dreamscape.append(None if card < 0 else ("~" if st[H_DS_DOWN + p] else "") + code(card))
+    seats = []
+    for s in range(int(st[H_N_SEATS])):
+        base = H_SEATS + SEAT_STRIDE * s
+        rem = [int(x) for x in st[off[f"rem{s}"] : off[f"rem{s}"] + st[base + S_REM_LEN]]]
+        deep = [int(x) for x in st[off[f"z{s}"] : off[f"z{s}"] + st[base + S_Z_LEN]]]
+        res = [int(x) for x in st[off[f"res{s}"] : off[f"res{s}"] + st[base + S_RES_LEN]]]
+        seats.append(
+            {
+                "rem": [code(x) for x in rem],
+                "deep_sleep": [code(x) for x in deep],
+                "z": len(deep),
+                "spent": int(st[base + S_SPENT]),
+                "reserved": [code(x) for x in res],
+                # recomputed from the cards, which also checks the engine's cached chain points
+                "score": final_score([cards[x] for x in rem], len(deep)),
+                "_cached_score": int(st[base + S_CHAIN]) - len(deep),
+            }
+        )
+    over = bool(st[H_GAME_OVER])
+    return {
+        "options": Options(bool(st[H_OPT_SLEEP_TOKEN]), bool(st[H_OPT_SHIFT_TOKENS]))._asdict(),
+        "costs": [int(x) for x in st[H_COSTS : H_COSTS + 5]],
+        "sleep_deck": [code(x) for x in st[off["deck"] + ptr : off["deck"] + c]],
+        "sleep_deck_count": c - ptr,
+        "dreamscape": dreamscape,
+        "discard": [code(x) for x in st[off["discard"] : off["discard"] + st[H_DISCARD_LEN]]],
+        "active": int(st[H_ACTIVE]),
+        "game_over": over,
+        "winners": [s for s in range(int(st[H_N_SEATS])) if (int(st[H_WINNERS]) >> s) & 1] if over else None,
+        "seats": seats,
+    }

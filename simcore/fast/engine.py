@@ -1,0 +1,1554 @@
+"""The fast engine: numba kernels that play Project Dreamscape on a flat state vector.
+
+Each kernel mirrors the function of the same name in :mod:`simcore.reference`
+(rule ids from shared/rules/interpretations.md in comments). Where the
+reference ``yield``s a decision, the kernel enumerates the legal options in
+the reference's order into the scratch buffer ``wk`` and calls
+:func:`choose`, which (only for 2+ options, R11) lets the deciding seat's
+strategy score each option and picks the best, ties broken by the game's
+stream exactly as :mod:`strategies.reference_bots` does.
+
+Nested effects (Floating Free -> Recurring Dream -> ...) run on an explicit
+work stack inside :func:`perform_card` instead of recursion: an effect that
+performs another card returns that card and :func:`perform_card` pushes a
+frame for it. Empowered Dreaming's "then discard it" (R6.10) is a frame
+pushed beneath the nested performance, so it runs once that performance has
+resolved completely, as in the reference's generator recursion. The R6.12
+loop guard bounds the nesting by the number of cards.
+
+Kernels take the state vector ``st`` (see :mod:`simcore.fast.layout`), a
+:class:`Work` tuple of caller-allocated scratch arrays (including the game's
+random stream), and ``strats``, a tuple of 4 strategy functions (one per
+seat) of the fixed type :data:`simcore.fast.strategies.STRATEGY_TYPE`.
+"""
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+from numba import njit, prange
+
+# The rule kernels allocate nothing and run without NRT reference counting:
+# with it, every call of a small kernel paid atomic incref/decref pairs on its
+# array arguments, which dominated the run time.
+kernel = njit(cache=True, _nrt=False, error_model="numpy")
+inline_kernel = njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+
+from simcore.fast.layout import (
+    BUY_POSITION,
+    BUY_RESERVED,
+    BUY_STOP,
+    CHAIN_TABLE,
+    F_ARG,
+    F_AUX,
+    F_BEST_OPP,
+    F_BUDGET_AFTER,
+    F_CHAIN_NOW,
+    F_COST,
+    F_DECK_LEFT,
+    F_DELTA,
+    F_N_OPTIONS,
+    F_N_SEATS,
+    F_OPTION_INDEX,
+    F_REM_LEN,
+    F_SCORE_AFTER,
+    F_SCORE_NOW,
+    F_TURN,
+    F_Z_AFTER,
+    H_ABORTED,
+    H_ACTIVE,
+    H_COSTS,
+    H_DECK_PTR,
+    H_DISCARD_LEN,
+    H_DS_CARD,
+    H_DS_DOWN,
+    H_GAME_OVER,
+    H_N_CARDS,
+    H_N_SEATS,
+    H_N_WINNERS,
+    H_OPT_SHIFT_TOKENS,
+    H_OPT_SLEEP_TOKEN,
+    H_PERF,
+    H_POS_BY_COST,
+    H_PURCHASE_ID,
+    H_TOKEN_POINT,
+    H_TURNS,
+    H_WINNERS,
+    HEADER,
+    K_BUY,
+    K_COLLECTIVE_DREAM,
+    K_EMPOWERED_DREAMING,
+    K_FLOATING_FREE,
+    K_INTERRUPTED_SLEEP,
+    K_INVASIVE_DREAMING,
+    K_LUCID_DREAMING,
+    K_NIGHT_TERROR,
+    K_NIGHT_TERROR_SPENT,
+    K_PARADIGM_SHIFT,
+    K_PERFORM,
+    K_SHIFTING_DREAMS,
+    K_SHIFTING_TOKENS,
+    K_SLEEP_TOKEN,
+    K_SOLO_DISCARD_ORDER,
+    K_TAKE_Z,
+    K_TARGET_DISCARD,
+    MAX_SEATS,
+    N_BLOCKS,
+    SEAT_BLOCKS,
+    N_FEATURES,
+    N_TYPES,
+    OPT_WIDTH,
+    S_CHAIN,
+    S_REM_LEN,
+    S_RES_LEN,
+    S_SPENT,
+    S_TURNS,
+    S_Z_LEN,
+    STACK_DISCARD,
+    STACK_NONE,
+    TOKEN_DISCARD,
+    TOKEN_POINT,
+    TOKEN_PASS,
+    off_deck,
+    off_discard,
+    off_mark,
+    off_ready,
+    off_rem,
+    off_res,
+    off_z,
+    seat_base,
+)
+from simcore.fast.rng import GOLDEN, mix64, shuffle, stream_state
+from simcore.rules import TURN_CAP
+
+# Dream type ids (R1.1).
+FF, IS, NT, LD, PR, RD, CD, SD, ID, ED, PS = range(11)
+
+# All 120 orders of positions 1..5 in lexicographic order (itertools order):
+# the option lists of shifting_tokens and (filtered) shifting_dreams, R6.8.
+PERM5 = np.array(list(permutations(range(1, 6))), dtype=np.int32)
+
+
+def _distinct_rows():
+    """For each set of empty positions (bit mask), the PERM5 rows distinct_rearrangements keeps.
+
+    Only empty positions are interchangeable (cards are distinct and an empty
+    position is always face up), so an order is the lexicographically first
+    of its class exactly when the empty positions it draws from appear in
+    ascending order.
+    """
+    rows = np.zeros((32, 120), dtype=np.int32)
+    counts = np.zeros(32, dtype=np.int32)
+    for mask in range(32):
+        for r, order in enumerate(permutations(range(1, 6))):
+            empties = [q for q in order if mask >> (q - 1) & 1]
+            if empties == sorted(empties):
+                rows[mask, counts[mask]] = r
+                counts[mask] += 1
+    return rows, counts
+
+
+DISTINCT_ROWS, DISTINCT_COUNTS = _distinct_rows()
+
+# Work-stack frame kinds of perform_card.
+FR_PERFORM = 0
+FR_DISCARD = 1  # R6.10: discard the Empowered Dreaming card once its performance resolved
+
+# How decide() obtains a seat's scores: call the strategy, or a built-in shortcut.
+MODE_CALL = 0
+MODE_ZERO = 1  # every option scores 0 ('random')
+MODE_DELTA = 2  # the score is features[F_DELTA] ('greedy')
+
+# Scratch of one game: two caller-allocated arrays (few arrays = few NRT
+# reference-count operations per kernel call, which dominate small calls).
+#
+# wk : int32[rows, OPT_WIDTH]
+#   rows [0, M)             the options of the decision being asked (M = max_options)
+#   rows [M, M + 2C + 8)    perform_card's work stack (frames of 6 ints)
+#   next T rows             trace: kind, seat, n options, chosen, first option row
+#   next R rows             trace: the options of every asked decision
+#   row -4                  scratch (positions lists of paradigm_shift / prepare_next_solo)
+#   row -3                  trace counters: decisions, option rows, overflow, T, R
+#   row -2                  per-seat score modes (MODE_CALL / MODE_ZERO / MODE_DELTA)
+#   row -1                  the game's random stream (uint64 as low, high int32 halves)
+# fw : float64[N_FEATURES + M]
+#   [0, N_FEATURES)         the feature vector handed to strategies
+#   [N_FEATURES, +M)        the strategies' scores of the options
+WK_SCRATCH = -4
+WK_MISC = -3
+WK_MODES = -2
+WK_RNG = -1
+
+
+def max_options(n_cards: int) -> int:
+    """Size of the option buffer: 120 orders, or every REM card / reserve + 5 positions."""
+    return max(120, n_cards + 8)
+
+
+@inline_kernel
+def n_opt_rows(c):
+    return max(120, c + 8)
+
+
+@njit(cache=True)
+def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes):
+    """Allocate the scratch of one game (trace_decisions = 0: no trace)."""
+    m = n_opt_rows(n_cards)
+    rows = m + 2 * n_cards + 8 + trace_decisions + trace_rows + 4
+    wk = np.zeros((rows, OPT_WIDTH), dtype=np.int32)
+    wk[rows - 3, 3] = trace_decisions
+    wk[rows - 3, 4] = trace_rows
+    for s in range(4):
+        wk[rows - 2, s] = modes[s]
+    set_rng(wk, rng_state)
+    fw = np.zeros(N_FEATURES + m, dtype=np.float64)
+    return wk, fw
+
+
+@inline_kernel
+def set_rng(wk, state):
+    r = wk.shape[0] - 1
+    wk[r, 0] = np.int32(state & np.uint64(0xFFFFFFFF))  # truncating casts keep the bits
+    wk[r, 1] = np.int32(state >> np.uint64(32))
+
+
+@inline_kernel
+def get_rng(wk):
+    r = wk.shape[0] - 1
+    lo = np.uint64(np.int64(wk[r, 0]) & 0xFFFFFFFF)
+    hi = np.uint64(np.int64(wk[r, 1]) & 0xFFFFFFFF)
+    return (hi << np.uint64(32)) | lo
+
+
+@kernel
+def rng_below(wk, n):
+    """rng.below(n) on the game's stream kept in the work array."""
+    state = get_rng(wk) + GOLDEN
+    set_rng(wk, state)
+    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+# ============================================================================ setup
+
+
+@njit(cache=True)
+def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
+    """An empty table for a deck given as two type arrays (card id -> its types)."""
+    c = cards_a.shape[0]
+    st = np.zeros(HEADER + N_BLOCKS * c + MAX_SEATS * SEAT_BLOCKS * c, dtype=np.int32)
+    st[H_N_SEATS] = n_seats
+    st[H_N_CARDS] = c
+    st[H_OPT_SLEEP_TOKEN] = 1 if sleep_token else 0
+    st[H_OPT_SHIFT_TOKENS] = 1 if shifting_tokens else 0
+    for i in range(c):
+        st[HEADER + i] = cards_a[i]
+        st[HEADER + c + i] = cards_b[i]
+        st[HEADER + 2 * c + i] = (1 << cards_a[i]) | (1 << cards_b[i])
+    for p in range(5):
+        st[H_DS_CARD + p] = -1
+        st[H_COSTS + p] = p + 1  # R2.3: cost k on position k
+        st[H_POS_BY_COST + p] = p
+    return st
+
+
+@kernel
+def setup_state(st, order):
+    """R2.2/R2.3 from a deck order (card ids, top first), like reference.setup_state."""
+    d = off_deck(st)
+    for i in range(order.shape[0]):
+        st[d + i] = order[i]
+    st[H_DECK_PTR] = 0
+    for s in range(st[H_N_SEATS]):  # R2.2: one Z card each, in seat order from seat 0
+        z_push(st, s, draw(st))
+    for p in range(4, -1, -1):  # R2.3: positions 5, 4, 3, 2, 1
+        st[H_DS_CARD + p] = draw(st)
+        st[H_DS_DOWN + p] = 0
+
+
+# ============================================================================ small zone helpers
+
+
+@inline_kernel
+def deck_left(st):
+    return st[H_N_CARDS] - st[H_DECK_PTR]
+
+
+@inline_kernel
+def draw(st):
+    card = st[off_deck(st) + st[H_DECK_PTR]]
+    st[H_DECK_PTR] += 1
+    return card
+
+
+@inline_kernel
+def discard_push(st, card):
+    st[off_discard(st) + st[H_DISCARD_LEN]] = card
+    st[H_DISCARD_LEN] += 1
+
+
+@inline_kernel
+def discard_pop(st):
+    st[H_DISCARD_LEN] -= 1
+    return st[off_discard(st) + st[H_DISCARD_LEN]]
+
+
+@inline_kernel
+def z_push(st, seat, card):
+    b = seat_base(seat)
+    st[off_z(st, seat) + st[b + S_Z_LEN]] = card
+    st[b + S_Z_LEN] += 1
+
+
+@inline_kernel
+def rem_push(st, seat, card):
+    b = seat_base(seat)
+    k = off_rem(st, seat) + st[b + S_REM_LEN]
+    st[k] = card
+    st[k + st[H_N_CARDS]] = st[HEADER + 2 * st[H_N_CARDS] + card]  # its type mask alongside
+    st[b + S_REM_LEN] += 1
+
+
+@inline_kernel
+def budget(st, seat):
+    """R3.1: unspent Z cards, plus the Sleep Token point while it is available."""
+    b = seat_base(seat)
+    extra = 1 if (st[H_TOKEN_POINT] != 0 and seat == st[H_ACTIVE]) else 0
+    return st[b + S_Z_LEN] - st[b + S_SPENT] + extra
+
+
+@inline_kernel
+def _stack_index(k, n, moved):
+    """Index in the stored stack of the k-th card of the read order (see chain_points_at)."""
+    if moved < 0 or k < moved:
+        return k
+    if k == n - 1:
+        return moved
+    return k + 1
+
+
+@kernel
+def chain_points_at(st, off, n, moved):
+    """R8.2 chain points of the stack st[off:off+n] (bottom first).
+
+    With ``moved >= 0`` the stack is read as if its card at index ``moved``
+    had been moved to the top (Floating Free's afterstate, R6.1).
+
+    One pass: a card shows two types, so only the runs of the previous card's
+    two types can continue; a run that does not continue is scored as it ends.
+    """
+    c = st[H_N_CARDS]
+    if n == 0:
+        return 0
+    total = 0
+    card = st[off + _stack_index(0, n, moved)]
+    pa = st[HEADER + card]
+    pb = st[HEADER + c + card]
+    ra = 1
+    rb = 1
+    for k in range(1, n):
+        card = st[off + _stack_index(k, n, moved)]
+        a = st[HEADER + card]
+        b = st[HEADER + c + card]
+        na = ra + 1 if a == pa else (rb + 1 if a == pb else 1)
+        nb = ra + 1 if b == pa else (rb + 1 if b == pb else 1)
+        if pa != a and pa != b:
+            total += CHAIN_TABLE[ra]
+        if pb != a and pb != b:
+            total += CHAIN_TABLE[rb]
+        pa = a
+        pb = b
+        ra = na
+        rb = nb
+    return total + CHAIN_TABLE[ra] + CHAIN_TABLE[rb]
+
+
+@kernel
+def chain_points_by_type(st, seat, out):
+    """Chain points of each dream type in a seat's REM stack, added into ``out[0:11]``.
+
+    simcore.scoring.chain_points_by_type in one pass (as chain_points_at).
+    """
+    c = st[H_N_CARDS]
+    off = off_rem(st, seat)
+    n = st[seat_base(seat) + S_REM_LEN]
+    if n == 0:
+        return
+    card = st[off]
+    pa = st[HEADER + card]
+    pb = st[HEADER + c + card]
+    ra = 1
+    rb = 1
+    for k in range(1, n):
+        card = st[off + k]
+        a = st[HEADER + card]
+        b = st[HEADER + c + card]
+        na = ra + 1 if a == pa else (rb + 1 if a == pb else 1)
+        nb = ra + 1 if b == pa else (rb + 1 if b == pb else 1)
+        if pa != a and pa != b:
+            out[pa] += CHAIN_TABLE[ra]
+        if pb != a and pb != b:
+            out[pb] += CHAIN_TABLE[rb]
+        pa = a
+        pb = b
+        ra = na
+        rb = nb
+    out[pa] += CHAIN_TABLE[ra]
+    out[pb] += CHAIN_TABLE[rb]
+
+
+@inline_kernel
+def _run_down(st, mk, k, t):
+    """How many cards from index k downwards show type t (mk: the stack's mask block)."""
+    r = 0
+    while k >= 0 and (st[mk + k] >> t) & 1 != 0:
+        r += 1
+        k -= 1
+    return r
+
+
+@inline_kernel
+def _run_up(st, mk, k, n, t):
+    """How many cards from index k upwards (below n) show type t."""
+    r = 0
+    while k < n and (st[mk + k] >> t) & 1 != 0:
+        r += 1
+        k += 1
+    return r
+
+
+@kernel
+def ff_delta(st, off, n, i):
+    """Chain change of moving the card at index i of st[off:off+n] to the top (R6.1, R8.2).
+
+    Local, O(run lengths): taking card i out shortens the runs through it (of
+    its two types) and joins the runs of a type shown by both of its
+    neighbours but not by it; putting it on top extends the top runs of its
+    types. Equals chain_points_at(st, off, n, i) - chain_points_at(st, off, n, -1).
+    """
+    c = st[H_N_CARDS]
+    mk = off + c  # the REM stack's type masks
+    card = st[off + i]
+    a = st[HEADER + card]
+    b = st[HEADER + c + card]
+    delta = 0
+    for which in range(2):
+        t = a if which == 0 else b
+        d = _run_down(st, mk, i - 1, t)
+        u = _run_up(st, mk, i + 1, n, t)
+        delta += CHAIN_TABLE[d + u] - CHAIN_TABLE[d + u + 1]
+    if i >= 1 and i + 1 < n:
+        below_card = st[off + i - 1]
+        common = st[mk + i - 1] & st[mk + i + 1] & ~st[mk + i]
+        if common != 0:  # a type shown by both neighbours but not by the card
+            for which in range(2):
+                t = st[HEADER + below_card] if which == 0 else st[HEADER + c + below_card]
+                if (common >> t) & 1 != 0:
+                    d = _run_down(st, mk, i - 1, t)
+                    u = _run_up(st, mk, i + 1, n, t)
+                    delta += CHAIN_TABLE[d + u] - CHAIN_TABLE[d] - CHAIN_TABLE[u]
+    for which in range(2):
+        t = a if which == 0 else b
+        run = 0
+        k = n - 1
+        while k >= 0:
+            if k == i:
+                k -= 1
+                continue
+            if (st[mk + k] >> t) & 1 == 0:
+                break
+            run += 1
+            k -= 1
+        delta += CHAIN_TABLE[run + 1] - CHAIN_TABLE[run]
+    return delta
+
+
+@inline_kernel
+def update_chain(st, seat):
+    """Keep the cached chain points of a seat's REM stack current after it changed."""
+    st[seat_base(seat) + S_CHAIN] = chain_points_at(st, off_rem(st, seat), st[seat_base(seat) + S_REM_LEN], -1)
+
+
+@inline_kernel
+def score(st, seat):
+    """R8.2: chain points minus Z cards."""
+    b = seat_base(seat)
+    return st[b + S_CHAIN] - st[b + S_Z_LEN]
+
+
+@kernel
+def top_add_delta(st, seat, card):
+    """Chain change of putting ``card`` on top of a seat's REM stack.
+
+    Only the top runs of the card's two types grow (R8.2), so the change is
+    the chart step from each top run's length L to L + 1.
+    """
+    c = st[H_N_CARDS]
+    mk = off_rem(st, seat) + c  # the REM stack's type masks
+    n = st[seat_base(seat) + S_REM_LEN]
+    delta = 0
+    for which in range(2):
+        t = st[HEADER + card] if which == 0 else st[HEADER + c + card]
+        run = _run_down(st, mk, n - 1, t)
+        delta += CHAIN_TABLE[run + 1] - CHAIN_TABLE[run]
+    return delta
+
+
+@inline_kernel
+def position_of_cost(st, k):
+    """The position index (0..4) holding cost token ``k`` (1..5)."""
+    return st[H_POS_BY_COST + k - 1]
+
+
+# ============================================================================ decisions
+
+
+@kernel
+def decision_features(st, kind, seat, n, aux, f):
+    """The feature slots shared by every option of a decision (layout in simcore.fast.layout)."""
+    b = seat_base(seat)
+    z = st[b + S_Z_LEN]
+    now = st[b + S_CHAIN] - z
+    best_opp = 0
+    first = True
+    for s in range(st[H_N_SEATS]):
+        if s != seat:
+            sc = score(st, s)
+            if first or sc > best_opp:
+                best_opp = sc
+                first = False
+    f[F_SCORE_NOW] = now
+    f[F_DECK_LEFT] = deck_left(st)
+    f[F_BEST_OPP] = best_opp
+    f[F_N_OPTIONS] = n
+    f[F_TURN] = st[H_TURNS]
+    f[F_REM_LEN] = st[b + S_REM_LEN]
+    f[F_CHAIN_NOW] = st[b + S_CHAIN]
+    f[F_N_SEATS] = st[H_N_SEATS]
+    f[F_AUX] = aux
+
+
+@inline_kernel
+def has_delta(kind, aux):
+    """Kinds whose options can change the deciding seat's score at once (immediate_score_delta)."""
+    return (
+        kind == K_BUY
+        or kind == K_TAKE_Z
+        or kind == K_SLEEP_TOKEN
+        or kind == K_PERFORM
+        or (kind == K_FLOATING_FREE and aux == 0)
+    )
+
+
+@kernel
+def option_delta(st, kind, seat, aux, opts, i):
+    """Immediate own-score change of option i: strategies.reference_bots.immediate_score_delta."""
+    if kind == K_BUY:
+        t = opts[i, 0]
+        if t == BUY_STOP:
+            return 0
+        if t == BUY_POSITION:
+            p = opts[i, 1] - 1
+            if st[H_DS_DOWN + p] != 0:
+                return -1  # R5.4: a face-down card is a Z card
+            return top_add_delta(st, seat, st[H_DS_CARD + p])
+        return top_add_delta(st, seat, st[off_res(st, seat) + opts[i, 1]])
+    if kind == K_TAKE_Z:
+        return -1 if opts[i, 0] == 1 else 0
+    if kind == K_SLEEP_TOKEN:
+        return 1 if opts[i, 0] == TOKEN_DISCARD else 0
+    if kind == K_PERFORM:
+        return -1 if (opts[i, 0] == PR and deck_left(st) > 0) else 0
+    if kind == K_FLOATING_FREE and aux == 0:
+        b = seat_base(seat)
+        return ff_delta(st, off_rem(st, seat), st[b + S_REM_LEN], opts[i, 0])
+    return 0
+
+
+@kernel
+def option_features(st, kind, seat, aux, opts, i, f):
+    """The option-specific feature slots of option i (after decision_features)."""
+    b = seat_base(seat)
+    z = st[b + S_Z_LEN]
+    delta = option_delta(st, kind, seat, aux, opts, i)
+    cost = 0
+    dz = 0
+    dbud = 0
+    arg = opts[i, 0]
+    if kind == K_BUY:
+        t = opts[i, 0]
+        if t == BUY_STOP:
+            arg = -1
+        else:
+            arg = opts[i, 1]
+            if t == BUY_POSITION:
+                p = opts[i, 1] - 1
+                cost = st[H_COSTS + p]
+                dz = 1 if st[H_DS_DOWN + p] != 0 else 0
+            else:
+                cost = 1
+        dbud = -cost
+    elif kind == K_TAKE_Z:
+        dz = opts[i, 0]
+    elif kind == K_SLEEP_TOKEN:
+        if opts[i, 0] == TOKEN_DISCARD:
+            dz = -1
+        elif opts[i, 0] == TOKEN_POINT:
+            dbud = 1
+    elif kind == K_PERFORM:
+        dz = -delta
+    elif kind == K_INVASIVE_DREAMING:
+        arg = opts[i, 1]
+    f[F_DELTA] = delta
+    f[F_SCORE_AFTER] = st[b + S_CHAIN] - z + delta
+    f[F_BUDGET_AFTER] = budget(st, seat) + dbud
+    f[F_COST] = cost
+    f[F_Z_AFTER] = z + dz
+    f[F_OPTION_INDEX] = i
+    f[F_ARG] = arg
+
+
+@kernel
+def decide(st, wk, fw, strats, kind, seat, n, aux):
+    """Score the ``n >= 2`` options in ``wk`` with the seat's strategy and pick one.
+
+    The contract of strategies.reference_bots: best score wins; exact ties are
+    broken by ``below(n_tied)`` over the tied options in engine order; a single
+    best option draws nothing.
+
+    Built-in strategies whose score is known without calling them (mode
+    MODE_ZERO: 'random'; MODE_DELTA: 'greedy' = features[0]) take a shortcut
+    with the identical outcome: when every option scores 0 the pick is
+    ``below(n)`` directly, and greedy needs only the delta slot.
+    """
+    mode = wk[wk.shape[0] - 2, seat]
+    if mode == MODE_ZERO or (mode == MODE_DELTA and not has_delta(kind, aux)):
+        best_i = rng_below(wk, n)  # every option ties at 0
+        if wk[wk.shape[0] + WK_MISC, 3] != 0:
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    f = fw[:N_FEATURES]
+    scores = fw[N_FEATURES:]
+    if mode == MODE_CALL:
+        decision_features(st, kind, seat, n, aux, f)
+    strat = strats[seat]
+    best = -np.inf
+    n_best = 0
+    best_i = 0
+    for i in range(n):
+        if mode == MODE_CALL:
+            option_features(st, kind, seat, aux, wk, i, f)
+            sc = strat(kind, seat, f, st)
+        else:
+            sc = np.float64(option_delta(st, kind, seat, aux, wk, i))
+        scores[i] = sc
+        if sc > best or n_best == 0:
+            best = sc
+            n_best = 1
+            best_i = i
+        elif sc == best:
+            n_best += 1
+    if n_best > 1:
+        k = rng_below(wk, n_best)
+        for i in range(n):
+            if scores[i] == best:
+                if k == 0:
+                    best_i = i
+                    break
+                k -= 1
+    if wk[wk.shape[0] + WK_MISC, 3] != 0:
+        record(wk, kind, seat, n, best_i)
+    return best_i
+
+
+@kernel
+def record(wk, kind, seat, n, chosen):
+    """Trace mode: keep the asked decision and its options (no-op without trace rows)."""
+    misc = wk.shape[0] - 3
+    cap_t = wk[misc, 3]
+    if cap_t == 0:
+        return
+    cap_r = wk[misc, 4]
+    base_t = wk.shape[0] - 4 - cap_t - cap_r
+    base_r = base_t + cap_t
+    t = wk[misc, 0]
+    row = wk[misc, 1]
+    if t >= cap_t or row + n > cap_r:
+        wk[misc, 2] = 1  # overflow: the trace is incomplete
+        return
+    wk[base_t + t, 0] = kind
+    wk[base_t + t, 1] = seat
+    wk[base_t + t, 2] = n
+    wk[base_t + t, 3] = chosen
+    wk[base_t + t, 4] = row
+    for i in range(n):
+        for j in range(OPT_WIDTH):
+            wk[base_r + row + i, j] = wk[i, j]
+    wk[misc, 0] = t + 1
+    wk[misc, 1] = row + n
+
+
+@inline_kernel
+def choose(st, wk, fw, strats, kind, seat, n, aux):
+    """R11: none -> -1 (the effect does nothing), one -> taken without asking, else decide."""
+    if n <= 0:
+        return -1
+    if n == 1:
+        return 0
+    # np.int64(...) drops literal types: numba would otherwise compile decide
+    # once per (kind, n) constant of each call site (20+ copies, minutes of compile).
+    return decide(st, wk, fw, strats, np.int64(kind), np.int64(seat), np.int64(n), np.int64(aux))
+
+
+# ============================================================================ a game
+
+
+@kernel
+def play_game(st, wk, fw, strats):
+    """Turns until the game ends at R7.2 (or the R8.4 safety cap)."""
+    while st[H_GAME_OVER] == 0:
+        play_turn(st, wk, fw, strats)
+
+
+@kernel
+def play_turn(st, wk, fw, strats):
+    if st[H_TURNS] >= TURN_CAP:  # R8.4
+        st[H_GAME_OVER] = 1
+        st[H_ABORTED] = 1
+        st[H_WINNERS] = 0
+        st[H_N_WINNERS] = 0
+        return
+    seat = st[H_ACTIVE]
+    st[H_TURNS] += 1
+    st[seat_base(seat) + S_TURNS] += 1
+    if st[H_OPT_SLEEP_TOKEN] != 0:
+        use_sleep_token(st, wk, fw, strats, seat)
+    deep_sleep_accumulation(st, wk, fw, strats, seat)
+    direct_your_sleep(st, wk, fw, strats, seat)
+    if st[H_N_SEATS] == 1:
+        prepare_next_solo(st, wk, fw, strats)
+    else:
+        prepare_next(st)
+
+
+@kernel
+def use_sleep_token(st, wk, fw, strats, seat):
+    """R9: discard the top Z card (while holding 2+), take +1 budget, or pass."""
+    o = wk
+    n = 0
+    if st[seat_base(seat) + S_Z_LEN] >= 2:
+        o[n, 0] = TOKEN_DISCARD
+        n += 1
+    o[n, 0] = TOKEN_POINT
+    o[n + 1, 0] = TOKEN_PASS
+    n += 2
+    choice = o[choose(st, wk, fw, strats, K_SLEEP_TOKEN, seat, n, 0), 0]
+    if choice == TOKEN_DISCARD:
+        discard_top_z(st, seat, np.bool_(False))
+    elif choice == TOKEN_POINT:
+        st[H_TOKEN_POINT] = 1
+
+
+@kernel
+def deep_sleep_accumulation(st, wk, fw, strats, seat):
+    """R4.1: the player may take the Sleep Deck's top card as an unspent Z card."""
+    if deck_left(st) == 0:
+        return
+    o = wk
+    o[0, 0] = 1  # [True, False]
+    o[1, 0] = 0
+    if o[choose(st, wk, fw, strats, K_TAKE_Z, seat, 2, 0), 0] == 1:
+        z_push(st, seat, draw(st))
+
+
+@kernel
+def purchase_options(st, seat, o):
+    """R5.1: a Dreamscape card at its position's cost, or a ready reserved card for 1."""
+    bud = budget(st, seat)
+    n = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0 and st[H_COSTS + p] <= bud:
+            o[n, 0] = BUY_POSITION
+            o[n, 1] = p + 1
+            n += 1
+    if bud >= 1:
+        rd = off_ready(st, seat)
+        for i in range(st[seat_base(seat) + S_RES_LEN]):
+            if st[rd + i] != 0:
+                o[n, 0] = BUY_RESERVED
+                o[n, 1] = i
+                n += 1
+    return n
+
+
+@kernel
+def direct_your_sleep(st, wk, fw, strats, seat):
+    """R5.2: at least one purchase if any is affordable, then more or stop."""
+    purchases = 0
+    o = wk
+    while True:
+        n = purchase_options(st, seat, o)
+        if purchases > 0:
+            o[n, 0] = BUY_STOP
+            o[n, 1] = 0
+            n += 1
+        if n == 0 or (n == 1 and o[0, 0] == BUY_STOP):
+            return
+        i = choose(st, wk, fw, strats, K_BUY, seat, n, 0)
+        t = o[i, 0]
+        v = o[i, 1]
+        if t == BUY_STOP:
+            return
+        purchase(st, wk, fw, strats, seat, t, v)
+        purchases += 1
+
+
+@kernel
+def pay(st, seat, cost):
+    """R3.1: unspent Z cards first; the Sleep Token point covers only what they cannot."""
+    b = seat_base(seat)
+    unspent = st[b + S_Z_LEN] - st[b + S_SPENT]
+    from_z = min(cost, unspent)
+    st[b + S_SPENT] += from_z
+    if cost > from_z:
+        st[H_TOKEN_POINT] = 0  # R9: the token point is used up
+
+
+@kernel
+def take_from_dreamscape(st, p):
+    """R5.5: position index p (0..4) is left empty; nothing slides until Phase 3."""
+    card = st[H_DS_CARD + p]
+    down = st[H_DS_DOWN + p]
+    st[H_DS_CARD + p] = -1
+    st[H_DS_DOWN + p] = 0
+    return card, down
+
+
+@kernel
+def purchase(st, wk, fw, strats, seat, t, v):
+    """R5.3/R5.4: pay, take the card, then perform one of its types (R6)."""
+    b = seat_base(seat)
+    if t == BUY_POSITION:
+        p = v - 1
+        pay(st, seat, st[H_COSTS + p])
+        card, down = take_from_dreamscape(st, p)
+        if down != 0:  # R5.4: a Z card goes to Deep Sleep unspent, nothing performed
+            z_push(st, seat, card)
+            return
+    else:
+        pay(st, seat, np.int64(1))
+        ro = off_res(st, seat)
+        rd = off_ready(st, seat)
+        card = st[ro + v]
+        nres = st[b + S_RES_LEN]
+        for k in range(v, nres - 1):
+            st[ro + k] = st[ro + k + 1]
+            st[rd + k] = st[rd + k + 1]
+        st[b + S_RES_LEN] = nres - 1
+    st[b + S_CHAIN] += top_add_delta(st, seat, card)  # chain points kept incrementally
+    rem_push(st, seat, card)  # R5.3: on top of the REM stack
+    st[H_PURCHASE_ID] += 1  # R6.12: a fresh loop guard for this purchase
+    perform_card(st, wk, fw, strats, card, seat, seat, np.int64(0), np.int64(-1))
+
+
+@kernel
+def discard_top_z(st, seat, from_spent):
+    """R3.2/R3.3: the top Z card goes face up to the discard pile (never the last one)."""
+    b = seat_base(seat)
+    z = st[b + S_Z_LEN]
+    if z < 2:
+        return False
+    spent = st[b + S_SPENT]
+    use_spent = (from_spent and spent > 0) or z - spent == 0
+    st[b + S_Z_LEN] = z - 1
+    discard_push(st, st[off_z(st, seat) + z - 1])
+    if use_spent:
+        st[b + S_SPENT] = spent - 1
+    return True
+
+
+# ============================================================================ performing
+
+
+@inline_kernel
+def push_frame(ws, sp, kind, card, acting, src, may_td, invader):
+    ws[sp, 0] = kind
+    ws[sp, 1] = card
+    ws[sp, 2] = acting
+    ws[sp, 3] = src
+    ws[sp, 4] = may_td
+    ws[sp, 5] = invader
+    return sp + 1
+
+
+@inline_kernel
+def nested_stack(stack, acting):
+    """R10.1: effects nested below a solo discard-pile target use the REM stack again."""
+    return acting if stack == STACK_DISCARD else stack
+
+
+@kernel
+def perform_card(st, wk, fw, strats, card, acting, src, may_td, invader):
+    """R5.3/R6: the acting player chooses one of the card's two types and performs it.
+
+    ``src`` is the stack the card is in for R6.6 (a seat's REM stack, the
+    discard pile, or STACK_NONE); ``may_td`` allows target_discard (R10.1,
+    R10.2); ``invader`` is the seat that swapped the card in (R6.9) or -1.
+    Nested performances are frames on the work stack rows of ``wk`` (last in, first out).
+    """
+    ws = wk[n_opt_rows(st[H_N_CARDS]):]  # the work stack follows the option rows
+    o = wk
+    c = st[H_N_CARDS]
+    mark = off_mark(st)
+    pid = st[H_PURCHASE_ID]
+    solo = st[H_N_SEATS] == 1
+    sp = push_frame(ws, 0, FR_PERFORM, card, acting, src, may_td, invader)
+    while sp > 0:
+        sp -= 1
+        kind = ws[sp, 0]
+        card = ws[sp, 1]
+        acting = ws[sp, 2]
+        src = ws[sp, 3]
+        may_td = ws[sp, 4]
+        invader = ws[sp, 5]
+        if kind == FR_DISCARD:
+            discard_push(st, card)  # R6.10: then discard it face up
+            continue
+        if st[mark + card] == pid:  # R6.12 loop guard: does nothing and asks nothing
+            continue
+        st[mark + card] = pid  # R6.12: performed from the moment its performance starts
+        o[0, 0] = st[HEADER + card]
+        o[1, 0] = st[HEADER + c + card]
+        dream = o[choose(st, wk, fw, strats, K_PERFORM, acting, 2, 0), 0]
+        st[H_PERF + acting * N_TYPES + dream] += 1
+        own = acting
+        if may_td != 0:
+            # R10.1/R10.2: without target_discard "your REM stack" stays the REM stack.
+            src = acting
+            if dream == FF or dream == RD:
+                o[0, 0] = 0  # [False, True]
+                o[1, 0] = 1
+                if o[choose(st, wk, fw, strats, K_TARGET_DISCARD, acting, 2, 0), 0] == 1:
+                    src = STACK_DISCARD
+                    own = STACK_DISCARD
+        if dream == FF:
+            moved = floating_free(st, wk, fw, strats, acting, own)
+            if moved >= 0:
+                sp = push_frame(ws, sp, FR_PERFORM, moved, acting, nested_stack(own, acting), 0, -1)
+        elif dream == IS:
+            interrupted_sleep(st, wk, fw, strats, acting)
+        elif dream == NT:
+            if solo:
+                night_terror_solo(st, wk, fw, strats, acting)
+            else:
+                night_terror(st, wk, fw, strats, acting, invader)
+        elif dream == LD:
+            lucid_dreaming(st, wk, fw, strats, acting)
+        elif dream == PR:
+            perfect_respite(st, acting)
+        elif dream == RD:
+            beneath = recurring_dream(st, card, src)
+            if beneath >= 0:
+                sp = push_frame(ws, sp, FR_PERFORM, beneath, acting, nested_stack(src, acting), 0, -1)
+        elif dream == CD:
+            nxt, nsrc, ntd = collective_dream(st, wk, fw, strats, acting)
+            if nxt >= 0:
+                sp = push_frame(ws, sp, FR_PERFORM, nxt, acting, nsrc, ntd, -1)
+        elif dream == SD:
+            shifting_dreams(st, wk, fw, strats, acting)
+        elif dream == ID:
+            nxt, nact, nsrc, ntd, ninv = invasive_dreaming(st, wk, fw, strats, acting)
+            if nxt >= 0:
+                sp = push_frame(ws, sp, FR_PERFORM, nxt, nact, nsrc, ntd, ninv)
+        elif dream == ED:
+            nxt = empowered_dreaming(st, wk, fw, strats, acting)
+            if nxt >= 0:
+                sp = push_frame(ws, sp, FR_DISCARD, nxt, acting, STACK_NONE, 0, -1)
+                # in no stack: R6.6 finds nothing
+                sp = push_frame(ws, sp, FR_PERFORM, nxt, acting, STACK_NONE, 0, -1)
+        else:
+            paradigm_shift(st, wk, fw, strats, acting)
+
+
+@inline_kernel
+def stack_span(st, stack):
+    """(offset, length) of a seat's REM stack or of the discard pile."""
+    if stack == STACK_DISCARD:
+        return off_discard(st), st[H_DISCARD_LEN]
+    return off_rem(st, stack), st[seat_base(stack) + S_REM_LEN]
+
+
+@kernel
+def floating_free(st, wk, fw, strats, acting, own):
+    """R6.1: move a card other than the top one to the top; returns it (to perform) or -1."""
+    off, n = stack_span(st, own)
+    if n < 2:
+        return -1
+    o = wk
+    for i in range(n - 1):
+        o[i, 0] = i
+    aux = 1 if own == STACK_DISCARD else 0
+    i = o[choose(st, wk, fw, strats, K_FLOATING_FREE, acting, n - 1, aux), 0]
+    if own != STACK_DISCARD:
+        st[seat_base(own) + S_CHAIN] += ff_delta(st, off, n, i)  # before the move
+    moved = st[off + i]
+    for k in range(i, n - 1):
+        st[off + k] = st[off + k + 1]
+    st[off + n - 1] = moved
+    if own != STACK_DISCARD:  # the REM stack's type masks move alongside
+        mk = off + st[H_N_CARDS]
+        m = st[mk + i]
+        for k in range(i, n - 1):
+            st[mk + k] = st[mk + k + 1]
+        st[mk + n - 1] = m
+    return moved
+
+
+@kernel
+def occupied_options(st, o):
+    """Positions (1..5) holding a card, either face, as options."""
+    n = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0:
+            o[n, 0] = p + 1
+            n += 1
+    return n
+
+
+@kernel
+def face_up_options(st, o):
+    n = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0 and st[H_DS_DOWN + p] == 0:
+            o[n, 0] = p + 1
+            n += 1
+    return n
+
+
+@kernel
+def interrupted_sleep(st, wk, fw, strats, acting):
+    """R6.2: turn a Dreamscape card over (face up <-> face down)."""
+    n = occupied_options(st, wk)
+    i = choose(st, wk, fw, strats, K_INTERRUPTED_SLEEP, acting, n, 0)
+    if i < 0:
+        return
+    p = wk[i, 0] - 1
+    st[H_DS_DOWN + p] = 1 - st[H_DS_DOWN + p]
+
+
+@kernel
+def night_terror(st, wk, fw, strats, acting, invader):
+    """R6.3: an opponent with 2+ Z cards discards their top one (R3.2)."""
+    o = wk
+    n = 0
+    for s in range(st[H_N_SEATS]):
+        if s != acting:
+            o[n, 0] = s
+            n += 1
+    target = o[choose(st, wk, fw, strats, K_NIGHT_TERROR, acting, n, 0), 0]
+    b = seat_base(target)
+    z = st[b + S_Z_LEN]
+    spent = st[b + S_SPENT]
+    from_spent = False
+    if invader == target and z >= 2 and spent > 0 and z - spent > 0:
+        # R6.9: the invaded player's Night Terror may take a Z card the invader spent.
+        o[0, 0] = 0
+        o[1, 0] = 1
+        from_spent = o[choose(st, wk, fw, strats, K_NIGHT_TERROR_SPENT, target, 2, 0), 0] == 1
+    discard_top_z(st, target, from_spent)
+
+
+@kernel
+def night_terror_solo(st, wk, fw, strats, acting):
+    """R10.3: fill the cheapest empty position from the deck, then discard an own Z card."""
+    for k in range(1, 6):
+        p = position_of_cost(st, k)
+        if st[H_DS_CARD + p] < 0:
+            if deck_left(st) > 0:
+                st[H_DS_CARD + p] = draw(st)
+                st[H_DS_DOWN + p] = 0
+            break
+    b = seat_base(acting)
+    z = st[b + S_Z_LEN]
+    spent = st[b + S_SPENT]
+    from_spent = False
+    if z >= 2 and spent > 0 and z - spent > 0:
+        o = wk
+        o[0, 0] = 0
+        o[1, 0] = 1
+        from_spent = o[choose(st, wk, fw, strats, K_NIGHT_TERROR_SPENT, acting, 2, 0), 0] == 1
+    discard_top_z(st, acting, from_spent)
+
+
+@kernel
+def lucid_dreaming(st, wk, fw, strats, acting):
+    """R6.4: reserve a face-up Dreamscape card; it is ready from Phase 3 on."""
+    n = face_up_options(st, wk)
+    i = choose(st, wk, fw, strats, K_LUCID_DREAMING, acting, n, 0)
+    if i < 0:
+        return
+    card, _ = take_from_dreamscape(st, wk[i, 0] - 1)
+    b = seat_base(acting)
+    k = st[b + S_RES_LEN]
+    st[off_res(st, acting) + k] = card
+    st[off_ready(st, acting) + k] = 0
+    st[b + S_RES_LEN] = k + 1
+
+
+@kernel
+def perfect_respite(st, acting):
+    """R6.5: the Sleep Deck's top card becomes an unspent Z card (empty deck: nothing)."""
+    if deck_left(st) > 0:
+        z_push(st, acting, draw(st))
+
+
+@kernel
+def recurring_dream(st, card, src):
+    """R6.6: the card directly beneath the source card in its stack, or -1 (nothing)."""
+    if src == STACK_NONE:
+        return -1
+    off, n = stack_span(st, src)
+    for k in range(n):
+        if st[off + k] == card:
+            if k == 0:
+                return -1
+            return st[off + k - 1]
+    return -1
+
+
+@kernel
+def collective_dream(st, wk, fw, strats, acting):
+    """R6.7 (R10.1 solo): the card to copy, its source stack and may_target_discard.
+
+    Returns (-1, ., .) when nothing happens.
+    """
+    if st[H_N_SEATS] == 1:
+        if st[H_DISCARD_LEN] == 0:
+            return -1, STACK_NONE, 0
+        return st[off_discard(st) + st[H_DISCARD_LEN] - 1], STACK_NONE, 1
+    o = wk
+    n = 0
+    for s in range(st[H_N_SEATS]):
+        if s != acting and st[seat_base(s) + S_REM_LEN] > 0:
+            o[n, 0] = s
+            n += 1
+    i = choose(st, wk, fw, strats, K_COLLECTIVE_DREAM, acting, n, 0)
+    if i < 0:
+        return -1, STACK_NONE, 0
+    target = o[i, 0]
+    top = st[off_rem(st, target) + st[seat_base(target) + S_REM_LEN] - 1]
+    return top, target, 0  # R6.7: the copied card's stack is the source stack for R6.6
+
+
+@kernel
+def shifting_dreams(st, wk, fw, strats, acting):
+    """R6.8: rearrange the Dreamscape (or, with the variant, the cost tokens)."""
+    o = wk
+    if st[H_OPT_SHIFT_TOKENS] != 0:
+        for i in range(120):
+            o[i, 0] = i  # an order is named by its PERM5 row (lexicographic index)
+        r = o[choose(st, wk, fw, strats, K_SHIFTING_TOKENS, acting, 120, 0), 0]
+        for j in range(5):
+            st[H_COSTS + j] = PERM5[r, j]
+            st[H_POS_BY_COST + PERM5[r, j] - 1] = j  # keep the inverse map current
+        return
+    # distinct_rearrangements: one order per distinct resulting Dreamscape
+    mask = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] < 0:
+            mask |= 1 << p
+    n = DISTINCT_COUNTS[mask]
+    for k in range(n):
+        o[k, 0] = DISTINCT_ROWS[mask, k]  # an order is named by its PERM5 row
+    r = o[choose(st, wk, fw, strats, K_SHIFTING_DREAMS, acting, n, 0), 0]
+    c0 = st[H_DS_CARD + 0]
+    c1 = st[H_DS_CARD + 1]
+    c2 = st[H_DS_CARD + 2]
+    c3 = st[H_DS_CARD + 3]
+    c4 = st[H_DS_CARD + 4]
+    d0 = st[H_DS_DOWN + 0]
+    d1 = st[H_DS_DOWN + 1]
+    d2 = st[H_DS_DOWN + 2]
+    d3 = st[H_DS_DOWN + 3]
+    d4 = st[H_DS_DOWN + 4]
+    for p in range(5):
+        q = PERM5[r, p] - 1
+        if q == 0:
+            st[H_DS_CARD + p], st[H_DS_DOWN + p] = c0, d0
+        elif q == 1:
+            st[H_DS_CARD + p], st[H_DS_DOWN + p] = c1, d1
+        elif q == 2:
+            st[H_DS_CARD + p], st[H_DS_DOWN + p] = c2, d2
+        elif q == 3:
+            st[H_DS_CARD + p], st[H_DS_DOWN + p] = c3, d3
+        else:
+            st[H_DS_CARD + p], st[H_DS_DOWN + p] = c4, d4
+
+
+@kernel
+def invasive_dreaming(st, wk, fw, strats, acting):
+    """R6.9: swap an opponent's top REM card with a Dreamscape card; they perform it.
+
+    Returns (card, acting seat, source stack, may_target_discard, invader) of
+    the performance that follows, card -1 when nothing happens.
+    """
+    if st[H_N_SEATS] == 1:
+        return invasive_dreaming_solo(st, wk, fw, strats, acting)
+    o = wk
+    n = 0
+    for s in range(st[H_N_SEATS]):
+        if s != acting and st[seat_base(s) + S_REM_LEN] > 0:
+            for p in range(5):
+                if st[H_DS_CARD + p] >= 0:
+                    o[n, 0] = s
+                    o[n, 1] = p + 1
+                    n += 1
+    i = choose(st, wk, fw, strats, K_INVASIVE_DREAMING, acting, n, 0)
+    if i < 0:
+        return -1, -1, STACK_NONE, 0, -1
+    target = o[i, 0]
+    p = o[i, 1] - 1
+    incoming, _ = take_from_dreamscape(st, p)
+    top = off_rem(st, target) + st[seat_base(target) + S_REM_LEN] - 1
+    outgoing = st[top]
+    st[top] = incoming  # face up on their REM stack
+    st[top + st[H_N_CARDS]] = st[HEADER + 2 * st[H_N_CARDS] + incoming]  # and its type mask
+    st[H_DS_CARD + p] = outgoing  # their old top, face up
+    st[H_DS_DOWN + p] = 0
+    update_chain(st, target)
+    return incoming, target, target, 0, acting
+
+
+@kernel
+def invasive_dreaming_solo(st, wk, fw, strats, acting):
+    """R10.2: swap a face-up Dreamscape card with the discard pile's top card, perform it."""
+    if st[H_DISCARD_LEN] == 0:
+        return -1, -1, STACK_NONE, 0, -1
+    o = wk
+    n = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0 and st[H_DS_DOWN + p] == 0:
+            o[n, 0] = -1
+            o[n, 1] = p + 1
+            n += 1
+    i = choose(st, wk, fw, strats, K_INVASIVE_DREAMING, acting, n, 0)
+    if i < 0:
+        return -1, -1, STACK_NONE, 0, -1
+    p = o[i, 1] - 1
+    incoming, _ = take_from_dreamscape(st, p)
+    outgoing = discard_pop(st)
+    discard_push(st, incoming)
+    st[H_DS_CARD + p] = outgoing
+    st[H_DS_DOWN + p] = 0
+    return incoming, acting, STACK_NONE, 1, -1
+
+
+@kernel
+def empowered_dreaming(st, wk, fw, strats, acting):
+    """R6.10: take a Dreamscape card (either face) to perform; returns it or -1."""
+    n = occupied_options(st, wk)
+    i = choose(st, wk, fw, strats, K_EMPOWERED_DREAMING, acting, n, 0)
+    if i < 0:
+        return -1
+    card, _ = take_from_dreamscape(st, wk[i, 0] - 1)
+    return card
+
+
+@kernel
+def paradigm_shift(st, wk, fw, strats, acting):
+    """R6.11: discard 0-2 Dreamscape cards, slide, draw as many as were discarded."""
+    occ = wk[wk.shape[0] + WK_SCRATCH]  # scratch row (no allocation in the kernels)
+    k = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0:
+            occ[k] = p + 1
+            k += 1
+    o = wk
+    o[0, 0] = 0  # [] first, then singles, then ordered pairs
+    n = 1
+    for a in range(k):
+        o[n, 0] = 1
+        o[n, 1] = occ[a]
+        n += 1
+    for a in range(k):
+        for b in range(k):
+            if a != b:
+                o[n, 0] = 2
+                o[n, 1] = occ[a]
+                o[n, 2] = occ[b]
+                n += 1
+    i = choose(st, wk, fw, strats, K_PARADIGM_SHIFT, acting, n, 0)
+    count = o[i, 0]
+    p1 = o[i, 1]
+    p2 = o[i, 2]
+    for j in range(count):
+        card, _ = take_from_dreamscape(st, (p1 if j == 0 else p2) - 1)
+        discard_push(st, card)
+    slide(st)  # R7.1, even when nothing was discarded
+    left = count
+    for kk in range(5, 0, -1):  # empty positions, most expensive first
+        if left == 0:
+            break
+        p = position_of_cost(st, kk)
+        if st[H_DS_CARD + p] < 0:
+            if deck_left(st) == 0:
+                break  # as far as the deck allows; never ends the game
+            st[H_DS_CARD + p] = draw(st)
+            st[H_DS_DOWN + p] = 0
+            left -= 1
+
+
+# ============================================================================ phase 3 and the end
+
+
+@kernel
+def slide(st):
+    """R7.1: the cards left move, keeping their order of cost, to the cheapest positions.
+
+    An in-place stable compaction along the positions sorted by cost.
+    """
+    j = 1  # next cheapest cost to fill
+    for k in range(1, 6):
+        p = position_of_cost(st, k)
+        if st[H_DS_CARD + p] >= 0:
+            if j != k:
+                q = position_of_cost(st, j)
+                st[H_DS_CARD + q] = st[H_DS_CARD + p]
+                st[H_DS_DOWN + q] = st[H_DS_DOWN + p]
+                st[H_DS_CARD + p] = -1
+                st[H_DS_DOWN + p] = 0
+            j += 1
+
+
+@kernel
+def refill(st):
+    """R7.2: fill the empty positions, most expensive first, if the deck can fill them all."""
+    empty = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] < 0:
+            empty += 1
+    if deck_left(st) < empty:
+        return False
+    for k in range(5, 0, -1):
+        p = position_of_cost(st, k)
+        if st[H_DS_CARD + p] < 0:
+            st[H_DS_CARD + p] = draw(st)
+            st[H_DS_DOWN + p] = 0
+    return True
+
+
+@kernel
+def start_next_turn(st):
+    """R7.3: spent Z cards become unspent, reserved cards ready, the next seat is active."""
+    ns = st[H_N_SEATS]
+    for s in range(ns):
+        b = seat_base(s)
+        st[b + S_SPENT] = 0
+        rd = off_ready(st, s)
+        for i in range(st[b + S_RES_LEN]):
+            st[rd + i] = 1
+    st[H_TOKEN_POINT] = 0
+    st[H_ACTIVE] = (st[H_ACTIVE] + 1) % ns
+
+
+@kernel
+def prepare_next(st):
+    """Phase 3 (R7): slide, refill or end the game, pass the turn."""
+    slide(st)
+    if not refill(st):
+        end_game(st)  # R7.2; R7.3 is not applied
+        return
+    start_next_turn(st)
+
+
+@kernel
+def next_permutation(a, n):
+    """Advance a[0:n] to the next lexicographic permutation; False after the last."""
+    i = n - 2
+    while i >= 0 and a[i] >= a[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = n - 1
+    while a[j] <= a[i]:
+        j -= 1
+    a[i], a[j] = a[j], a[i]
+    lo = i + 1
+    hi = n - 1
+    while lo < hi:
+        a[lo], a[hi] = a[hi], a[lo]
+        lo += 1
+        hi -= 1
+    return True
+
+
+@kernel
+def prepare_next_solo(st, wk, fw, strats):
+    """R10.4: discard the face-up cards in a chosen order, slide and turn up the rest, refill."""
+    fu = wk[wk.shape[0] + WK_SCRATCH]  # scratch row (no allocation in the kernels)
+    k = 0
+    for p in range(5):
+        if st[H_DS_CARD + p] >= 0 and st[H_DS_DOWN + p] == 0:
+            fu[k] = p + 1
+            k += 1
+    o = wk
+    n = 0
+    while True:  # permutations(face_up): lexicographic, fu is ascending
+        o[n, 0] = k
+        for j in range(k):
+            o[n, 1 + j] = fu[j]
+        n += 1
+        if not next_permutation(fu, k):
+            break
+    i = choose(st, wk, fw, strats, K_SOLO_DISCARD_ORDER, st[H_ACTIVE], n, 0)
+    for j in range(o[i, 0]):
+        card, _ = take_from_dreamscape(st, o[i, 1 + j] - 1)
+        discard_push(st, card)
+    slide(st)
+    for p in range(5):
+        st[H_DS_DOWN + p] = 0
+    if not refill(st):
+        end_game(st)  # R10.4: the game ends
+        return
+    start_next_turn(st)
+
+
+@kernel
+def end_game(st):
+    """R8.3: discard unplayed reserves; highest score, then most Z cards; else shared."""
+    st[H_GAME_OVER] = 1
+    ns = st[H_N_SEATS]
+    for s in range(ns):  # seat 0's reserve first, each in order
+        b = seat_base(s)
+        ro = off_res(st, s)
+        for i in range(st[b + S_RES_LEN]):
+            discard_push(st, st[ro + i])
+        st[b + S_RES_LEN] = 0
+    best = score(st, 0)
+    for s in range(1, ns):
+        best = max(best, score(st, s))
+    most_z = -1
+    for s in range(ns):
+        if score(st, s) == best:
+            most_z = max(most_z, st[seat_base(s) + S_Z_LEN])
+    mask = 0
+    nw = 0
+    for s in range(ns):
+        if score(st, s) == best and st[seat_base(s) + S_Z_LEN] == most_z:
+            mask |= 1 << s
+            nw += 1
+    st[H_WINNERS] = mask
+    st[H_N_WINNERS] = nw
+
+
+# ============================================================================ whole games
+
+
+@njit(cache=True)
+def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng):
+    """Game.new: shuffle ids 0..C-1 with the game's stream, then setup_state (R2)."""
+    c = cards_a.shape[0]
+    order = np.arange(c).astype(np.int32)
+    shuffle(rng, order)
+    st = new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens)
+    setup_state(st, order)
+    return st
+
+
+# ============================================================================ batch kernels
+# (here, not in runner.py: numba's cache of a kernel is refreshed only when
+# its own file changes, so drivers live in the file of the code they inline)
+
+
+@kernel
+def game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out):
+    """Write one finished game's results into row ``i`` of the output arrays."""
+    length_out[i] = st[H_TURNS]
+    aborted = st[H_ABORTED] != 0
+    aborted_out[i] = aborted
+    nw = st[H_N_WINNERS]
+    mask = st[H_WINNERS]
+    for s in range(n_seats):
+        b = seat_base(s)
+        score_out[i, s] = score(st, s)
+        z_out[i, s] = st[b + S_Z_LEN]
+        turns_out[i, s] = st[b + S_TURNS]
+        win_out[i, s] = 1.0 / nw if (not aborted and nw > 0 and (mask >> s) & 1) else 0.0
+        for t in range(N_TYPES):
+            perf_out[i, s, t] = st[H_PERF + s * N_TYPES + t]
+        chain_points_by_type(st, s, chain_out[i, s])
+
+
+@njit(cache=True, parallel=True)
+def run_chunk(
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game,
+    s0, s1, s2, s3, modes,
+    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out,
+):
+    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel."""
+    n = length_out.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+        wk, fw = new_work(c, rng[0], 0, 0, modes)  # no trace
+        play_game(st, wk, fw, strats)
+        game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out)
+
+
+@njit(cache=True)
+def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, trace_decisions, trace_rows):
+    """One game, optionally traced (``trace_decisions > 0``): final state and the work array."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_state(key, game)
+    st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+    wk, fw = new_work(cards_a.shape[0], rng[0], trace_decisions, trace_rows, modes)
+    play_game(st, wk, fw, (s0, s1, s2, s3))
+    return st, wk
+
+
+
+
+# ============================================================================ cache guard
+
+
+def _drop_stale_cache() -> None:
+    """Drop this module's on-disk numba cache when a file it depends on changed.
+
+    numba re-validates a cached kernel only against the timestamp of the file
+    that defines it, but the kernels here freeze constants and inline helpers
+    from layout.py, rng.py, rules.py and scoring.py. A stamp of those files'
+    contents next to the cache makes an edit there recompile the engine
+    instead of silently loading stale machine code.
+    """
+    import glob
+    import hashlib
+    import os
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    deps = [here / "layout.py", here / "rng.py", here.parent / "rules.py", here.parent / "scoring.py"]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in deps)).hexdigest()
+    try:
+        cache_dir = run_chunk._cache._cache_path  # noqa: SLF001 - where numba keeps this file's cache
+    except AttributeError:  # pragma: no cover - numba internals moved
+        return
+    stamp = os.path.join(cache_dir, "engine.deps-stamp")
+    try:
+        with open(stamp, encoding="ascii") as fh:
+            if fh.read() == digest:
+                return
+    except OSError:
+        pass
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        for path in glob.glob(os.path.join(cache_dir, "engine.*.nb[ic]")):
+            os.remove(path)
+        with open(stamp, "w", encoding="ascii") as fh:
+            fh.write(digest)
+    except OSError:  # pragma: no cover - read-only cache: numba copes on its own
+        pass
+
+
+_drop_stale_cache()

@@ -1,0 +1,272 @@
+"""Memory layout of the fast engine: one flat ``int32`` state vector per game.
+
+Everything on the table lives in a single vector (pgx style) so that a game
+position is trivially copied (``state.copy()``), handed read-only to a
+strategy, or stored. The vector is a fixed header followed by card-sized
+blocks; ``C`` is the number of cards in the deck (any deck a designer builds,
+up to a few hundred cards), so every stack fits without bounds checks:
+a REM stack, a Deep Sleep stack, a reserve or the discard pile can never hold
+more than ``C`` cards.
+
+Header (absolute indices)
+-------------------------
+====================  ========================================================
+``H_N_SEATS``          number of seats (1 = Virtual Dreaming, R10)
+``H_N_CARDS``          C, the number of cards (ids 0..C-1 index the deck)
+``H_ACTIVE``           active seat (R2.4, R7.3)
+``H_TOKEN_POINT``      1 while the Sleep Token's +1 is available (R9)
+``H_TURNS``            turns played so far (R8.4 cap)
+``H_GAME_OVER``        1 once the game ended (R7.2 / R8.4)
+``H_ABORTED``          1 if the R8.4 safety cap ended it
+``H_DECK_PTR``         index in the deck order of the next card to draw
+``H_DISCARD_LEN``      cards in the discard pile
+``H_OPT_SLEEP_TOKEN``  rules option R9
+``H_OPT_SHIFT_TOKENS`` rules option R6.8 variant
+``H_PURCHASE_ID``      id of the purchase resolving now (R6.12 loop guard)
+``H_WINNERS``          bit mask of winning seats (R8.3)
+``H_N_WINNERS``        number of winners
+``H_DS_CARD + p``      card id at position p+1 (-1 = empty), p = 0..4
+``H_DS_DOWN + p``      1 if that card is face down (a Z card, R6.2)
+``H_COSTS + p``        cost token on position p+1 (R2.3, R6.8 variant)
+``seat_base(s) + k``   per-seat scalars: ``S_REM_LEN``, ``S_Z_LEN``,
+                       ``S_SPENT``, ``S_RES_LEN``, ``S_TURNS``, ``S_CHAIN``
+                       (chain points of the REM stack, kept up to date)
+``H_PERF + 11*s + t``  times seat s performed dream type t
+``H_POS_BY_COST + k``  position index (0..4) of the cost token k+1 (inverse of costs)
+====================  ========================================================
+
+Blocks (offsets from ``HEADER``; read them through the helpers below)
+---------------------------------------------------------------------
+card type A, card type B (the card's two types in stored order), the card's
+type bit mask ``(1 << A) | (1 << B)`` (one test per "does it show type t"), the deck
+order (card ids, top = index ``H_DECK_PTR``), the discard pile (bottom
+first), the R6.12 mark per card (purchase id when last performed), then per
+seat (4 seats always reserved): REM stack, the REM cards' type masks (kept
+parallel to the REM stack, so run scans read one array), Deep Sleep stack
+(bottom first), reserve, ready flags.
+
+Feature vector handed to strategies (``N_FEATURES`` float64 per option)
+----------------------------------------------------------------------
+==================  ==========================================================
+``F_DELTA``          0: immediate change of the deciding seat's own score,
+                     exactly ``strategies.reference_bots.immediate_score_delta``
+``F_SCORE_AFTER``    1: own score now + F_DELTA
+``F_SCORE_NOW``      2: own score now (R8.2: chain points - Z cards)
+``F_BUDGET_AFTER``   3: own budget after the option (buy: minus its cost;
+                     sleep token "point": +1)
+``F_COST``           4: cost paid by the option (buy only, else 0)
+``F_DECK_LEFT``      5: cards left in the Sleep Deck
+``F_BEST_OPP``       6: best opponent score now (solo: 0)
+``F_Z_AFTER``        7: own Z cards after the option's immediate effect
+``F_OPTION_INDEX``   8: index of the option in engine order
+``F_N_OPTIONS``      9: number of legal options
+``F_TURN``          10: turns played so far
+``F_ARG``           11: the option's main value (position, seat, type id,
+                     reserve index, 1/0 for yes/no choices, -1 for "stop",
+                     the order's index in engine.PERM5 for shifting_*)
+``F_REM_LEN``       12: own REM stack size
+``F_CHAIN_NOW``     13: own chain points now
+``F_N_SEATS``       14: number of seats
+``F_AUX``           15: 1 for a Floating Free on the solo discard pile
+==================  ==========================================================
+Slots 16..31 are reserved (0) for later extensions.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.rules import DECISION_ID
+from simcore.scoring import CHAIN_POINTS_TABLE
+
+MAX_SEATS = 4
+N_TYPES = 11
+N_POS = 5
+
+# ---------------------------------------------------------------- header slots
+H_N_SEATS = 0
+H_N_CARDS = 1
+H_ACTIVE = 2
+H_TOKEN_POINT = 3
+H_TURNS = 4
+H_GAME_OVER = 5
+H_ABORTED = 6
+H_DECK_PTR = 7
+H_DISCARD_LEN = 8
+H_OPT_SLEEP_TOKEN = 9
+H_OPT_SHIFT_TOKENS = 10
+H_PURCHASE_ID = 11
+H_WINNERS = 12
+H_N_WINNERS = 13
+H_DS_CARD = 16
+H_DS_DOWN = 21
+H_COSTS = 26
+H_SEATS = 32
+SEAT_STRIDE = 16
+S_REM_LEN = 0
+S_Z_LEN = 1
+S_SPENT = 2
+S_RES_LEN = 3
+S_TURNS = 4
+S_CHAIN = 5
+H_PERF = H_SEATS + MAX_SEATS * SEAT_STRIDE  # 96
+H_POS_BY_COST = H_PERF + MAX_SEATS * N_TYPES + 4  # 144: position index (0..4) holding cost k+1
+HEADER = H_POS_BY_COST + 8  # 152
+
+# ---------------------------------------------------------------- stack ids
+# A "stack" argument names a REM stack by its seat (0..3), the discard pile,
+# or no stack at all (a card outside any stack, R6.10).
+STACK_NONE = -1
+STACK_DISCARD = 4
+
+# ---------------------------------------------------------------- decision kinds
+K_SLEEP_TOKEN = DECISION_ID["sleep_token"]
+K_TAKE_Z = DECISION_ID["take_z"]
+K_BUY = DECISION_ID["buy"]
+K_PERFORM = DECISION_ID["perform"]
+K_FLOATING_FREE = DECISION_ID["floating_free"]
+K_INTERRUPTED_SLEEP = DECISION_ID["interrupted_sleep"]
+K_NIGHT_TERROR = DECISION_ID["night_terror"]
+K_NIGHT_TERROR_SPENT = DECISION_ID["night_terror_spent"]
+K_LUCID_DREAMING = DECISION_ID["lucid_dreaming"]
+K_COLLECTIVE_DREAM = DECISION_ID["collective_dream"]
+K_SHIFTING_DREAMS = DECISION_ID["shifting_dreams"]
+K_SHIFTING_TOKENS = DECISION_ID["shifting_tokens"]
+K_INVASIVE_DREAMING = DECISION_ID["invasive_dreaming"]
+K_EMPOWERED_DREAMING = DECISION_ID["empowered_dreaming"]
+K_PARADIGM_SHIFT = DECISION_ID["paradigm_shift"]
+K_TARGET_DISCARD = DECISION_ID["target_discard"]
+K_SOLO_DISCARD_ORDER = DECISION_ID["solo_discard_order"]
+
+# Option encoding in the engine's scratch buffer (one row of OPT_WIDTH ints).
+OPT_WIDTH = 6
+# sleep_token: row[0] = 0 "discard", 1 "point", 2 "pass"
+TOKEN_DISCARD, TOKEN_POINT, TOKEN_PASS = 0, 1, 2
+# buy: row[0] = BUY_POSITION (row[1] = position 1..5), BUY_RESERVED (row[1] = index), BUY_STOP
+BUY_POSITION, BUY_RESERVED, BUY_STOP = 0, 1, 2
+# paradigm_shift / solo_discard_order: row[0] = count, row[1..] = positions
+# shifting_dreams / shifting_tokens: row[0] = index of the order in engine.PERM5
+#   (the 120 orders of positions 1..5 in lexicographic order)
+# invasive_dreaming: row[0] = seat (-1 solo), row[1] = position
+# all others: row[0] = the value (position, seat, index, type id, 0/1)
+
+# ---------------------------------------------------------------- features
+N_FEATURES = 32
+F_DELTA = 0
+F_SCORE_AFTER = 1
+F_SCORE_NOW = 2
+F_BUDGET_AFTER = 3
+F_COST = 4
+F_DECK_LEFT = 5
+F_BEST_OPP = 6
+F_Z_AFTER = 7
+F_OPTION_INDEX = 8
+F_N_OPTIONS = 9
+F_TURN = 10
+F_ARG = 11
+F_REM_LEN = 12
+F_CHAIN_NOW = 13
+F_N_SEATS = 14
+F_AUX = 15
+
+
+N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark
+SEAT_BLOCKS = 5  # REM, REM masks, Deep Sleep, reserve, ready
+
+
+def state_size(n_cards: int) -> int:
+    """Length of the state vector for a deck of ``n_cards`` cards."""
+    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards
+
+
+# ---------------------------------------------------------------- block offsets
+# Tiny inlined helpers: the offset of each block from the deck size stored in
+# the header, so a strategy or test can read any zone of any state vector.
+@njit(inline="always", cache=True)
+def off_card_a(st):
+    return HEADER
+
+
+@njit(inline="always", cache=True)
+def off_card_b(st):
+    return HEADER + st[H_N_CARDS]
+
+
+@njit(inline="always", cache=True)
+def off_mask(st):
+    return HEADER + 2 * st[H_N_CARDS]
+
+
+@njit(inline="always", cache=True)
+def off_deck(st):
+    return HEADER + 3 * st[H_N_CARDS]
+
+
+@njit(inline="always", cache=True)
+def off_discard(st):
+    return HEADER + 4 * st[H_N_CARDS]
+
+
+@njit(inline="always", cache=True)
+def off_mark(st):
+    return HEADER + 5 * st[H_N_CARDS]
+
+
+@njit(inline="always", cache=True)
+def off_rem(st, seat):
+    c = st[H_N_CARDS]
+    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c
+
+
+@njit(inline="always", cache=True)
+def off_rem_mask(st, seat):
+    c = st[H_N_CARDS]
+    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c + c
+
+
+@njit(inline="always", cache=True)
+def off_z(st, seat):
+    c = st[H_N_CARDS]
+    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c + 2 * c
+
+
+@njit(inline="always", cache=True)
+def off_res(st, seat):
+    c = st[H_N_CARDS]
+    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c + 3 * c
+
+
+@njit(inline="always", cache=True)
+def off_ready(st, seat):
+    c = st[H_N_CARDS]
+    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c + 4 * c
+
+
+@njit(inline="always", cache=True)
+def seat_base(seat):
+    return H_SEATS + seat * SEAT_STRIDE
+
+
+def python_offsets(n_cards: int) -> dict[str, int]:
+    """Block offsets as plain ints (for Python readers of a state vector)."""
+    c = n_cards
+    out = {
+        "card_a": HEADER,
+        "card_b": HEADER + c,
+        "mask": HEADER + 2 * c,
+        "deck": HEADER + 3 * c,
+        "discard": HEADER + 4 * c,
+        "mark": HEADER + 5 * c,
+    }
+    for s in range(MAX_SEATS):
+        base = HEADER + N_BLOCKS * c + s * SEAT_BLOCKS * c
+        out[f"rem{s}"] = base
+        out[f"rem_mask{s}"] = base + c
+        out[f"z{s}"] = base + 2 * c
+        out[f"res{s}"] = base + 3 * c
+        out[f"ready{s}"] = base + 4 * c
+    return out
+
+
+# R8.2 chain chart, run length -> points (long enough for any deck).
+CHAIN_TABLE = np.array(CHAIN_POINTS_TABLE, dtype=np.int32)

@@ -1,0 +1,265 @@
+"""Batch runner of the fast engine: many games, per-game result arrays, summaries.
+
+Game ``g`` of a run seeded ``seed`` plays from its own stream
+(:func:`simcore.fast.rng.stream_state`), so results are identical for any
+thread count and any chunking. Games of a chunk run in parallel (``prange``);
+memory is bounded by the chunk size when the caller aggregates chunk by chunk
+(:func:`iter_chunks`, or ``simulate(..., on_chunk=..., keep=False)``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simcore.decks import Deck, check_deck_fits
+from simcore.fast.engine import run_chunk
+from simcore.fast.layout import MAX_SEATS, N_TYPES
+from simcore.fast.rng import seed_key
+from simcore.fast.strategies import get_mode, get_strategy
+from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """One configuration: number of seats, rules options and the deck."""
+
+    players: int
+    options: Options = Options()
+    deck: Deck = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.deck is None:
+            from simcore.decks import build_deck
+
+            object.__setattr__(self, "deck", build_deck())
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
+        check_deck_fits(self.deck, self.players)
+
+
+@dataclass
+class SimResult:
+    """Per-game results (arrays indexed by game, then seat, then dream type).
+
+    Attributes
+    ----------
+    first_game : int
+        Index of the first game held (chunks of a run hold consecutive games).
+    score, z, turns : int32[n, players]
+        Final score (R8.2), Z cards and turns taken per seat.
+    win : float64[n, players]
+        Win credit: 1/k for each of k shared winners (R8.3), 0 in aborted games.
+    length : int32[n]
+        Turns played in the game.
+    aborted : bool[n]
+        The R8.4 safety cap ended the game.
+    performed : int32[n, players, 11]
+        Times each seat performed each dream type (every type chosen at a
+        ``perform``, including performances that then do nothing).
+    chain_by_type : int32[n, players, 11]
+        Chain points of each type in each seat's final REM stack
+        (:func:`simcore.scoring.chain_points_by_type`).
+    """
+
+    players: int
+    strategies: list[str]
+    first_game: int
+    score: np.ndarray
+    z: np.ndarray
+    turns: np.ndarray
+    win: np.ndarray
+    length: np.ndarray
+    aborted: np.ndarray
+    performed: np.ndarray
+    chain_by_type: np.ndarray
+
+    @property
+    def n_games(self) -> int:
+        return int(self.length.shape[0])
+
+    @staticmethod
+    def concat(parts: Sequence["SimResult"]) -> "SimResult":
+        first = parts[0]
+        cat = lambda name: np.concatenate([getattr(p, name) for p in parts])  # noqa: E731
+        return SimResult(
+            players=first.players,
+            strategies=first.strategies,
+            first_game=first.first_game,
+            score=cat("score"),
+            z=cat("z"),
+            turns=cat("turns"),
+            win=cat("win"),
+            length=cat("length"),
+            aborted=cat("aborted"),
+            performed=cat("performed"),
+            chain_by_type=cat("chain_by_type"),
+        )
+
+
+# ============================================================================ Python API
+
+
+def deck_arrays(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+    """The deck's two type columns (card id -> first type, second type), as stored."""
+    a = np.array([c[0] for c in deck.cards], dtype=np.int32)
+    b = np.array([c[1] for c in deck.cards], dtype=np.int32)
+    return a, b
+
+
+def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[str]:
+    """One strategy name per seat ("greedy" for all, or a list with one per seat)."""
+    names = [strategies] * players if isinstance(strategies, str) else list(strategies)
+    if len(names) == 1 and players > 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"give one strategy for all seats or one per seat ({players}), got {len(names)}")
+    for name in names:
+        get_strategy(name)  # raises with the known names
+    return names
+
+
+def _strategy_args(names: list[str]) -> list:
+    """The kernels' strategy arguments: 4 compiled functions and the per-seat shortcut modes."""
+    fns = [get_strategy(n) for n in names]
+    modes = np.array([get_mode(n) for n in names] + [0] * (MAX_SEATS - len(names)), dtype=np.int64)
+    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes]  # unused seats: any valid function
+
+
+def _alloc(n: int, players: int) -> tuple[np.ndarray, ...]:
+    return (
+        np.zeros((n, players), np.int32),
+        np.zeros((n, players), np.int32),
+        np.zeros((n, players), np.int32),
+        np.zeros((n, players), np.float64),
+        np.zeros(n, np.int32),
+        np.zeros(n, np.bool_),
+        np.zeros((n, players, N_TYPES), np.int32),
+        np.zeros((n, players, N_TYPES), np.int32),
+    )
+
+
+def iter_chunks(
+    config: SimConfig,
+    n_games: int,
+    seed: int,
+    strategies: str | Sequence[str],
+    *,
+    chunk_size: int = 50_000,
+    first_game: int = 0,
+) -> Iterator[SimResult]:
+    """Play games ``first_game .. first_game + n_games - 1`` and yield them chunk by chunk."""
+    if n_games < 0:
+        raise ValueError("n_games must be >= 0")
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be >= 1")
+    names = resolve_strategies(strategies, config.players)
+    fns = _strategy_args(names)
+    a, b = deck_arrays(config.deck)
+    key = seed_key(seed)
+    done = 0
+    while done < n_games:
+        n = min(chunk_size, n_games - done)
+        out = _alloc(n, config.players)
+        g0 = first_game + done
+        run_chunk(
+            a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
+            key, g0, *fns, *out,
+        )
+        yield SimResult(config.players, names, g0, *out)
+        done += n
+
+
+def simulate(
+    config: SimConfig,
+    n_games: int,
+    seed: int,
+    strategies: str | Sequence[str],
+    *,
+    chunk_size: int = 50_000,
+    progress: Callable[[int, int], None] | None = None,
+    on_chunk: Callable[[SimResult], None] | None = None,
+    keep: bool = True,
+) -> SimResult | None:
+    """Play ``n_games`` games of one configuration on the fast engine.
+
+    Parameters
+    ----------
+    config : SimConfig
+        Seats, rules options and deck.
+    n_games, seed : int
+        Game g (0 <= g < n_games) plays from stream (seed, g), as the
+        reference engine's ``GameRng(seed, g)``.
+    strategies : str or list of str
+        One registered fast strategy for all seats, or one per seat.
+    chunk_size : int
+        Games per parallel chunk (results do not depend on it).
+    progress : callable(done, total), optional
+        Called after every chunk.
+    on_chunk : callable(SimResult), optional
+        Called with every chunk's results (aggregate here for bounded memory).
+    keep : bool
+        Return all games' results concatenated (False: return None).
+    """
+    parts = []
+    done = 0
+    for part in iter_chunks(config, n_games, seed, strategies, chunk_size=chunk_size):
+        done += part.n_games
+        if on_chunk is not None:
+            on_chunk(part)
+        if keep:
+            parts.append(part)
+        if progress is not None:
+            progress(done, n_games)
+    if not keep:
+        return None
+    if not parts:
+        names = resolve_strategies(strategies, config.players)
+        return SimResult(config.players, names, 0, *_alloc(0, config.players))
+    return SimResult.concat(parts)
+
+
+def wilson_interval(successes: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """95% Wilson score interval (statsmodels; shared wins count as fractional successes)."""
+    if n == 0:
+        return (0.0, 1.0)
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(successes, n, alpha=alpha, method="wilson")
+    return (float(lo), float(hi))
+
+
+def summarize(result: SimResult, strategy_names: Sequence[str] | None = None) -> dict:
+    """The ``dreamscape simulate --json`` summary of a run.
+
+    Win rates and their Wilson intervals count every game (aborted games give
+    no credit); score, Z and turn means are over all games.
+    """
+    names = list(strategy_names) if strategy_names is not None else list(result.strategies)
+    n = result.n_games
+    seats = []
+    for s in range(result.players):
+        wins = float(result.win[:, s].sum()) if n else 0.0
+        lo, hi = wilson_interval(wins, n)
+        seats.append(
+            {
+                "seat": s,
+                "strategy": names[s] if s < len(names) else names[-1],
+                "win_rate": wins / n if n else 0.0,
+                "win_ci": [lo, hi],
+                "mean_score": float(result.score[:, s].mean()) if n else 0.0,
+                "mean_z": float(result.z[:, s].mean()) if n else 0.0,
+                "mean_turns": float(result.turns[:, s].mean()) if n else 0.0,
+                "performed": (result.performed[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES),
+                "chain_points_by_type": (
+                    result.chain_by_type[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES
+                ),
+            }
+        )
+    return {
+        "games": n,
+        "aborted": int(result.aborted.sum()),
+        "mean_game_length": float(result.length.mean()) if n else 0.0,
+        "seats": seats,
+    }
