@@ -320,6 +320,106 @@ def strategies() -> None:
     typer.echo("Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml")
 
 
+# ----------------------------------------------------------------------------- tune
+
+
+@app.command()
+def tune(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the tuned weights (TOML; play them with --strategy linear:FILE).")],
+    players: PlayersOpt = 3,
+    sleep_token: SleepTokenOpt = False,
+    shifting_tokens: ShiftingTokensOpt = False,
+    swap: SwapOpt = None,
+    budget: Annotated[int, typer.Option("--budget", help="Candidate weight vectors to evaluate (CMA-ES evaluations).")] = 200,
+    games_per_eval: Annotated[int, typer.Option("--games-per-eval", help="Games per candidate, seats rotated.")] = 3000,
+    field: Annotated[str, typer.Option("--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
+    seed: SeedOpt = 1,
+) -> None:
+    """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
+    from strategies.linear import write_weights
+    from strategies.tuner import tune as run_tune
+    from simcore.variants import variant_from_flags
+
+    check_players(players)
+    if players < 2:
+        raise UserInputError("tuning needs opponents: --players must be 2 to 4")
+    if budget < 1 or games_per_eval < 1:
+        raise UserInputError("--budget and --games-per-eval must be at least 1")
+    variant = variant_from_flags(sleep_token, shifting_tokens, swap)
+    opponents = [name.strip() for name in field.split(",") if name.strip()]
+    resolve_fast_strategies(opponents, len(opponents))
+    if not out.parent.exists():
+        raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
+    with progress_bar(budget, "eval") as bar:
+        def step(n: int, best: float) -> None:
+            bar.update(n)
+            bar.set_postfix_str(f"best win rate {100 * best:.1f}%")
+        result = run_tune(players, variant.name, opponents, budget, games_per_eval, seed, progress=step)
+    comment = (
+        f"Tuned by `dreamscape tune`: {players} players, variant {variant.name}, field {', '.join(opponents)},\n"
+        f"seed {seed}, {result.evaluations} evaluations of {games_per_eval} games; best mean win credit {result.fitness:.4f}"
+    )
+    write_weights(out, result.weights, f"tuned-{players}p-{variant.name}", comment)
+    typer.echo(f"wrote {out}: best mean win credit {100 * result.fitness:.1f}% (fair share {100 / players:.1f}%) after {result.evaluations} evaluations")
+
+
+# ----------------------------------------------------------------------------- tournament
+
+
+@app.command()
+def tournament(
+    strategy: StrategyOpt = None,
+    players: PlayersOpt = 3,
+    variant: Annotated[str, typer.Option("--variant", help="Variant: base or tokens like sleep-token+FF:ID.")] = "base",
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per seating (every seating of every group plays the same deals).")] = 2000,
+    seed: SeedOpt = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print standings, payoff matrix and flags as JSON.")] = False,
+) -> None:
+    """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
+    import json
+
+    from analyses.tournament import run_tournament, schedule
+    from simcore.variants import parse_variant
+
+    check_players(players)
+    if players < 2:
+        raise UserInputError("a tournament needs --players 2 to 4")
+    if games < 1:
+        raise UserInputError(f"--games must be at least 1, got {games}")
+    parse_variant(variant)
+    specs = strategy or ["random", "greedy", "chain", "economist", "spoiler"]
+    names = resolve_fast_strategies(specs, len(specs))
+    if len(set(names)) < 2:
+        raise UserInputError("a tournament needs at least two different --strategy values")
+    total = len(schedule(names, players)) * games
+    with progress_bar(total, "games") as bar:
+        result = run_tournament(names, players, variant, games, seed, progress=bar.update)
+    if as_json:
+        typer.echo(json.dumps({
+            "players": players, "variant": variant, "games_per_seating": games, "seed": seed,
+            "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
+            "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
+        }))
+        return
+    for line in tournament_lines(result):
+        typer.echo(line)
+
+
+def tournament_lines(result) -> list[str]:
+    fair = 100 / result.players
+    lines = [
+        f"{result.players} players, variant {result.variant}, {result.games_per_seating:,} games per seating "
+        f"(fair share {fair:.1f}%)",
+        f"{'rank':<6}{'strategy':<24}{'win rate (95% CI)':<26}{'lift':>8}{'mean score':>12}{'rating':>9}",
+    ]
+    for i, row in enumerate(result.standings.iter_rows(named=True), start=1):
+        rate = f"{100 * row['win_rate']:.1f}% ({100 * row['win_low']:.1f}-{100 * row['win_high']:.1f}%)"
+        lines.append(f"{i:<6}{row['strategy']:<24}{rate:<26}{100 * row['lift']:>+7.1f}%{row['mean_score']:>12.2f}{row['rating']:>9.2f}")
+    lines.append("dominant strategy: " + (result.dominant or "none"))
+    lines.append("cycles: " + ("; ".join(" > ".join(c) + f" > {c[0]}" for c in result.cycles) if result.cycles else "none"))
+    return lines
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 
