@@ -6,14 +6,12 @@ package for the reference bots alone stays cheap.
 """
 from __future__ import annotations
 
+import importlib
+
 
 def __getattr__(name: str):
     if name == "strategy":
-        from strategies.api import strategy
-
-        return strategy
+        return importlib.import_module("strategies.api").strategy
     if name == "features":
-        from strategies import features
-
-        return features
+        return importlib.import_module("strategies.features")
     raise AttributeError(f"module 'strategies' has no attribute {name!r}")

@@ -1,0 +1,164 @@
+"""The strategy plug-in API: decorator, loading user files, errors, determinism, legality."""
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import strategies.builtins  # noqa: F401 - registers the built-in bots
+from cli import app
+from simcore.decks import build_deck
+from simcore.fast import SimConfig, simulate
+from simcore.fast.bridge import decode_trace, play_traced
+from simcore.reference import Game, IllegalChoice
+from simcore.rng import GameRng
+from simcore.rules import Options
+from strategies import features as F
+from strategies.api import StrategyError, builtin_names, load_strategy, strategy
+
+runner = CliRunner()
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def write(tmp_path, name, body) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+# ----------------------------------------------------------------------------- registering
+
+
+def test_the_decorator_registers_a_strategy_the_engine_plays():
+    @strategy("test-prefers-budget", description="keeps budget")
+    def prefers_budget(kind, seat, features, state):
+        return features[F.DELTA] + 2.0 * features[F.BUDGET_AFTER]
+
+    assert prefers_budget.strategy_name == "test-prefers-budget"
+    result = simulate(SimConfig(2), 300, 5, ["test-prefers-budget", "greedy"])
+    assert result.n_games == 300 and not result.aborted.any()
+    # At take_z, "yes" scores -1 + 2(b + 1) and "no" 2b: this bot always takes the Z card,
+    # while greedy (-1 against 0) never does (R4.1).
+    _, meta, opts = play_traced(build_deck(), 2, Options(), 5, 0, ["test-prefers-budget", "greedy"])
+    takes = [(seat, chosen) for kind, seat, _, chosen in decode_trace(meta, opts) if kind == "take_z"]
+    assert {chosen for seat, chosen in takes if seat == 0} == {True}
+    assert {chosen for seat, chosen in takes if seat == 1} == {False}
+
+
+def test_a_user_file_loads_by_path_and_plays(tmp_path):
+    path = write(tmp_path, "bot.py", """
+        def careful(kind, seat, features, state):
+            '''Greedy with a small penalty on what an option costs.'''
+            return features[0] - 0.1 * features[4]
+    """)
+    name = load_strategy(f"{path}:careful")
+    result = simulate(SimConfig(3), 200, 1, [name, "greedy", "random"])
+    assert result.n_games == 200
+
+
+@pytest.mark.parametrize(
+    "body, spec_suffix, words",
+    [
+        ("def f(kind, seat, features):\n    return 0.0\n", ":f", ["takes (kind, seat, features)", "(kind, seat, features, state)"]),
+        ("def f(kind, seat, features, state):\n    return {}[kind]\n", ":f", ["does not compile"]),
+        ("def f(kind, seat, features, state)\n    return 0.0\n", ":f", ["does not load", "SyntaxError"]),
+        ("import not_a_module_here\n", ":f", ["does not load", "ModuleNotFoundError"]),
+        ("def g(kind, seat, features, state):\n    return 0.0\n", ":f", ["has no function 'f'"]),
+        ("f = 3\n", ":f", ["is not a function"]),
+    ],
+)
+def test_strategy_files_that_do_not_load_get_one_line_errors(tmp_path, body, spec_suffix, words):
+    path = write(tmp_path, "bad.py", body)
+    with pytest.raises(StrategyError) as err:
+        load_strategy(path + spec_suffix)
+    message = str(err.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message
+
+
+def test_unknown_names_and_missing_files_are_errors(tmp_path):
+    with pytest.raises(StrategyError, match="unknown strategy 'nobody'"):
+        load_strategy("nobody")
+    with pytest.raises(StrategyError, match="does not exist"):
+        load_strategy(str(tmp_path / "missing.py") + ":f")
+    with pytest.raises(StrategyError, match="does not load"):
+        load_strategy("no_such_package.sub:f")
+
+
+def test_cli_reports_a_bad_strategy_file_in_one_line_with_exit_2(tmp_path):
+    path = write(tmp_path, "bad.py", "def f(a, b):\n    return 0.0\n")
+    result = runner.invoke(app, ["simulate", "--games", "10", "--strategy", f"{path}:f"])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and "takes (a, b)" in lines[0] and "Traceback" not in result.output
+
+
+def test_the_readme_example_runs_as_written(tmp_path):
+    text = README.read_text()
+    m = re.search(r"```python\n(# my_bot\.py.*?)```", text, re.S)
+    assert m, "the README must hold the my_bot.py example"
+    code = m.group(1)
+    assert len([l for l in code.splitlines() if l.strip()]) <= 12
+    path = tmp_path / "my_bot.py"
+    path.write_text(code)
+    func = re.search(r"def (\w+)\(kind, seat, features, state\)", code).group(1)
+    result = runner.invoke(app, ["simulate", "--players", "3", "--games", "500", "--json", "--strategy", f"{path}:{func}"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 500
+
+
+# ----------------------------------------------------------------------------- determinism and legality
+
+
+@pytest.mark.parametrize("bot", ["chain", "economist", "spoiler"])
+def test_same_seed_same_games_whatever_the_chunking(bot):
+    cfg = SimConfig(3, Options(sleep_token=True))
+    a = simulate(cfg, 400, 17, [bot, "greedy", "random"], chunk_size=400)
+    b = simulate(cfg, 400, 17, [bot, "greedy", "random"], chunk_size=37)
+    c = simulate(cfg, 400, 18, [bot, "greedy", "random"], chunk_size=400)
+    assert np.array_equal(a.score, b.score) and np.array_equal(a.win, b.win)
+    assert not np.array_equal(a.score, c.score)
+
+
+def replay_in_reference(deck, players, options, seed, game, names) -> None:
+    """Replay the fast engine's decisions into the reference engine: each must be legal there."""
+    st, meta, opts = play_traced(deck, players, options, seed, game, names)
+    rng = GameRng(seed, game)
+    ref = Game.new(deck, players, rng, options)
+    for step, (kind, seat, choices, chosen) in enumerate(decode_trace(meta, opts)):
+        d = ref.pending
+        assert d is not None, f"step {step}: reference game over, fast asked {kind}"
+        assert (d.kind, d.seat) == (kind, seat), f"step {step}: {d.kind}/{d.seat} vs {kind}/{seat}"
+        try:
+            ref.apply(json.loads(json.dumps(chosen)), kind)
+        except IllegalChoice as exc:
+            raise AssertionError(f"step {step}: {exc}") from None
+    assert ref.over
+
+
+@pytest.mark.parametrize("bot", ["chain", "economist", "spoiler"])
+@pytest.mark.parametrize("players, options, swaps", [
+    (3, Options(), ()), (2, Options(True, True), ("FF:ID",)), (4, Options(False, True), ("NT:ED", "LD:PS")), (1, Options(True, False), ("CD:ID",)),
+])
+def test_every_bot_makes_only_legal_choices(bot, players, options, swaps):
+    from simcore.decks import deck_from_swap_texts
+
+    deck = deck_from_swap_texts(swaps)
+    names = [bot] + ["greedy", "random", bot][: players - 1]
+    for game in range(4):
+        replay_in_reference(deck, players, options, 3, game, names)
+
+
+def test_every_builtin_is_listed_with_a_description():
+    result = runner.invoke(app, ["strategies"])
+    assert result.exit_code == 0
+    for name in ("random", "greedy", "chain", "economist", "spoiler"):
+        assert name in builtin_names()
+        assert re.search(rf"^{name}\s+\S", result.output, re.M), name
