@@ -17,24 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.api import StrategyError, compile_strategy
+from strategies.api import StrategyError
 from strategies.features import N_FEATURES, NAMES
 
 FEATURE_INDEX = {name: i for i, name in NAMES.items()}
-
-
-def make_linear(weights: np.ndarray):
-    """A strategy function scoring ``weights . features`` (the weights are frozen into it)."""
-    w = np.asarray(weights, dtype=np.float64).copy()
-    n = w.shape[0]
-
-    def linear(kind, seat, features, state):
-        total = 0.0
-        for i in range(n):
-            total += w[i] * features[i]
-        return total
-
-    return linear
 
 
 def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
@@ -74,7 +60,10 @@ def write_weights(path: str | Path, weights: np.ndarray, name: str, comment: str
 
 def load_linear(path_text: str) -> str:
     """Register the linear bot of a weights file; returns its strategy name."""
+    from simcore.fast.strategies import register_linear
+
     name, weights = read_weights(path_text)
     registered = f"linear:{path_text}"
-    compile_strategy(registered, make_linear(weights), f"linear bot '{name}' ({path_text})", source=registered)
+    # The engine scores dot(weights, features) itself (no strategy call, nothing to compile).
+    register_linear(registered, weights, f"linear bot '{name}' ({path_text})")
     return registered

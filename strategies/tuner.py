@@ -25,12 +25,7 @@ PERFORM_FEATURES = tuple(f"perform_{code}" for code in ("FF", "IS", "NT", "LD", 
 
 
 def feature_index() -> dict[str, int]:
-    from strategies import features as F
-
-    out = {name: i for i, name in NAMES.items()}
-    for t, label in enumerate(PERFORM_FEATURES):
-        out[label] = F.PERFORM_BASE + t
-    return out
+    return {name: i for i, name in NAMES.items()}
 
 
 def search_space() -> list[tuple[str, int]]:
