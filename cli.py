@@ -22,6 +22,7 @@ from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
+from analyses.study import StudyError
 
 
 class UserInputError(Exception):
@@ -43,7 +44,7 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, StudyError) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):
@@ -230,6 +231,10 @@ def simulate(
     strategy: StrategyOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
     chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per parallel chunk (results do not depend on it).")] = 50_000,
+    out: Annotated[
+        Optional[Path],
+        typer.Option("--out", help="Write a study folder (per-game parquet + manifest); re-running resumes it."),
+    ] = None,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
     import json
@@ -246,6 +251,16 @@ def simulate(
     variant = variant_from_flags(sleep_token, shifting_tokens, swap)
     the_deck = resolve_deck(deck, swap)
     names = resolve_fast_strategies(strategy, players)
+    if out is not None:
+        if deck is not None:
+            raise UserInputError("--deck cannot be combined with --out yet (study folders use the default deck)")
+        from analyses.study import RunConfig, Study
+
+        study = Study(out, [RunConfig(variant.name, players, tuple(names))], games, seed, chunk_size,
+                      command=" ".join(["dreamscape", *sys.argv[1:]]))
+        study.run(progress=True)
+        summarize_study(out, as_json)
+        return
     config = SimConfig(players=players, options=variant.options, deck=the_deck)
     with progress_bar(games, "games") as bar:
         t0 = time.perf_counter()
@@ -282,6 +297,43 @@ def progress_bar(total: int, unit: str):
     from tqdm.auto import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, mininterval=0.5, leave=False)
+
+
+# ----------------------------------------------------------------------------- summarize
+
+
+@app.command()
+def summarize(
+    folder: Annotated[Path, typer.Argument(help="A study folder written by simulate --out (or another study command).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Summarise a study folder: win rate per seat with 95% intervals, scores, game length."""
+    summarize_study(folder, as_json)
+
+
+def summarize_study(folder: Path, as_json: bool) -> None:
+    import json
+
+    from analyses.balance import game_lengths, seat_advantage
+
+    seats = seat_advantage(folder)
+    lengths = game_lengths(folder)
+    if as_json:
+        typer.echo(json.dumps({"seats": seats.to_dicts(), "game_length": lengths.to_dicts()}))
+        return
+    for config in seats["config"].unique(maintain_order=True).to_list():
+        part = seats.filter(seats["config"] == config)
+        first = part.row(0, named=True)
+        length = lengths.filter(lengths["config"] == config).row(0, named=True)
+        mode = "solo" if first["players"] == 1 else f"{first['players']} players"
+        typer.echo(f"{mode}, variant {first['variant']}, {first['games']:,} games; mean game length "
+                   f"{length['mean_length']:.2f} turns ({length['length_low']:.2f}-{length['length_high']:.2f})")
+        typer.echo(f"  {'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'vs fair':>9}{'mean score':>12}{'mean Z':>8}")
+        for r in part.iter_rows(named=True):
+            rate = f"{100 * r['win_rate']:.1f}% ({100 * r['win_low']:.1f}-{100 * r['win_high']:.1f}%)"
+            flag = "*" if r["significant"] else " "
+            typer.echo(f"  {r['seat']:<5}{r['strategy']:<16}{rate:<26}{100 * r['lift']:>+8.1f}%{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
+    typer.echo("* the 95% interval excludes the fair share 1/players")
 
 
 # ----------------------------------------------------------------------------- bench

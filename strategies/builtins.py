@@ -106,4 +106,24 @@ compile_strategy("chain", chain_builder, "chain builder: extends long chains, va
 compile_strategy("economist", economist, "economist: Z cards as budget now vs penalty later")
 compile_strategy("spoiler", spoiler, "spoiler: Night Terror, Lucid Dreaming, Interrupted Sleep aimed at the leader")
 
+# The linear bot with the shipped weights (written by `dreamscape tune`, see the file's header).
 LINEAR_DEFAULT = Path(__file__).with_name("data") / "linear_default.toml"
+
+
+def _register_linear_default() -> None:
+    from simcore.fast.strategies import register_linear
+    from strategies.linear import read_weights
+
+    name, weights = read_weights(LINEAR_DEFAULT)
+    register_linear("linear", weights, f"linear bot, weights tuned by CMA-ES ({name}); your own: linear:FILE.toml")
+
+
+def _register_rollout() -> None:
+    from simcore.fast.strategies import register_rollout, strategy_names
+
+    if "rollout" not in strategy_names():
+        register_rollout("rollout", playouts=8, policy="greedy", description="flat Monte Carlo: 8 greedy playouts per purchase option")
+
+
+_register_linear_default()
+_register_rollout()

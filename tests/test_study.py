@@ -117,3 +117,44 @@ def test_a_missing_chunk_file_is_a_clear_error(tmp_path):
     (tmp_path / "s" / m["chunks"][CONFIG.id][0]["file"]).unlink()
     with pytest.raises(StudyError, match="chunk file missing"):
         scan_games(tmp_path / "s")
+
+
+# ----------------------------------------------------------------------------- through the CLI
+
+
+def test_simulate_out_writes_a_study_that_summarize_reloads_and_resumes(tmp_path):
+    from typer.testing import CliRunner
+
+    from analyses.balance import seat_advantage
+    from cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "study"
+    args = ["simulate", "--players", "3", "--games", "3000", "--seed", "4", "--chunk-size", "1000", "--out", str(out)]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    seats = seat_advantage(out)
+    assert seats["games"].to_list() == [3000, 3000, 3000]
+    # Win credits of a game add up to 1 (R8.3, no aborted games), so the three rates sum to 1.
+    assert abs(sum(seats["win_rate"].to_list()) - 1.0) < 1e-9
+    # The same numbers as a plain simulate with the same seed.
+    plain = runner.invoke(app, ["simulate", "--players", "3", "--games", "3000", "--seed", "4", "--json"])
+    rates = [s["win_rate"] for s in json.loads(plain.stdout)["seats"]]
+    assert seats["win_rate"].to_list() == pytest.approx(rates, abs=1e-12)
+    again = runner.invoke(app, args)  # a re-run resumes: nothing left to play
+    assert again.exit_code == 0
+    summary = runner.invoke(app, ["summarize", str(out), "--json"])
+    assert summary.exit_code == 0
+    assert json.loads(summary.stdout)["seats"][0]["games"] == 3000
+
+
+def test_summarize_a_damaged_folder_is_one_line_exit_2(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    (tmp_path / "manifest.json").write_text("{ nope")
+    result = CliRunner().invoke(app, ["summarize", str(tmp_path)])
+    assert result.exit_code == 2 and "damaged manifest" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(app, ["summarize", str(tmp_path / "nothing")])
+    assert result.exit_code == 2 and "not a study folder" in result.output
