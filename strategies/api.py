@@ -84,6 +84,8 @@ def load_strategy(spec: str) -> str:
     ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``,
     ``path/to/bot.py:function`` or ``package.module:function``.
     """
+    import strategies.builtins  # noqa: F401 - the built-in bots must be registered first
+
     if spec in strategy_names():
         return spec
     if spec.startswith("linear:"):

@@ -110,20 +110,16 @@ compile_strategy("spoiler", spoiler, "spoiler: Night Terror, Lucid Dreaming, Int
 LINEAR_DEFAULT = Path(__file__).with_name("data") / "linear_default.toml"
 
 
-def _register_linear_default() -> None:
-    from simcore.fast.strategies import register_linear
+def _register_linear_and_rollout() -> None:
+    from simcore.fast.strategies import register_linear, register_rollout
     from strategies.linear import read_weights
 
     name, weights = read_weights(LINEAR_DEFAULT)
     register_linear("linear", weights, f"linear bot, weights tuned by CMA-ES ({name}); your own: linear:FILE.toml")
+    # Playouts with the tuned linear bot: greedy playouts never take a Z card and
+    # so misjudge every purchase that spends budget (measured: they lose to 'linear').
+    register_rollout("rollout", playouts=8, policy=weights,
+                     description="flat Monte Carlo at purchases: 8 playouts per option with the tuned linear bot")
 
 
-def _register_rollout() -> None:
-    from simcore.fast.strategies import register_rollout, strategy_names
-
-    if "rollout" not in strategy_names():
-        register_rollout("rollout", playouts=8, policy="greedy", description="flat Monte Carlo: 8 greedy playouts per purchase option")
-
-
-_register_linear_default()
-_register_rollout()
+_register_linear_and_rollout()

@@ -188,3 +188,15 @@ def test_decks_lists_165_swap_decks_and_single_swaps():
         assert counts[["FF", "IS", "NT", "LD", "PR", "RD", "CD", "SD", "ID", "ED", "PS"].index(added)] == 14
         assert counts[["FF", "IS", "NT", "LD", "PR", "RD", "CD", "SD"].index(removed)] == 0
         assert int(size) == 52 - 13 + 14  # remove 13 cards with the type, add its 14 (R1.4)
+
+
+def test_simulate_knows_every_builtin_bot_by_name_in_a_fresh_process(tmp_path):
+    # A fresh interpreter: nothing registered beforehand, as for a user's first command.
+    import subprocess
+    import sys
+
+    code = ("import sys; from cli import app; sys.argv = ['dreamscape', 'simulate', '--games', '20', '--json', "
+            "'--strategy', 'chain', '--strategy', 'economist', '--strategy', 'spoiler']; app()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    assert [s["strategy"] for s in json.loads(done.stdout)["seats"]] == ["chain", "economist", "spoiler"]

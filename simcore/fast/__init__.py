@@ -7,7 +7,9 @@ Public API::
     summary = summarize(result)
 
 Strategies are numba cfuncs of one fixed signature (see
-:mod:`simcore.fast.strategies`), registered by name with :func:`register`.
+:mod:`simcore.fast.strategies`), registered by name with :func:`register`;
+linear strategies (:func:`register_linear`) and flat Monte Carlo players
+(:func:`register_rollout`) run as built-in engine modes without a call.
 """
 from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate, summarize
 from simcore.fast.strategies import (
@@ -15,6 +17,8 @@ from simcore.fast.strategies import (
     STRATEGY_TYPE,
     get_strategy,
     register,
+    register_linear,
+    register_rollout,
     strategy_names,
 )
 
@@ -25,6 +29,8 @@ __all__ = [
     "simulate",
     "summarize",
     "register",
+    "register_linear",
+    "register_rollout",
     "get_strategy",
     "strategy_names",
     "STRATEGY_SIG",

@@ -7,9 +7,15 @@
      "cold_start_s": x, "warm_start_s": x}
 
 Cold start is a fresh Python process with an empty numba cache
-(``NUMBA_CACHE_DIR``) running a 1,000-game ``simulate``: import plus first
-compilation. Warm start is another fresh process doing the same with the cache
-the cold run left. Both are wall times of the whole subprocess.
+(``NUMBA_CACHE_DIR``) running the real CLI command ``dreamscape simulate
+--games 1000 --json``: import plus first compilation. Warm start is another
+fresh process doing the same with the cache the cold run left. Both are wall
+times of the whole subprocess.
+
+Besides the built-ins' shortcut paths, rows time the strategy hook
+('greedy-hook', and any registered strategy named in ``hook_strategies``) and
+the rollout player ('rollout', few games: it plays thousands of playouts per
+game). :func:`bench_lines` renders a report as a readable table.
 """
 from __future__ import annotations
 
@@ -27,20 +33,22 @@ from simcore.rules import Options
 VARIANTS = {"base": Options(), "sleep-token+shifting-tokens": Options(True, True)}
 
 _START_SCRIPT = (
-    "from simcore.fast import SimConfig, simulate\n"
-    "r = simulate(SimConfig(3), 1000, 1, 'greedy')\n"
-    "assert r.n_games == 1000\n"
+    "import sys; from cli import app; "
+    "sys.argv=['dreamscape','simulate','--games','1000','--json']; app()"
 )
 
 
-def time_fast(players: int, options: Options, strategy: str, games: int, seed: int = 1) -> float:
-    """Seconds for ``games`` games on the fast engine (compilation excluded: warmed first)."""
+def time_fast(players: int, options: Options, strategy, games: int, seed: int = 1) -> float:
+    """Seconds for ``games`` games on the fast engine (compilation excluded: warmed first).
+
+    ``strategy`` is one registered name for every seat, or one per seat.
+    """
     from simcore.fast import SimConfig, simulate
 
     cfg = SimConfig(players, options, build_deck())
     simulate(cfg, 10, seed, strategy)  # load / compile outside the timing
     t0 = time.perf_counter()
-    simulate(cfg, games, seed, strategy)
+    simulate(cfg, games, seed, strategy, chunk_size=max(games, 1))
     return time.perf_counter() - t0
 
 
@@ -66,8 +74,16 @@ def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _START_SCRIPT], env=env, check=True, timeout=timeout, cwd=root)
-    return time.perf_counter() - t0
+    # cli.app() may end with sys.exit(0): exit code 0 is success, anything else raises
+    proc = subprocess.run(
+        [sys.executable, "-c", _START_SCRIPT], env=env, timeout=timeout, cwd=root,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    secs = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = (proc.stderr or "").strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"start-time command failed (exit {proc.returncode}): {tail[0]}")
+    return secs
 
 
 def run_bench(
@@ -77,7 +93,10 @@ def run_bench(
     players: Sequence[int] = (1, 2, 3, 4),
     variants: Sequence[str] = tuple(VARIANTS),
     strategies: Sequence[str] = ("greedy", "random"),
+    hook_strategies: Sequence[str] = ("greedy-hook",),
+    rollout_games: int = 300,
     start_times: bool = True,
+    quick: bool = False,
     progress=None,
 ) -> dict:
     """Games per second of both engines on the standard configurations, plus start times.
@@ -87,33 +106,52 @@ def run_bench(
     fast_games, reference_games : int
         Games per configuration on each engine.
     players, variants, strategies : sequences
-        The configurations (variant names from :data:`VARIANTS`).
+        The configurations (variant names from :data:`VARIANTS`); each is
+        timed on both engines.
+    hook_strategies : sequence of str
+        Registered fast strategies timed on the fast engine only (3 players,
+        base game): the strategy-hook path ('greedy-hook'), a user's bot, a
+        linear bot...
+    rollout_games : int
+        Games of the 'rollout' row (3 players, base game, 2 greedy opponents); 0: no row.
     start_times : bool
         Also measure cold and warm start in subprocesses (about a minute).
+    quick : bool
+        Few games per row and no start times (a smoke test in seconds).
     progress : callable(str), optional
         Called with a line per finished row.
     """
+    if quick:
+        fast_games = min(fast_games, 2_000)
+        reference_games = min(reference_games, 10)
+        rollout_games = min(rollout_games, 10)
+        start_times = False
     rows = []
+
+    def add(engine, n, v, strat, games, secs):
+        row = {
+            "engine": engine,
+            "players": n,
+            "variant": v,
+            "strategy": strat,
+            "games": games,
+            "seconds": secs,
+            "games_per_s": games / secs if secs > 0 else float("inf"),
+        }
+        rows.append(row)
+        if progress:
+            progress(f"{engine:9} {n}p {v:28} {strat:12} {row['games_per_s']:>12,.0f} games/s")
+
     for n in players:
         for v in variants:
             for strat in strategies:
-                for engine, games, timer in (
-                    ("fast", fast_games, time_fast),
-                    ("reference", reference_games, time_reference),
-                ):
-                    secs = timer(n, VARIANTS[v], strat, games)
-                    row = {
-                        "engine": engine,
-                        "players": n,
-                        "variant": v,
-                        "strategy": strat,
-                        "games": games,
-                        "seconds": secs,
-                        "games_per_s": games / secs if secs > 0 else float("inf"),
-                    }
-                    rows.append(row)
-                    if progress:
-                        progress(f"{engine:9} {n}p {v:28} {strat:7} {row['games_per_s']:>12,.0f} games/s")
+                add("fast", n, v, strat, fast_games, time_fast(n, VARIANTS[v], strat, fast_games))
+                add("reference", n, v, strat, reference_games, time_reference(n, VARIANTS[v], strat, reference_games))
+    for strat in hook_strategies:
+        add("fast", 3, "base", strat, fast_games, time_fast(3, VARIANTS["base"], strat, fast_games))
+    if rollout_games > 0:
+        seats = ["rollout", "greedy", "greedy"]
+        add("fast", 3, "base", "rollout", rollout_games, time_fast(3, VARIANTS["base"], seats, rollout_games))
     out: dict = {"rows": rows, "cold_start_s": None, "warm_start_s": None}
     if start_times:
         with tempfile.TemporaryDirectory(prefix="dreamscape-numba-") as cache:
@@ -131,3 +169,25 @@ def speedups(bench: dict) -> list[dict]:
         for r in bench["rows"]
         if r["engine"] == "fast" and (r["players"], r["variant"], r["strategy"]) in ref
     ]
+
+
+def bench_lines(report: dict) -> list[str]:
+    """A run_bench report as readable lines: one table row per measurement, then start times.
+
+    Columns: engine, players, variant, strategy, games, games/s and, on the
+    fast rows measured on both engines, the fast / reference ratio.
+    """
+    ratio = {(r["players"], r["variant"], r["strategy"]): r["ratio"] for r in speedups(report)}
+    head = f"{'engine':<10}{'players':>7}  {'variant':<28}{'strategy':<16}{'games':>9}{'games/s':>14}{'fast/ref':>10}"
+    lines = [head, "-" * len(head)]
+    for r in report["rows"]:
+        key = (r["players"], r["variant"], r["strategy"])
+        x = f"{ratio[key]:,.0f}x" if r["engine"] == "fast" and key in ratio else ""
+        lines.append(
+            f"{r['engine']:<10}{r['players']:>7}  {r['variant']:<28}{r['strategy']:<16}"
+            f"{r['games']:>9,}{r['games_per_s']:>14,.1f}{x:>10}"
+        )
+    for label, key in (("cold start", "cold_start_s"), ("warm start", "warm_start_s")):
+        v = report.get(key)
+        lines.append(f"{label}: " + (f"{v:.2f} s (fresh process: dreamscape simulate --games 1000 --json)" if v is not None else "not measured"))
+    return lines

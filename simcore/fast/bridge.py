@@ -40,7 +40,7 @@ from simcore.fast.layout import (
     python_offsets,
 )
 from simcore.fast.rng import seed_key
-from simcore.fast.engine import PERM5, play_one
+from simcore.fast.engine import PERM5, WK_TAIL, play_one
 from simcore.fast.runner import _strategy_args, deck_arrays, resolve_strategies
 from simcore.rules import DECISION_KINDS, Options
 from simcore.scoring import final_score
@@ -63,7 +63,7 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     misc = wk[-3]
     if misc[2]:
         raise RuntimeError("trace buffers overflowed; raise max_decisions")
-    base_t = wk.shape[0] - 4 - cap_t - cap_r
+    base_t = wk.shape[0] - WK_TAIL - cap_t - cap_r
     meta = wk[base_t : base_t + misc[0], :5].copy()
     opts = wk[base_t + cap_t : base_t + cap_t + misc[1]].copy()
     return st, meta, opts

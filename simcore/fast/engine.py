@@ -16,10 +16,17 @@ pushed beneath the nested performance, so it runs once that performance has
 resolved completely, as in the reference's generator recursion. The R6.12
 loop guard bounds the nesting by the number of cards.
 
-Kernels take the state vector ``st`` (see :mod:`simcore.fast.layout`), a
-:class:`Work` tuple of caller-allocated scratch arrays (including the game's
-random stream), and ``strats``, a tuple of 4 strategy functions (one per
-seat) of the fixed type :data:`simcore.fast.strategies.STRATEGY_TYPE`.
+Kernels take the state vector ``st`` (see :mod:`simcore.fast.layout`), the
+caller-allocated scratch arrays ``wk`` / ``fw`` (including the game's random
+stream, the seats' modes and linear weights), and ``strats``, a tuple of 4
+strategy functions (one per seat) of the fixed type
+:data:`simcore.fast.strategies.STRATEGY_TYPE`.
+
+Seat modes (decide): MODE_CALL calls the strategy per option with its
+features; MODE_ZERO / MODE_DELTA are the random / greedy shortcuts; MODE_LINEAR
+scores ``dot(weights[seat], features)`` in the engine; MODE_ROLLOUT plays
+flat Monte Carlo at buy decisions (rollout_decide, with its own playout
+buffers ``pb``) and its policy mode elsewhere.
 """
 from __future__ import annotations
 
@@ -55,6 +62,19 @@ from simcore.fast.layout import (
     F_SCORE_NOW,
     F_TURN,
     F_Z_AFTER,
+    F_BUDGET_NOW,
+    F_CHAIN_AFTER,
+    F_DECK_FRACTION,
+    F_LEADER_DENY,
+    F_OPEN_RUN_MAX,
+    F_OPP_MAX_Z,
+    F_PERFORM_BASE,
+    F_POS_COST,
+    F_TARGET_GAP,
+    F_TARGET_IS_LEADER,
+    F_TARGET_Z,
+    F_TOP_RUN_A,
+    F_TOP_RUN_B,
     H_ABORTED,
     H_ACTIVE,
     H_COSTS,
@@ -158,6 +178,8 @@ FR_DISCARD = 1  # R6.10: discard the Empowered Dreaming card once its performanc
 MODE_CALL = 0
 MODE_ZERO = 1  # every option scores 0 ('random')
 MODE_DELTA = 2  # the score is features[F_DELTA] ('greedy')
+MODE_LINEAR = 3  # the score is dot(weights[seat], features): no call, no compile per weight vector
+MODE_ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode everywhere else
 
 # Scratch of one game: two caller-allocated arrays (few arrays = few NRT
 # reference-count operations per kernel call, which dominate small calls).
@@ -167,17 +189,32 @@ MODE_DELTA = 2  # the score is features[F_DELTA] ('greedy')
 #   rows [M, M + 2C + 8)    perform_card's work stack (frames of 6 ints)
 #   next T rows             trace: kind, seat, n options, chosen, first option row
 #   next R rows             trace: the options of every asked decision
+#   row -6                  per-seat playouts per option (MODE_ROLLOUT)
+#   row -5                  per-seat policy mode (MODE_ROLLOUT: the default policy, MODE_DELTA or MODE_LINEAR)
 #   row -4                  scratch (positions lists of paradigm_shift / prepare_next_solo)
 #   row -3                  trace counters: decisions, option rows, overflow, T, R
-#   row -2                  per-seat score modes (MODE_CALL / MODE_ZERO / MODE_DELTA)
+#   row -2                  per-seat score modes (MODE_CALL / MODE_ZERO / MODE_DELTA / MODE_LINEAR / MODE_ROLLOUT)
 #   row -1                  the game's random stream (uint64 as low, high int32 halves)
-# fw : float64[N_FEATURES + M]
+# fw : float64[FW_SCORES + M]
 #   [0, N_FEATURES)         the feature vector handed to strategies
-#   [N_FEATURES, +M)        the strategies' scores of the options
+#   [FW_WEIGHTS, +4 N_F)    per-seat linear weights (MODE_LINEAR, a linear rollout policy)
+#   [FW_SCRATCH, +8)        per-decision values shared by the options' features
+#   [FW_SCORES, +M)         the strategies' scores of the options
+WK_PLAYOUTS = -6
+WK_POLICY = -5
 WK_SCRATCH = -4
 WK_MISC = -3
 WK_MODES = -2
 WK_RNG = -1
+WK_TAIL = 6  # rows after the trace
+FW_WEIGHTS = N_FEATURES
+FW_SCRATCH = FW_WEIGHTS + MAX_SEATS * N_FEATURES
+FW_OPEN_NOW = FW_SCRATCH  # longest top run of the deciding seat's REM stack now
+FW_LEADER = FW_SCRATCH + 1  # leading opponent (first of the tied best; -1 solo)
+FW_PERF_HOT = FW_SCRATCH + 2  # the perform one-hot slot currently 1 (0: none)
+FW_LIN_N = FW_SCRATCH + 4  # 4 slots: per seat, the number of nonzero linear weights
+FW_LIN_IDX = FW_SCRATCH + 8  # per seat, the slots of the nonzero weights in ascending order
+FW_SCORES = FW_LIN_IDX + MAX_SEATS * N_FEATURES
 
 
 def max_options(n_cards: int) -> int:
@@ -191,18 +228,39 @@ def n_opt_rows(c):
 
 
 @njit(cache=True)
-def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes):
-    """Allocate the scratch of one game (trace_decisions = 0: no trace)."""
+def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes, weights):
+    """Allocate the scratch of one game (trace_decisions = 0: no trace).
+
+    ``modes`` is int64[3, 4]: per seat the score mode, the rollout policy mode
+    and the rollout playouts per option; ``weights`` is float64[4, N_FEATURES].
+    """
     m = n_opt_rows(n_cards)
-    rows = m + 2 * n_cards + 8 + trace_decisions + trace_rows + 4
+    rows = m + 2 * n_cards + 8 + trace_decisions + trace_rows + WK_TAIL
     wk = np.zeros((rows, OPT_WIDTH), dtype=np.int32)
     wk[rows - 3, 3] = trace_decisions
     wk[rows - 3, 4] = trace_rows
     for s in range(4):
-        wk[rows - 2, s] = modes[s]
+        wk[rows - 2, s] = modes[0, s]
+        wk[rows + WK_POLICY, s] = modes[1, s]
+        wk[rows + WK_PLAYOUTS, s] = modes[2, s]
     set_rng(wk, rng_state)
-    fw = np.zeros(N_FEATURES + m, dtype=np.float64)
+    fw = np.zeros(FW_SCORES + m, dtype=np.float64)
+    for s in range(4):
+        if modes[0, s] == MODE_LINEAR or modes[0, s] == MODE_ROLLOUT:  # fw is zeros otherwise
+            set_weights(fw, s, weights[s])
     return wk, fw
+
+
+@inline_kernel
+def set_weights(fw, s, w):
+    """Seat s's linear weights, and the list of their nonzero slots (see linear_score)."""
+    k = 0
+    for j in range(N_FEATURES):
+        fw[FW_WEIGHTS + s * N_FEATURES + j] = w[j]
+        if w[j] != 0.0:
+            fw[FW_LIN_IDX + s * N_FEATURES + k] = j
+            k += 1
+    fw[FW_LIN_N + s] = k
 
 
 @inline_kernel
@@ -420,6 +478,18 @@ def _run_up(st, mk, k, n, t):
 def ff_delta(st, off, n, i):
     """Chain change of moving the card at index i of st[off:off+n] to the top (R6.1, R8.2).
 
+    See :func:`ff_delta_runs` (this drops the run lengths).
+    """
+    return ff_delta_runs(st, off, n, i)[0]
+
+
+@inline_kernel
+def ff_delta_runs(st, off, n, i):
+    """Chain change of moving card i to the top, and the new top runs of its two types.
+
+    Returns ``(delta, run_a, run_b)``: run_t counts the card itself (the open
+    chain of type t it tops after the move, R8.2).
+
     Local, O(run lengths): taking card i out shortens the runs through it (of
     its two types) and joins the runs of a type shown by both of its
     neighbours but not by it; putting it on top extends the top runs of its
@@ -446,6 +516,8 @@ def ff_delta(st, off, n, i):
                     d = _run_down(st, mk, i - 1, t)
                     u = _run_up(st, mk, i + 1, n, t)
                     delta += CHAIN_TABLE[d + u] - CHAIN_TABLE[d] - CHAIN_TABLE[u]
+    run_a = 0
+    run_b = 0
     for which in range(2):
         t = a if which == 0 else b
         run = 0
@@ -459,7 +531,11 @@ def ff_delta(st, off, n, i):
             run += 1
             k -= 1
         delta += CHAIN_TABLE[run + 1] - CHAIN_TABLE[run]
-    return delta
+        if which == 0:
+            run_a = run + 1
+        else:
+            run_b = run + 1
+    return delta, run_a, run_b
 
 
 @inline_kernel
@@ -503,28 +579,59 @@ def position_of_cost(st, k):
 
 
 @kernel
-def decision_features(st, kind, seat, n, aux, f):
-    """The feature slots shared by every option of a decision (layout in simcore.fast.layout)."""
+def top_runs(st, seat, card):
+    """Top runs of ``card``'s two types on a seat's REM stack, before the card is put on it."""
+    c = st[H_N_CARDS]
+    mk = off_rem(st, seat) + c  # the REM stack's type masks
+    n = st[seat_base(seat) + S_REM_LEN]
+    return _run_down(st, mk, n - 1, st[HEADER + card]), _run_down(st, mk, n - 1, st[HEADER + c + card])
+
+
+@kernel
+def decision_features(st, kind, seat, n, aux, fw):
+    """The feature slots shared by every option of a decision (layout in simcore.fast.layout).
+
+    Also keeps per-decision values the options' features reuse in the fw
+    scratch (the open run now, the leading opponent), so option_features
+    stays cheap.
+    """
     b = seat_base(seat)
     z = st[b + S_Z_LEN]
     now = st[b + S_CHAIN] - z
     best_opp = 0
-    first = True
+    leader = -1
+    opp_z = 0
     for s in range(st[H_N_SEATS]):
         if s != seat:
             sc = score(st, s)
-            if first or sc > best_opp:
+            if leader < 0 or sc > best_opp:  # the first of tied leaders
                 best_opp = sc
-                first = False
-    f[F_SCORE_NOW] = now
-    f[F_DECK_LEFT] = deck_left(st)
-    f[F_BEST_OPP] = best_opp
-    f[F_N_OPTIONS] = n
-    f[F_TURN] = st[H_TURNS]
-    f[F_REM_LEN] = st[b + S_REM_LEN]
-    f[F_CHAIN_NOW] = st[b + S_CHAIN]
-    f[F_N_SEATS] = st[H_N_SEATS]
-    f[F_AUX] = aux
+                leader = s
+            opp_z = max(opp_z, st[seat_base(s) + S_Z_LEN])
+    fw[F_SCORE_NOW] = now
+    fw[F_DECK_LEFT] = deck_left(st)
+    fw[F_BEST_OPP] = best_opp
+    fw[F_N_OPTIONS] = n
+    fw[F_TURN] = st[H_TURNS]
+    fw[F_REM_LEN] = st[b + S_REM_LEN]
+    fw[F_CHAIN_NOW] = st[b + S_CHAIN]
+    fw[F_N_SEATS] = st[H_N_SEATS]
+    fw[F_AUX] = aux
+    fw[F_DECK_FRACTION] = deck_left(st) / st[H_N_CARDS]
+    fw[F_OPP_MAX_Z] = opp_z
+    fw[F_BUDGET_NOW] = budget(st, seat)
+    # R8.2: only the top card's two types have an open (top) run
+    nr = st[b + S_REM_LEN]
+    open_now = 0
+    if nr > 0:
+        top = st[off_rem(st, seat) + nr - 1]
+        mk = off_rem(st, seat) + st[H_N_CARDS]
+        open_now = max(
+            _run_down(st, mk, nr - 1, st[HEADER + top]), _run_down(st, mk, nr - 1, st[HEADER + st[H_N_CARDS] + top])
+        )
+    fw[FW_OPEN_NOW] = open_now
+    fw[FW_LEADER] = leader
+    clear_perform_slot(fw)
 
 
 @inline_kernel
@@ -564,84 +671,166 @@ def option_delta(st, kind, seat, aux, opts, i):
     return 0
 
 
+@inline_kernel
+def clear_perform_slot(fw):
+    """Zero the perform one-hot slot set last (FW_PERF_HOT: its index, 0 = none set)."""
+    hot = np.int64(fw[FW_PERF_HOT])
+    if hot != 0:
+        fw[hot] = 0.0
+        fw[FW_PERF_HOT] = 0.0
+
+
+@inline_kernel
+def leader_gain(st, leader, p):
+    """F_LEADER_DENY of Dreamscape position index p: the leader's chain gain from its card."""
+    if leader < 0 or st[H_DS_CARD + p] < 0:
+        return 0
+    return top_add_delta(st, leader, st[H_DS_CARD + p])
+
+
 @kernel
-def option_features(st, kind, seat, aux, opts, i, f):
-    """The option-specific feature slots of option i (after decision_features)."""
+def option_features(st, kind, seat, aux, opts, i, fw):
+    """The option-specific feature slots of option i (after decision_features).
+
+    Every option-specific slot is written for every option (the buffer is
+    reused across options and decisions). Buy and own-REM Floating Free
+    compute their score change together with the new top runs (one scan).
+    """
     b = seat_base(seat)
     z = st[b + S_Z_LEN]
-    delta = option_delta(st, kind, seat, aux, opts, i)
+    chain = st[b + S_CHAIN]
     cost = 0
     dz = 0
     dbud = 0
+    delta = 0
     arg = opts[i, 0]
+    run_a = 0
+    run_b = 0
+    open_max = fw[FW_OPEN_NOW]
+    target = -1
+    deny = 0
+    pos = -1  # the Dreamscape position index the option names
     if kind == K_BUY:
         t = opts[i, 0]
         if t == BUY_STOP:
             arg = -1
         else:
             arg = opts[i, 1]
+            card = -1
             if t == BUY_POSITION:
-                p = opts[i, 1] - 1
-                cost = st[H_COSTS + p]
-                dz = 1 if st[H_DS_DOWN + p] != 0 else 0
+                pos = opts[i, 1] - 1
+                cost = st[H_COSTS + pos]
+                if st[H_DS_DOWN + pos] != 0:
+                    dz = 1
+                    delta = -1  # R5.4: a face-down card is a Z card
+                    dbud = 1  # ... that goes to Deep Sleep unspent
+                else:
+                    card = st[H_DS_CARD + pos]
             else:
                 cost = 1
-        dbud = -cost
+                card = st[off_res(st, seat) + opts[i, 1]]
+            if card >= 0:  # R5.3: on top of the own REM stack
+                ra, rb = top_runs(st, seat, card)
+                delta = CHAIN_TABLE[ra + 1] - CHAIN_TABLE[ra] + CHAIN_TABLE[rb + 1] - CHAIN_TABLE[rb]
+                run_a = ra + 1
+                run_b = rb + 1
+                open_max = max(run_a, run_b)
+        dbud -= cost
+    elif kind == K_FLOATING_FREE:
+        if aux == 0:  # R6.1 on the own REM stack (not the solo discard pile)
+            delta, run_a, run_b = ff_delta_runs(st, off_rem(st, seat), st[b + S_REM_LEN], opts[i, 0])
+            open_max = max(run_a, run_b)
     elif kind == K_TAKE_Z:
         dz = opts[i, 0]
+        delta = -dz
+        dbud = dz  # R4.1: an unspent Z card
     elif kind == K_SLEEP_TOKEN:
         if opts[i, 0] == TOKEN_DISCARD:
             dz = -1
+            delta = 1
+            if st[b + S_Z_LEN] > st[b + S_SPENT]:  # R3.3: an unspent card goes first
+                dbud = -1
         elif opts[i, 0] == TOKEN_POINT:
             dbud = 1
     elif kind == K_PERFORM:
+        delta = -1 if (opts[i, 0] == PR and deck_left(st) > 0) else 0
         dz = -delta
+        dbud = dz  # R6.5: an unspent Z card
+        clear_perform_slot(fw)
+        fw[F_PERFORM_BASE + opts[i, 0]] = 1.0
+        fw[FW_PERF_HOT] = F_PERFORM_BASE + opts[i, 0]
+    elif kind == K_NIGHT_TERROR or kind == K_COLLECTIVE_DREAM:
+        target = opts[i, 0]
     elif kind == K_INVASIVE_DREAMING:
         arg = opts[i, 1]
-    f[F_DELTA] = delta
-    f[F_SCORE_AFTER] = st[b + S_CHAIN] - z + delta
-    f[F_BUDGET_AFTER] = budget(st, seat) + dbud
-    f[F_COST] = cost
-    f[F_Z_AFTER] = z + dz
-    f[F_OPTION_INDEX] = i
-    f[F_ARG] = arg
+        target = opts[i, 0]  # -1 in solo (R10.2)
+        pos = opts[i, 1] - 1
+        deny = leader_gain(st, np.int64(fw[FW_LEADER]), pos)
+    elif kind == K_LUCID_DREAMING or kind == K_INTERRUPTED_SLEEP or kind == K_EMPOWERED_DREAMING:
+        pos = opts[i, 0] - 1
+        deny = leader_gain(st, np.int64(fw[FW_LEADER]), pos)
+    elif kind == K_PARADIGM_SHIFT:
+        leader = np.int64(fw[FW_LEADER])
+        for j in range(opts[i, 0]):
+            deny += leader_gain(st, leader, opts[i, 1 + j] - 1)
+    fw[F_DELTA] = delta
+    fw[F_SCORE_AFTER] = chain - z + delta
+    fw[F_BUDGET_AFTER] = fw[F_BUDGET_NOW] + dbud  # small whole numbers: exact in float64
+    fw[F_COST] = cost
+    fw[F_Z_AFTER] = z + dz
+    fw[F_OPTION_INDEX] = i
+    fw[F_ARG] = arg
+    fw[F_TOP_RUN_A] = run_a
+    fw[F_TOP_RUN_B] = run_b
+    fw[F_OPEN_RUN_MAX] = open_max
+    fw[F_CHAIN_AFTER] = chain + delta if run_a > 0 else chain  # run_a > 0: the option changes the own REM stack
+    if target >= 0:
+        tsc = score(st, target)
+        fw[F_TARGET_IS_LEADER] = 1.0 if tsc == fw[F_BEST_OPP] else 0.0
+        fw[F_TARGET_Z] = st[seat_base(target) + S_Z_LEN]
+        fw[F_TARGET_GAP] = tsc - (chain - z)
+    else:
+        fw[F_TARGET_IS_LEADER] = 0.0
+        fw[F_TARGET_Z] = 0.0
+        fw[F_TARGET_GAP] = 0.0
+    fw[F_LEADER_DENY] = deny
+    fw[F_POS_COST] = st[H_COSTS + pos] if pos >= 0 else 0
 
 
-@kernel
-def decide(st, wk, fw, strats, kind, seat, n, aux):
-    """Score the ``n >= 2`` options in ``wk`` with the seat's strategy and pick one.
+@inline_kernel
+def linear_score(fw, seat):
+    """MODE_LINEAR: dot(weights[seat], features), summed in slot order from 0.0.
 
-    The contract of strategies.reference_bots: best score wins; exact ties are
-    broken by ``below(n_tied)`` over the tied options in engine order; a single
-    best option draws nothing.
-
-    Built-in strategies whose score is known without calling them (mode
-    MODE_ZERO: 'random'; MODE_DELTA: 'greedy' = features[0]) take a shortcut
-    with the identical outcome: when every option scores 0 the pick is
-    ``below(n)`` directly, and greedy needs only the delta slot.
+    The same operations in the same order as a strategy looping
+    ``total += w[i] * features[i]``, so both pick identical options: the
+    terms of zero weights are skipped (new_work lists the nonzero slots),
+    which only turns a -0.0 sum into +0.0 or back, equal under the engine's
+    ``>`` / ``==`` comparisons (features are finite).
     """
-    mode = wk[wk.shape[0] - 2, seat]
-    if mode == MODE_ZERO or (mode == MODE_DELTA and not has_delta(kind, aux)):
-        best_i = rng_below(wk, n)  # every option ties at 0
-        if wk[wk.shape[0] + WK_MISC, 3] != 0:
-            record(wk, kind, seat, n, best_i)
-        return best_i
-    f = fw[:N_FEATURES]
-    scores = fw[N_FEATURES:]
-    if mode == MODE_CALL:
-        decision_features(st, kind, seat, n, aux, f)
-    strat = strats[seat]
-    best = -np.inf
-    n_best = 0
+    base = FW_LIN_IDX + seat * N_FEATURES
+    total = 0.0
+    for k in range(np.int64(fw[FW_LIN_N + seat])):
+        j = np.int64(fw[base + k])
+        total += fw[FW_WEIGHTS + seat * N_FEATURES + j] * fw[j]
+    return total
+
+
+@inline_kernel
+def linear_ignores_order(fw, seat):
+    """True if the seat's linear weights give F_OPTION_INDEX and F_ARG weight 0."""
+    w0 = FW_WEIGHTS + seat * N_FEATURES
+    return fw[w0 + F_OPTION_INDEX] == 0.0 and fw[w0 + F_ARG] == 0.0
+
+
+@inline_kernel
+def pick_best(wk, scores, n):
+    """Index of the best of ``scores[0:n]``; exact ties broken by below(n_tied) on the game's stream."""
+    best = scores[0]
+    n_best = 1
     best_i = 0
-    for i in range(n):
-        if mode == MODE_CALL:
-            option_features(st, kind, seat, aux, wk, i, f)
-            sc = strat(kind, seat, f, st)
-        else:
-            sc = np.float64(option_delta(st, kind, seat, aux, wk, i))
-        scores[i] = sc
-        if sc > best or n_best == 0:
+    for i in range(1, n):
+        sc = scores[i]
+        if sc > best:
             best = sc
             n_best = 1
             best_i = i
@@ -655,6 +844,78 @@ def decide(st, wk, fw, strats, kind, seat, n, aux):
                     best_i = i
                     break
                 k -= 1
+    return best_i
+
+
+@kernel
+def decide(st, wk, fw, strats, kind, seat, n, aux):
+    """Score the ``n >= 2`` options in ``wk`` with the seat's strategy and pick one.
+
+    The contract of strategies.reference_bots: best score wins; exact ties are
+    broken by ``below(n_tied)`` over the tied options in engine order; a single
+    best option draws nothing.
+
+    Built-in strategies whose score is known without calling them (mode
+    MODE_ZERO: 'random'; MODE_DELTA: 'greedy' = features[0]) take a shortcut
+    with the identical outcome: when every option scores 0 the pick is
+    ``below(n)`` directly, and greedy needs only the delta slot. MODE_LINEAR
+    scores the features with the seat's weights without a call; a
+    MODE_ROLLOUT seat plays its policy mode here (its buy decisions never
+    reach decide, see direct_your_sleep).
+    """
+    mode = wk[wk.shape[0] - 2, seat]
+    if mode == MODE_ROLLOUT:
+        mode = wk[wk.shape[0] + WK_POLICY, seat]
+    if mode == MODE_ZERO or (mode == MODE_DELTA and not has_delta(kind, aux)):
+        best_i = rng_below(wk, n)  # every option ties at 0
+        if wk[wk.shape[0] + WK_MISC, 3] != 0:
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    f = fw[:N_FEATURES]
+    scores = fw[FW_SCORES:]
+    if mode == MODE_DELTA and (kind == K_TAKE_Z or kind == K_PERFORM):
+        # The two most frequent decisions, scored in place (same scores as option_delta):
+        # take_z [yes, no] scores [-1, 0] (R4.1); perform scores -1 for Perfect
+        # Respite while the deck has cards (R6.5), else 0.
+        if kind == K_TAKE_Z:
+            best_i = 1
+        else:
+            s0 = -1 if (wk[0, 0] == PR and deck_left(st) > 0) else 0
+            s1 = -1 if (wk[1, 0] == PR and deck_left(st) > 0) else 0
+            if s0 == s1:
+                best_i = rng_below(wk, 2)  # the two tie: below(2) over them
+            else:
+                best_i = 0 if s0 > s1 else 1
+        if wk[wk.shape[0] + WK_MISC, 3] != 0:
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    if mode == MODE_DELTA:
+        for i in range(n):
+            scores[i] = np.float64(option_delta(st, kind, seat, aux, wk, i))
+    else:
+        shifting = kind == K_SHIFTING_DREAMS or kind == K_SHIFTING_TOKENS
+        if mode == MODE_LINEAR and shifting and linear_ignores_order(fw, seat):
+            # The 120 orders differ only in F_OPTION_INDEX and F_ARG: with both
+            # weighted 0 every order scores the same sum, so all tie (R6.8 is
+            # ~70% of all options in a game; same pick, same draw).
+            best_i = rng_below(wk, n)
+            if wk[wk.shape[0] + WK_MISC, 3] != 0:
+                record(wk, kind, seat, n, best_i)
+            return best_i
+        decision_features(st, kind, seat, n, aux, fw)
+        strat = strats[seat]
+        for i in range(n):
+            if shifting and i > 0:
+                # an order of the Dreamscape changes no other slot (R6.8): keep option 0's
+                fw[F_OPTION_INDEX] = i
+                fw[F_ARG] = wk[i, 0]
+            else:
+                option_features(st, kind, seat, aux, wk, i, fw)
+            if mode == MODE_LINEAR:
+                scores[i] = linear_score(fw, seat)
+            else:
+                scores[i] = strat(kind, seat, f, st)
+    best_i = pick_best(wk, scores, n)
     if wk[wk.shape[0] + WK_MISC, 3] != 0:
         record(wk, kind, seat, n, best_i)
     return best_i
@@ -668,7 +929,7 @@ def record(wk, kind, seat, n, chosen):
     if cap_t == 0:
         return
     cap_r = wk[misc, 4]
-    base_t = wk.shape[0] - 4 - cap_t - cap_r
+    base_t = wk.shape[0] - WK_TAIL - cap_t - cap_r
     base_r = base_t + cap_t
     t = wk[misc, 0]
     row = wk[misc, 1]
@@ -703,31 +964,65 @@ def choose(st, wk, fw, strats, kind, seat, n, aux):
 
 
 @kernel
-def play_game(st, wk, fw, strats):
-    """Turns until the game ends at R7.2 (or the R8.4 safety cap)."""
+def play_game(st, wk, fw, strats, pb):
+    """Turns until the game ends at R7.2 (or the R8.4 safety cap).
+
+    ``pb`` = (state, wk, fw) scratch of the rollout playouts (tiny dummies
+    when no seat plays MODE_ROLLOUT).
+    """
     while st[H_GAME_OVER] == 0:
-        play_turn(st, wk, fw, strats)
+        play_turn(st, wk, fw, strats, pb)
 
 
 @kernel
-def play_turn(st, wk, fw, strats):
+def play_turn(st, wk, fw, strats, pb):
+    seat = begin_turn(st, wk, fw, strats)
+    if seat < 0:
+        return
+    direct_your_sleep(st, wk, fw, strats, seat, pb)
+    end_turn(st, wk, fw, strats)
+
+
+@inline_kernel
+def begin_turn(st, wk, fw, strats):
+    """Phase 1 (R9 token, R4.1); returns the active seat, or -1 when R8.4 ends the game."""
     if st[H_TURNS] >= TURN_CAP:  # R8.4
         st[H_GAME_OVER] = 1
         st[H_ABORTED] = 1
         st[H_WINNERS] = 0
         st[H_N_WINNERS] = 0
-        return
+        return -1
     seat = st[H_ACTIVE]
     st[H_TURNS] += 1
     st[seat_base(seat) + S_TURNS] += 1
     if st[H_OPT_SLEEP_TOKEN] != 0:
         use_sleep_token(st, wk, fw, strats, seat)
     deep_sleep_accumulation(st, wk, fw, strats, seat)
-    direct_your_sleep(st, wk, fw, strats, seat)
+    return seat
+
+
+@inline_kernel
+def end_turn(st, wk, fw, strats):
+    """Phase 3 (R7; R10.4 solo)."""
     if st[H_N_SEATS] == 1:
         prepare_next_solo(st, wk, fw, strats)
     else:
         prepare_next(st)
+
+
+# The playouts' own game loop: the same turns without the rollout branch, so
+# the kernels' call graph has no cycle (numba compiles no recursion here) and
+# a playout can never start playouts of its own.
+
+
+@kernel
+def playout_game(st, wk, fw, strats):
+    while st[H_GAME_OVER] == 0:
+        seat = begin_turn(st, wk, fw, strats)
+        if seat < 0:
+            return
+        buy_loop(st, wk, fw, strats, seat, np.int64(0))
+        end_turn(st, wk, fw, strats)
 
 
 @kernel
@@ -781,16 +1076,48 @@ def purchase_options(st, seat, o):
 
 
 @kernel
-def direct_your_sleep(st, wk, fw, strats, seat):
-    """R5.2: at least one purchase if any is affordable, then more or stop."""
+def direct_your_sleep(st, wk, fw, strats, seat, pb):
+    """R5.2: at least one purchase if any is affordable, then more or stop.
+
+    A MODE_ROLLOUT seat decides its buys by playouts (rollout_decide); every
+    other decision goes through choose as usual.
+    """
     purchases = 0
     o = wk
+    rollout = wk[wk.shape[0] + WK_MODES, seat] == MODE_ROLLOUT
     while True:
-        n = purchase_options(st, seat, o)
-        if purchases > 0:
-            o[n, 0] = BUY_STOP
-            o[n, 1] = 0
-            n += 1
+        n = buy_options(st, seat, o, purchases)
+        if n == 0 or (n == 1 and o[0, 0] == BUY_STOP):
+            return
+        if rollout and n >= 2:
+            i = rollout_decide(st, wk, fw, strats, seat, n, purchases, pb)
+        else:
+            i = choose(st, wk, fw, strats, K_BUY, seat, n, 0)
+        t = o[i, 0]
+        v = o[i, 1]
+        if t == BUY_STOP:
+            return
+        purchase(st, wk, fw, strats, seat, t, v)
+        purchases += 1
+
+
+@inline_kernel
+def buy_options(st, seat, o, purchases):
+    """The options of a buy decision: purchases (R5.1), then "stop" after a first purchase (R5.2)."""
+    n = purchase_options(st, seat, o)
+    if purchases > 0:
+        o[n, 0] = BUY_STOP
+        o[n, 1] = 0
+        n += 1
+    return n
+
+
+@kernel
+def buy_loop(st, wk, fw, strats, seat, purchases):
+    """direct_your_sleep without rollouts, from ``purchases`` purchases made (playouts)."""
+    o = wk
+    while True:
+        n = buy_options(st, seat, o, purchases)
         if n == 0 or (n == 1 and o[0, 0] == BUY_STOP):
             return
         i = choose(st, wk, fw, strats, K_BUY, seat, n, 0)
@@ -800,6 +1127,86 @@ def direct_your_sleep(st, wk, fw, strats, seat):
             return
         purchase(st, wk, fw, strats, seat, t, v)
         purchases += 1
+
+
+# ============================================================================ rollouts
+
+ROLLOUT_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@kernel
+def playout_outcome(st, seat):
+    """The deciding seat's result of a finished playout: win credit + score margin / 1000."""
+    ns = st[H_N_SEATS]
+    own = score(st, seat)
+    best = 0
+    first = True
+    for s in range(ns):
+        if s != seat:
+            sc = score(st, s)
+            if first or sc > best:
+                best = sc
+                first = False
+    win = 0.0
+    nw = st[H_N_WINNERS]
+    if st[H_ABORTED] == 0 and nw > 0 and (st[H_WINNERS] >> seat) & 1 != 0:
+        win = 1.0 / nw
+    return win + (own - best) / 1000.0
+
+
+@kernel
+def rollout_decide(st, wk, fw, strats, seat, n, purchases, pb):
+    """Flat Monte Carlo at a buy decision: K playouts per option, best mean wins.
+
+    Each playout copies the state into the playout buffers (the real state,
+    its R6.12 marks and the game's stream are never written), reshuffles the
+    rest of the Sleep Deck (the only hidden information) with a playout
+    stream, applies the option, finishes the buy loop and the turn, and plays
+    the game out with the seat's default policy for every seat. Playout k
+    uses the same stream for every option (common random numbers: the
+    options are compared on the same deals). The streams derive from the
+    game's stream state without advancing it, so the game stays a function of
+    (seed, game); ties of the means are broken on the game's stream as usual.
+    """
+    pst, pwk, pfw = pb
+    rows = wk.shape[0]
+    prow = pwk.shape[0]
+    k_play = wk[rows + WK_PLAYOUTS, seat]
+    policy = wk[rows + WK_POLICY, seat]
+    w = fw[FW_WEIGHTS + seat * N_FEATURES : FW_WEIGHTS + (seat + 1) * N_FEATURES]
+    for s in range(MAX_SEATS):  # every seat plays the deciding seat's policy
+        pwk[prow + WK_MODES, s] = policy
+        set_weights(pfw, s, w)
+    base = mix64(get_rng(wk) ^ ROLLOUT_SALT ^ (np.uint64(st[H_TURNS]) << np.uint64(8)) ^ np.uint64(purchases))
+    size = st.shape[0]
+    c = st[H_N_CARDS]
+    d = off_deck(st)
+    scores = fw[FW_SCORES:]
+    for i in range(n):
+        t = wk[i, 0]
+        v = wk[i, 1]
+        total = 0.0
+        for k in range(k_play):
+            for j in range(size):
+                pst[j] = st[j]
+            set_rng(pwk, stream_state(base, np.uint64(k)))
+            ptr = pst[H_DECK_PTR]
+            for j in range(c - 1, ptr, -1):  # Fisher-Yates on the unseen cards
+                r = ptr + rng_below(pwk, j - ptr + 1)
+                tmp = pst[d + j]
+                pst[d + j] = pst[d + r]
+                pst[d + r] = tmp
+            if t != BUY_STOP:
+                purchase(pst, pwk, pfw, strats, seat, t, v)
+                buy_loop(pst, pwk, pfw, strats, seat, np.int64(purchases + 1))
+            end_turn(pst, pwk, pfw, strats)
+            playout_game(pst, pwk, pfw, strats)
+            total += playout_outcome(pst, seat)
+        scores[i] = total / k_play
+    best_i = pick_best(wk, scores, n)
+    if wk[rows + WK_MISC, 3] != 0:
+        record(wk, np.int64(K_BUY), seat, n, best_i)
+    return best_i
 
 
 @kernel
@@ -1478,36 +1885,67 @@ def game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_ou
         chain_points_by_type(st, s, chain_out[i, s])
 
 
+@njit(cache=True)
+def any_rollout(modes, n_seats):
+    for s in range(n_seats):
+        if modes[0, s] == MODE_ROLLOUT:
+            return True
+    return False
+
+
+@njit(cache=True)
+def dummy_playout_buffers():
+    """Placeholders of the playout scratch when no seat plays MODE_ROLLOUT (never touched)."""
+    return np.zeros(1, np.int32), np.zeros((1, OPT_WIDTH), np.int32), np.zeros(1, np.float64)
+
+
+@njit(cache=True)
+def playout_buffers(st, wk, fw, modes):
+    """The playout scratch (state, wk, fw) of one game with a rollout seat."""
+    c = st[H_N_CARDS]
+    pwk = np.zeros((n_opt_rows(c) + 2 * c + 8 + WK_TAIL, OPT_WIDTH), dtype=np.int32)  # no trace rows
+    return np.zeros(st.shape[0], np.int32), pwk, np.zeros(fw.shape[0], np.float64)
+
+
 @njit(cache=True, parallel=True)
 def run_chunk(
     cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game,
-    s0, s1, s2, s3, modes,
+    s0, s1, s2, s3, modes, weights,
     score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out,
 ):
-    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel."""
+    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel.
+
+    ``modes`` int64[3, 4] (per seat: score mode, rollout policy mode,
+    playouts per option) and ``weights`` float64[4, N_FEATURES] (MODE_LINEAR
+    weights / linear rollout policies) come from :func:`simcore.fast.runner._strategy_args`.
+    """
     n = length_out.shape[0]
     c = cards_a.shape[0]
     strats = (s0, s1, s2, s3)
+    rollout = any_rollout(modes, n_seats)
+    dummy = dummy_playout_buffers()  # shared: read by no game without a rollout seat
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, first_game + i)
         st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
-        wk, fw = new_work(c, rng[0], 0, 0, modes)  # no trace
-        play_game(st, wk, fw, strats)
+        wk, fw = new_work(c, rng[0], 0, 0, modes, weights)  # no trace
+        if rollout:
+            play_game(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
+        else:
+            play_game(st, wk, fw, strats, dummy)
         game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out)
 
 
 @njit(cache=True)
-def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, trace_decisions, trace_rows):
+def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, weights, trace_decisions, trace_rows):
     """One game, optionally traced (``trace_decisions > 0``): final state and the work array."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_state(key, game)
     st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
-    wk, fw = new_work(cards_a.shape[0], rng[0], trace_decisions, trace_rows, modes)
-    play_game(st, wk, fw, (s0, s1, s2, s3))
+    wk, fw = new_work(cards_a.shape[0], rng[0], trace_decisions, trace_rows, modes, weights)
+    pb = playout_buffers(st, wk, fw, modes) if any_rollout(modes, n_seats) else dummy_playout_buffers()
+    play_game(st, wk, fw, (s0, s1, s2, s3), pb)
     return st, wk
-
-
 
 
 # ============================================================================ cache guard

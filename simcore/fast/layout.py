@@ -52,8 +52,11 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      exactly ``strategies.reference_bots.immediate_score_delta``
 ``F_SCORE_AFTER``    1: own score now + F_DELTA
 ``F_SCORE_NOW``      2: own score now (R8.2: chain points - Z cards)
-``F_BUDGET_AFTER``   3: own budget after the option (buy: minus its cost;
-                     sleep token "point": +1)
+``F_BUDGET_AFTER``   3: own budget after the option's immediate effect (R3.1:
+                     buy: minus its cost, +1 more for a face-down card, an
+                     unspent Z card by R5.4; take_z yes: +1; perform PR
+                     with cards in the deck: +1; sleep token "point": +1,
+                     "discard": -1 while an unspent Z card is discarded)
 ``F_COST``           4: cost paid by the option (buy only, else 0)
 ``F_DECK_LEFT``      5: cards left in the Sleep Deck
 ``F_BEST_OPP``       6: best opponent score now (solo: 0)
@@ -68,8 +71,42 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
 ``F_CHAIN_NOW``     13: own chain points now
 ``F_N_SEATS``       14: number of seats
 ``F_AUX``           15: 1 for a Floating Free on the solo discard pile
+``F_TOP_RUN_A``     16: options putting a card on top of the own REM stack
+                     (buy of a face-up Dreamscape card or of a reserved card;
+                     floating_free on the own REM stack): length of the top
+                     run of the card's first type after the option, the card
+                     included (the open chain it extends, R8.2); else 0
+``F_TOP_RUN_B``     17: the same for the card's second type
+``F_OPEN_RUN_MAX``  18: longest top run (any type) of the own REM stack after
+                     the option's immediate effect (only the top card's two
+                     types have a top run); unchanged for other options
+``F_CHAIN_AFTER``   19: own chain points after the immediate effect (chain
+                     now + change for REM-changing options, else chain now)
+``F_DECK_FRACTION`` 20: cards left in the Sleep Deck / deck size (0..1)
+``F_TARGET_IS_LEADER`` 21: options targeting a seat (night_terror,
+                     collective_dream, invasive_dreaming): 1 if that seat has
+                     the highest score among the deciding seat's opponents
+                     (1 for each of tied leaders), else 0; 0 for others
+``F_TARGET_Z``      22: the targeted seat's Z cards (0 without a target)
+``F_TARGET_GAP``    23: targeted seat's score - own score (0 without a target)
+``F_LEADER_DENY``   24: options that take away, flip or reserve a Dreamscape
+                     card (lucid_dreaming, interrupted_sleep,
+                     empowered_dreaming, invasive_dreaming's position, the
+                     positions paradigm_shift discards, summed): the chain
+                     gain (top_add_delta) the leading opponent would get by
+                     putting that card on top of their REM stack. The leading
+                     opponent is the opponent with the highest score, the
+                     first in seat order among tied ones; solo: 0
+``F_OPP_MAX_Z``     25: largest Z card count among opponents (solo: 0)
+``F_BUDGET_NOW``    26: own budget now (R3.1, with the Sleep Token point)
+``F_POS_COST``      27: options naming a Dreamscape position (buy of a
+                     position, interrupted_sleep, lucid_dreaming,
+                     empowered_dreaming, invasive_dreaming): the cost on that
+                     position now; else 0
+``F_PERFORM_BASE``  32..42: ``perform`` options: one-hot of the performed
+                     dream type, slot 32 + type id (R1.1 order); else 0
 ==================  ==========================================================
-Slots 16..31 are reserved (0) for later extensions.
+Slots 28..31 and 43..47 are reserved (0) for later extensions.
 """
 from __future__ import annotations
 
@@ -151,7 +188,7 @@ BUY_POSITION, BUY_RESERVED, BUY_STOP = 0, 1, 2
 # all others: row[0] = the value (position, seat, index, type id, 0/1)
 
 # ---------------------------------------------------------------- features
-N_FEATURES = 32
+N_FEATURES = 48
 F_DELTA = 0
 F_SCORE_AFTER = 1
 F_SCORE_NOW = 2
@@ -168,6 +205,19 @@ F_REM_LEN = 12
 F_CHAIN_NOW = 13
 F_N_SEATS = 14
 F_AUX = 15
+F_TOP_RUN_A = 16
+F_TOP_RUN_B = 17
+F_OPEN_RUN_MAX = 18
+F_CHAIN_AFTER = 19
+F_DECK_FRACTION = 20
+F_TARGET_IS_LEADER = 21
+F_TARGET_Z = 22
+F_TARGET_GAP = 23
+F_LEADER_DENY = 24
+F_OPP_MAX_Z = 25
+F_BUDGET_NOW = 26
+F_POS_COST = 27
+F_PERFORM_BASE = 32  # 32 + dream type id, 11 slots (32..42)
 
 
 N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark

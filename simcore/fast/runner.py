@@ -15,9 +15,9 @@ import numpy as np
 
 from simcore.decks import Deck, check_deck_fits
 from simcore.fast.engine import run_chunk
-from simcore.fast.layout import MAX_SEATS, N_TYPES
+from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
-from simcore.fast.strategies import get_mode, get_strategy
+from simcore.fast.strategies import get_mode, get_params, get_strategy
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -121,10 +121,22 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
 
 
 def _strategy_args(names: list[str]) -> list:
-    """The kernels' strategy arguments: 4 compiled functions and the per-seat shortcut modes."""
+    """The kernels' strategy arguments: 4 compiled functions, the modes and the weights.
+
+    ``modes`` is int64[3, 4] (per seat: score mode, rollout policy mode,
+    playouts per option), ``weights`` float64[4, N_FEATURES] (linear weights
+    or a linear rollout policy); unused seats get any valid values.
+    """
     fns = [get_strategy(n) for n in names]
-    modes = np.array([get_mode(n) for n in names] + [0] * (MAX_SEATS - len(names)), dtype=np.int64)
-    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes]  # unused seats: any valid function
+    modes = np.zeros((3, MAX_SEATS), dtype=np.int64)
+    weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
+    for s, n in enumerate(names):
+        w, playouts, policy = get_params(n)
+        modes[0, s] = get_mode(n)
+        modes[1, s] = policy
+        modes[2, s] = playouts
+        weights[s] = w
+    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 
 
 def _alloc(n: int, players: int) -> tuple[np.ndarray, ...]:

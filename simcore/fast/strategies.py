@@ -16,6 +16,11 @@ The engine gives every option a score, the best wins, and exact ties are
 broken by the game's own stream (``below(n_tied)`` over tied options in engine
 order), exactly as :mod:`strategies.reference_bots` does.
 
+Two kinds of strategy need no cfunc at all and run as engine modes:
+:func:`register_linear` (MODE_LINEAR, ``dot(weights, features)`` computed by
+the engine) and :func:`register_rollout` (MODE_ROLLOUT, flat Monte Carlo at
+buy decisions; the built-in "rollout" uses 8 greedy playouts per option).
+
 Why cfuncs: the engine kernels take strategies as arguments of the explicit
 first-class type :data:`STRATEGY_TYPE`, so they are compiled (and cached on
 disk) once whatever strategies are plugged in. Numba passes a ``cfunc`` as a
@@ -29,10 +34,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
-from simcore.fast.layout import F_DELTA
+from simcore.fast.layout import F_DELTA, N_FEATURES
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
 STRATEGY_TYPE = types.FunctionType(STRATEGY_SIG)
@@ -53,10 +59,15 @@ def greedy_strategy(kind, seat, features, state):
 _REGISTRY: dict[str, CFunc] = {}
 _DESCRIPTIONS: dict[str, str] = {}
 _MODES: dict[str, int] = {}
+# name -> (weights float64[N_FEATURES], playouts per option, rollout policy mode)
+_PARAMS: dict[str, tuple[np.ndarray, int, int]] = {}
 
-# Shortcut modes (simcore.fast.engine.MODE_*): the built-ins' scores are known
-# without calling them, so the engine may skip the call with the same outcome.
-MODE_CALL, MODE_ZERO, MODE_DELTA = 0, 1, 2
+# Engine modes (simcore.fast.engine.MODE_*). Shortcuts: the built-ins' scores
+# are known without calling them, so the engine may skip the call with the
+# same outcome. MODE_LINEAR scores dot(weights, features) inside the engine;
+# MODE_ROLLOUT is the flat Monte Carlo player.
+MODE_CALL, MODE_ZERO, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT = 0, 1, 2, 3, 4
+_NO_WEIGHTS = np.zeros(N_FEATURES)
 
 
 def register(name: str, fn: Callable | CFunc, description: str = "", *, _mode: int = MODE_CALL) -> CFunc:
@@ -86,6 +97,7 @@ def register(name: str, fn: Callable | CFunc, description: str = "", *, _mode: i
         compiled = cfunc(STRATEGY_SIG)(py)
     _REGISTRY[name] = compiled
     _MODES[name] = _mode
+    _PARAMS[name] = (_NO_WEIGHTS, 0, MODE_DELTA)
     _DESCRIPTIONS[name] = description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0]
     return compiled
 
@@ -104,6 +116,76 @@ def get_mode(name: str) -> int:
     return _MODES[name]
 
 
+def _check_weights(name: str, weights) -> np.ndarray:
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (N_FEATURES,):
+        raise ValueError(f"strategy {name!r}: weights must be a vector of {N_FEATURES} numbers, got shape {w.shape}")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"strategy {name!r}: weights must be finite")
+    return w.copy()
+
+
+def register_linear(name: str, weights: np.ndarray, description: str = "") -> None:
+    """Register a linear strategy: an option scores ``dot(weights, features)``.
+
+    The engine computes the dot product itself (MODE_LINEAR: no strategy call
+    and no compilation per weight vector), summing ``weights[j] * features[j]``
+    in slot order from 0.0, so it picks exactly what a strategy looping
+    ``total += w[j] * features[j]`` picks.
+
+    Parameters
+    ----------
+    name : str
+        Name used in ``simulate(..., strategies=[name, ...])``.
+    weights : array of N_FEATURES floats
+        One weight per feature slot (:mod:`simcore.fast.layout`).
+    description : str, optional
+        One line shown in listings.
+    """
+    w = _check_weights(name, weights)
+    register(name, greedy_strategy, description or "linear scoring of the afterstate features", _mode=MODE_LINEAR)
+    _PARAMS[name] = (w, 0, MODE_DELTA)
+
+
+def register_rollout(name: str, playouts: int = 8, policy="greedy", description: str = "") -> None:
+    """Register a flat Monte Carlo strategy (MODE_ROLLOUT) running inside the engine.
+
+    At every buy decision with 2+ options it plays ``playouts`` games to the
+    end per option (rest of the Sleep Deck reshuffled, every seat playing the
+    default policy) and takes the best mean of win credit + score margin /
+    1000; every other decision it plays like the default policy.
+
+    Parameters
+    ----------
+    name : str
+        Name used in ``simulate(..., strategies=[name, ...])``.
+    playouts : int
+        Playouts per option (K >= 1).
+    policy : "greedy" or array of N_FEATURES floats
+        The default policy: greedy (immediate own-score change) or a linear
+        weight vector (as :func:`register_linear`).
+    description : str, optional
+        One line shown in listings.
+    """
+    k = int(playouts)
+    if k < 1 or k != playouts:
+        raise ValueError(f"strategy {name!r}: playouts must be a whole number >= 1, got {playouts!r}")
+    if isinstance(policy, str):
+        if policy != "greedy":
+            raise ValueError(f"strategy {name!r}: policy must be 'greedy' or a weight vector, got {policy!r}")
+        w, pmode = _NO_WEIGHTS, MODE_DELTA
+    else:
+        w, pmode = _check_weights(name, policy), MODE_LINEAR
+    register(name, greedy_strategy, description or f"flat Monte Carlo at buys, {k} playouts per option", _mode=MODE_ROLLOUT)
+    _PARAMS[name] = (w, k, pmode)
+
+
+def get_params(name: str) -> tuple[np.ndarray, int, int]:
+    """(weights, playouts, rollout policy mode) of a registered strategy (zeros/0 when unused)."""
+    get_strategy(name)
+    return _PARAMS[name]
+
+
 def strategy_names() -> list[str]:
     """Registered strategy names, sorted."""
     return sorted(_REGISTRY)
@@ -119,3 +201,4 @@ register("greedy", greedy_strategy, "maximises the immediate change of its own s
 # to check that the shortcuts change nothing, and to time the hook itself.
 register("random-hook", random_strategy, "'random' scored through the strategy hook")
 register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook")
+register_rollout("rollout", 8, "greedy", "flat Monte Carlo at purchases: 8 greedy playouts per option, best mean")

@@ -1,0 +1,21 @@
+"""The bench report's shape and its readable table (quick mode: seconds)."""
+from __future__ import annotations
+
+from simcore.fast.bench import bench_lines, run_bench, speedups
+
+
+def test_quick_bench_report_and_lines():
+    report = run_bench(quick=True, players=(2,), variants=("base",), strategies=("greedy",))
+    assert set(report) == {"rows", "cold_start_s", "warm_start_s"}
+    assert report["cold_start_s"] is None and report["warm_start_s"] is None
+    keys = {"engine", "players", "variant", "strategy", "games", "seconds", "games_per_s"}
+    assert all(set(r) == keys for r in report["rows"])
+    labels = [(r["engine"], r["strategy"]) for r in report["rows"]]
+    assert labels == [("fast", "greedy"), ("reference", "greedy"), ("fast", "greedy-hook"), ("fast", "rollout")]
+    assert all(r["games_per_s"] > 0 for r in report["rows"])
+    assert len(speedups(report)) == 1
+    lines = bench_lines(report)
+    assert "games/s" in lines[0] and "fast/ref" in lines[0]
+    assert len(lines) == 2 + len(report["rows"]) + 2
+    assert lines[2].rstrip().endswith("x")  # the fast greedy row carries its ratio
+    assert lines[-2].startswith("cold start") and lines[-1].startswith("warm start")

@@ -1,0 +1,228 @@
+"""Afterstate features of the fast engine, checked on a hand-built position.
+
+Every expected value below is derived by hand from the rules (R8.2 chart:
+run 1 -> 0, 2 -> 2, 3 -> 4, 4 -> 6) and the slot definitions in
+simcore.fast.layout, not copied from engine output.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.fast.engine import FW_SCORES, decision_features, max_options, new_state, option_features
+from simcore.fast.layout import (
+    BUY_POSITION,
+    BUY_RESERVED,
+    BUY_STOP,
+    F_BEST_OPP,
+    F_BUDGET_AFTER,
+    F_BUDGET_NOW,
+    F_CHAIN_AFTER,
+    F_COST,
+    F_DECK_FRACTION,
+    F_DELTA,
+    F_LEADER_DENY,
+    F_OPEN_RUN_MAX,
+    F_OPP_MAX_Z,
+    F_PERFORM_BASE,
+    F_POS_COST,
+    F_SCORE_NOW,
+    F_TARGET_GAP,
+    F_TARGET_IS_LEADER,
+    F_TARGET_Z,
+    F_TOP_RUN_A,
+    F_TOP_RUN_B,
+    F_Z_AFTER,
+    H_ACTIVE,
+    H_COSTS,
+    H_DECK_PTR,
+    H_DS_CARD,
+    H_DS_DOWN,
+    H_SEATS,
+    K_BUY,
+    K_COLLECTIVE_DREAM,
+    K_FLOATING_FREE,
+    K_INTERRUPTED_SLEEP,
+    K_INVASIVE_DREAMING,
+    K_LUCID_DREAMING,
+    K_NIGHT_TERROR,
+    K_PARADIGM_SHIFT,
+    K_PERFORM,
+    K_SLEEP_TOKEN,
+    K_TAKE_Z,
+    N_FEATURES,
+    OPT_WIDTH,
+    S_CHAIN,
+    S_REM_LEN,
+    S_RES_LEN,
+    S_Z_LEN,
+    SEAT_STRIDE,
+    python_offsets,
+)
+
+FF, IS, NT, LD, PR, RD, CD, SD, ID, ED, PS = range(11)
+
+# A designer's deck of 22 cards (id -> its two types).
+CARDS = [
+    (FF, IS), (IS, NT), (IS, LD),  # 0-2: seat 0's REM stack, bottom first
+    (IS, PR), (LD, RD), (NT, CD), (SD, ID), (NT, PS),  # 3-7: Dreamscape cards
+    (NT, LD), (NT, RD),  # 8-9: seat 1's REM stack
+    (CD, SD),  # 10: seat 2's REM stack
+    (FF, RD), (FF, RD), (FF, RD), (FF, RD), (FF, RD), (FF, RD),  # 11-16: Z cards
+    (ED, PS), (ED, PS), (ED, PS), (ED, PS),  # 17-20: unseen deck
+    (LD, FF),  # 21: seat 0's reserved card
+]
+
+
+def _seat(s, k):
+    return H_SEATS + SEAT_STRIDE * s + k
+
+
+def _position(seat1_z=1):
+    """Three seats, seat 0 to decide.
+
+    seat 0: REM FF/IS, IS/NT, IS/LD (IS run 3 = 4 points), 2 Z -> score 2,
+            budget 2, reserve [LD/FF]
+    seat 1: REM NT/LD, NT/RD (NT run 2 = 2 points), ``seat1_z`` Z cards
+    seat 2: REM CD/SD (0 points), 3 Z -> score -3
+    Dreamscape: pos1 LD/RD (cost 1), pos2 IS/PR (2), pos3 face-down NT/CD (3),
+                pos4 SD/ID (4), pos5 NT/PS (5); 4 of 22 cards left in the deck.
+    """
+    a = np.array([c[0] for c in CARDS], np.int32)
+    b = np.array([c[1] for c in CARDS], np.int32)
+    st = new_state(a, b, 3, False, False)
+    off = python_offsets(len(CARDS))
+    st[off["deck"] : off["deck"] + len(CARDS)] = np.arange(len(CARDS))
+    st[H_DECK_PTR] = len(CARDS) - 4
+    z_cards = {0: [11, 12], 1: [13, 14, 15, 16, 17][:seat1_z], 2: [14, 15, 16]}
+    for s, (rem, chain) in enumerate([([0, 1, 2], 4), ([8, 9], 2), ([10], 0)]):
+        st[off[f"rem{s}"] : off[f"rem{s}"] + len(rem)] = rem
+        st[off[f"rem_mask{s}"] : off[f"rem_mask{s}"] + len(rem)] = [(1 << CARDS[i][0]) | (1 << CARDS[i][1]) for i in rem]
+        st[_seat(s, S_REM_LEN)] = len(rem)
+        st[_seat(s, S_CHAIN)] = chain
+        st[off[f"z{s}"] : off[f"z{s}"] + len(z_cards[s])] = z_cards[s]
+        st[_seat(s, S_Z_LEN)] = len(z_cards[s])
+    st[off["res0"]] = 21
+    st[off["ready0"]] = 1
+    st[_seat(0, S_RES_LEN)] = 1
+    for p, card in enumerate([4, 3, 5, 6, 7]):
+        st[H_DS_CARD + p] = card
+        st[H_DS_DOWN + p] = 1 if p == 2 else 0
+        assert st[H_COSTS + p] == p + 1
+    st[H_ACTIVE] = 0
+    return st
+
+
+def _features(st, kind, rows, seat=0, aux=0, fw=None):
+    """Feature vectors of every option row (as the engine computes them before scoring)."""
+    opts = np.zeros((max_options(len(CARDS)), OPT_WIDTH), np.int32)
+    for i, row in enumerate(rows):
+        opts[i, : len(row)] = row
+    if fw is None:
+        fw = np.zeros(FW_SCORES + max_options(len(CARDS)))
+    decision_features(st, kind, seat, len(rows), aux, fw)
+    out = []
+    for i in range(len(rows)):
+        option_features(st, kind, seat, aux, opts, i, fw)
+        out.append(fw[:N_FEATURES].copy())
+    return out
+
+
+def test_decision_wide_features():
+    (f,) = _features(_position(), K_BUY, [[BUY_STOP, 0]]) + []
+    assert f[F_SCORE_NOW] == 2
+    assert f[F_BEST_OPP] == 1  # seat 1: 2 - 1
+    assert f[F_DECK_FRACTION] == pytest.approx(4 / 22)
+    assert f[F_OPP_MAX_Z] == 3
+    assert f[F_BUDGET_NOW] == 2
+    # stop changes nothing: the open IS run of 3 stays the longest, chain 4
+    assert f[F_OPEN_RUN_MAX] == 3 and f[F_CHAIN_AFTER] == 4
+    assert f[F_TOP_RUN_A] == 0 and f[F_TOP_RUN_B] == 0 and f[F_POS_COST] == 0
+    for k in (F_TARGET_IS_LEADER, F_TARGET_Z, F_TARGET_GAP, F_LEADER_DENY):
+        assert f[k] == 0
+    assert not f[28:32].any() and not f[F_PERFORM_BASE:].any()
+
+
+def test_buy_features():
+    rows = [[BUY_POSITION, 1], [BUY_POSITION, 2], [BUY_RESERVED, 0], [BUY_POSITION, 3]]
+    lr, ip, res, down = _features(_position(), K_BUY, rows)
+    # LD/RD on IS/LD: LD run 1 -> 2 (+2), RD 0 -> 1 (+0); the IS run closes
+    assert (lr[F_TOP_RUN_A], lr[F_TOP_RUN_B], lr[F_OPEN_RUN_MAX]) == (2, 1, 2)
+    assert lr[F_DELTA] == 2 and lr[F_CHAIN_AFTER] == 6 and lr[F_POS_COST] == 1 and lr[F_COST] == 1
+    assert lr[F_BUDGET_AFTER] == 1
+    # IS/PR: the IS run 3 -> 4 (+2), PR 0 -> 1
+    assert (ip[F_TOP_RUN_A], ip[F_TOP_RUN_B], ip[F_OPEN_RUN_MAX]) == (4, 1, 4)
+    assert ip[F_CHAIN_AFTER] == 6 and ip[F_POS_COST] == 2
+    # reserved LD/FF: LD 1 -> 2, FF 0 -> 1 (the top card IS/LD shows no FF); costs 1, names no position
+    assert (res[F_TOP_RUN_A], res[F_TOP_RUN_B], res[F_OPEN_RUN_MAX]) == (2, 1, 2)
+    assert res[F_CHAIN_AFTER] == 6 and res[F_POS_COST] == 0 and res[F_COST] == 1
+    # face-down card: a Z card (R5.4), the REM stack is unchanged
+    assert (down[F_TOP_RUN_A], down[F_TOP_RUN_B], down[F_OPEN_RUN_MAX]) == (0, 0, 3)
+    assert down[F_DELTA] == -1 and down[F_CHAIN_AFTER] == 4 and down[F_Z_AFTER] == 3 and down[F_POS_COST] == 3
+    assert down[F_BUDGET_AFTER] == 2 - 3 + 1  # pays 3, gains an unspent Z card (R5.4)
+
+
+def test_budget_after_counts_unspent_z_cards():
+    yes, no = _features(_position(), K_TAKE_Z, [[1], [0]])
+    assert (yes[F_BUDGET_AFTER], no[F_BUDGET_AFTER]) == (3, 2)  # R4.1
+    assert (yes[F_Z_AFTER], yes[F_DELTA]) == (3, -1)
+    pr, is_ = _features(_position(), K_PERFORM, [[PR], [IS]])
+    assert (pr[F_BUDGET_AFTER], is_[F_BUDGET_AFTER]) == (3, 2)  # R6.5
+    discard, point, pass_ = _features(_position(), K_SLEEP_TOKEN, [[0], [1], [2]])
+    assert [f[F_BUDGET_AFTER] for f in (discard, point, pass_)] == [1, 3, 2]  # R9
+    assert discard[F_DELTA] == 1 and discard[F_Z_AFTER] == 1
+
+
+def test_floating_free_features():
+    # move FF/IS (index 0) to the top: IS/NT, IS/LD, FF/IS -> IS run 3 still, FF run 1
+    ff_is, is_nt = _features(_position(), K_FLOATING_FREE, [[0], [1]])
+    assert ff_is[F_DELTA] == 0 and ff_is[F_CHAIN_AFTER] == 4
+    assert (ff_is[F_TOP_RUN_A], ff_is[F_TOP_RUN_B], ff_is[F_OPEN_RUN_MAX]) == (1, 3, 3)
+    # move IS/NT (index 1): FF/IS, IS/LD, IS/NT -> IS run 3, NT 1
+    assert (is_nt[F_TOP_RUN_A], is_nt[F_TOP_RUN_B], is_nt[F_OPEN_RUN_MAX]) == (3, 1, 3)
+    # Floating Free on the solo discard pile (aux 1) does not touch the REM stack
+    (pile,) = _features(_position(), K_FLOATING_FREE, [[0]], aux=1)
+    assert pile[F_TOP_RUN_A] == 0 and pile[F_OPEN_RUN_MAX] == 3 and pile[F_CHAIN_AFTER] == 4
+
+
+def test_target_features():
+    s1, s2 = _features(_position(), K_NIGHT_TERROR, [[1], [2]])
+    assert (s1[F_TARGET_IS_LEADER], s1[F_TARGET_Z], s1[F_TARGET_GAP]) == (1, 1, 1 - 2)
+    assert (s2[F_TARGET_IS_LEADER], s2[F_TARGET_Z], s2[F_TARGET_GAP]) == (0, 3, -3 - 2)
+    (cd,) = _features(_position(), K_COLLECTIVE_DREAM, [[1]])
+    assert (cd[F_TARGET_IS_LEADER], cd[F_TARGET_Z], cd[F_TARGET_GAP]) == (1, 1, -1)
+    # tied leaders (seat 1 with 5 Z: 2 - 5 = -3 = seat 2's score): both count as leader
+    t1, t2 = _features(_position(seat1_z=5), K_NIGHT_TERROR, [[1], [2]])
+    assert t1[F_TARGET_IS_LEADER] == 1 and t2[F_TARGET_IS_LEADER] == 1
+
+
+def test_leader_deny_features():
+    # the leading opponent is seat 1: REM NT/LD, NT/RD (top runs NT 2, RD 1)
+    rows = [[1], [2], [4], [5]]
+    p1, p2, p4, p5 = _features(_position(), K_LUCID_DREAMING, rows)
+    assert p1[F_LEADER_DENY] == 2  # LD/RD: RD 1 -> 2 (+2), LD 0 -> 1
+    assert p2[F_LEADER_DENY] == 0  # IS/PR extends nothing
+    assert p4[F_LEADER_DENY] == 0
+    assert p5[F_LEADER_DENY] == 2  # NT/PS: NT 2 -> 3 (+2)
+    assert [f[F_POS_COST] for f in (p1, p2, p4, p5)] == [1, 2, 4, 5]
+    (flip,) = _features(_position(), K_INTERRUPTED_SLEEP, [[3]])  # the face-down NT/CD
+    assert flip[F_LEADER_DENY] == 2 and flip[F_POS_COST] == 3
+    none, pair = _features(_position(), K_PARADIGM_SHIFT, [[0], [2, 1, 5]])
+    assert none[F_LEADER_DENY] == 0 and pair[F_LEADER_DENY] == 4 and pair[F_POS_COST] == 0
+    (inv,) = _features(_position(), K_INVASIVE_DREAMING, [[2, 1]])  # seat 2, position 1
+    assert (inv[F_TARGET_IS_LEADER], inv[F_TARGET_Z], inv[F_TARGET_GAP]) == (0, 3, -5)
+    assert inv[F_LEADER_DENY] == 2 and inv[F_POS_COST] == 1
+    # tied leaders: the first in seat order (seat 1) is "the" leading opponent
+    (tied,) = _features(_position(seat1_z=5), K_LUCID_DREAMING, [[1]])
+    assert tied[F_LEADER_DENY] == 2
+
+
+def test_perform_one_hot():
+    fw = np.zeros(FW_SCORES + max_options(len(CARDS)))  # one buffer, reused as in the engine
+    pr, is_ = _features(_position(), K_PERFORM, [[PR], [IS]], fw=fw)
+    assert pr[F_PERFORM_BASE + PR] == 1 and pr[F_PERFORM_BASE:].sum() == 1
+    assert pr[F_DELTA] == -1  # R6.5: a Z card from the deck
+    assert is_[F_PERFORM_BASE + IS] == 1 and is_[F_PERFORM_BASE:].sum() == 1
+    # the next decision of another kind sees no stale one-hot
+    (stop,) = _features(_position(), K_BUY, [[BUY_STOP, 0]], fw=fw)
+    assert not stop[F_PERFORM_BASE:].any()
