@@ -414,15 +414,22 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
         yield from night_terror_solo(s, ctx, perf)
         return
     target = yield from ask("night_terror", perf.acting, s.opponents(perf.acting), card=perf.card)
-    from_spent = False
     st = s.seats[target]
-    if perf.invader == target and st.z >= 2 and st.spent > 0 and st.unspent > 0:
-        # R6.9: the invaded player's Night Terror may take a Z card the invader spent.
-        from_spent = yield from ask("night_terror_spent", target, [False, True], card=perf.card)
+    from_spent = False
+    if perf.invader == target:  # R6.9: the invader may give up a Z card it spent this turn
+        from_spent = yield from ask_give_up_spent(s, target, perf.card)
     if discard_top_z(s, target, from_spent=from_spent):
         s.say(f"    Night Terror: seat {target} discards a Z card (now {st.z}).")
     else:
         s.say(f"    Night Terror on seat {target}, who holds one Z card: nothing happens (R3.2).")
+
+
+def ask_give_up_spent(s: GameState, seat: int, card: int) -> Flow:
+    """R6.9/R10.3: asked only while the seat holds 2+ Z cards, some spent and some unspent."""
+    st = s.seats[seat]
+    if st.z >= 2 and st.spent > 0 and st.unspent > 0:
+        return (yield from ask("night_terror_spent", seat, [False, True], card=card))
+    return False
 
 
 def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
@@ -433,9 +440,7 @@ def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
         s.dreamscape[p - 1], s.face_down[p - 1] = s.draw(), False
         s.say(f"    Night Terror fills position {p} with {s.code(s.dreamscape[p - 1])}.")
     st = s.seats[perf.acting]
-    from_spent = False
-    if st.z >= 2 and st.spent > 0 and st.unspent > 0:
-        from_spent = yield from ask("night_terror_spent", perf.acting, [False, True], card=perf.card)
+    from_spent = yield from ask_give_up_spent(s, perf.acting, perf.card)
     if discard_top_z(s, perf.acting, from_spent=from_spent):
         s.say(f"    Night Terror: seat {perf.acting} discards one of its own Z cards (now {st.z}).")
 
