@@ -25,10 +25,10 @@ import importlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from simcore.fast.strategies import describe, get_strategy, register, strategy_names
+from simcore.fast.strategies import describe, get_strategy, kinds_mask, register, strategy_names
 
 
 class StrategyError(ValueError):
@@ -38,18 +38,33 @@ class StrategyError(ValueError):
 SIGNATURE_TEXT = "(kind, seat, features, state) -> float"
 
 
-def strategy(name: str, description: str = "") -> Callable:
-    """Decorator: compile ``fn`` with the fixed strategy signature and register it as ``name``."""
+def strategy(name: str, description: str = "", decides: Sequence[str] | None = None) -> Callable:
+    """Decorator: compile ``fn`` with the fixed strategy signature and register it as ``name``.
+
+    Parameters
+    ----------
+    name : str
+        The name ``--strategy`` takes.
+    description : str, optional
+        One line for ``dreamscape strategies``.
+    decides : list of decision kind names, optional
+        Only if the strategy gives every option the same score at all other
+        kinds: the engine then skips calling it there (same games, faster;
+        e.g. Shifting Dreams asks for up to 120 orders, R6.8). Names are
+        ``simcore.rules.DECISION_KINDS``. Default: called at every kind.
+    """
 
     def decorate(fn: Callable) -> Callable:
-        compile_strategy(name, fn, description)
+        compile_strategy(name, fn, description, decides=decides)
         fn.strategy_name = name  # type: ignore[attr-defined]
         return fn
 
     return decorate
 
 
-def compile_strategy(name: str, fn: Callable, description: str = "", source: str | None = None) -> None:
+def compile_strategy(
+    name: str, fn: Callable, description: str = "", source: str | None = None, decides: Sequence[str] | None = None
+) -> None:
     """Check the signature, compile and register; errors become one-line StrategyErrors."""
     where = source or name
     py = getattr(fn, "py_func", fn)
@@ -65,7 +80,11 @@ def compile_strategy(name: str, fn: Callable, description: str = "", source: str
         got = "(" + ", ".join(p.name for p in params) + ")"
         raise StrategyError(f"strategy {where}: takes {got}, but a strategy takes {SIGNATURE_TEXT}")
     try:
-        register(name, fn, description)
+        kinds_mask(decides)
+    except ValueError as exc:
+        raise StrategyError(f"strategy {where}: {exc}") from None
+    try:
+        register(name, fn, description, decides=decides)
     except Exception as exc:  # numba typing errors are long: keep their first meaningful line
         raise StrategyError(f"strategy {where} does not compile as {SIGNATURE_TEXT}: {_first_line(exc)}") from None
 

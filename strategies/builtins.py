@@ -102,9 +102,20 @@ def spoiler(kind, seat, features, state):
     return delta
 
 
-compile_strategy("chain", chain_builder, "chain builder: extends long chains, values open runs")
-compile_strategy("economist", economist, "economist: Z cards as budget now vs penalty later")
-compile_strategy("spoiler", spoiler, "spoiler: Night Terror, Lucid Dreaming, Interrupted Sleep aimed at the leader")
+# The kinds each bot tells options apart at; at every other kind it returns
+# features[DELTA], which is 0 there (no immediate own-score change), so all
+# options tie and the engine may skip the calls (register(decides=...)).
+OWN_SCORE_KINDS = ["buy", "take_z", "sleep_token", "perform", "floating_free"]
+SPOILER_KINDS = OWN_SCORE_KINDS + [
+    "night_terror", "lucid_dreaming", "interrupted_sleep", "empowered_dreaming", "paradigm_shift",
+    "invasive_dreaming", "collective_dream",
+]
+compile_strategy("chain", chain_builder, "chain builder: extends long chains, values open runs",
+                 decides=OWN_SCORE_KINDS)
+compile_strategy("economist", economist, "economist: Z cards as budget now vs penalty later",
+                 decides=OWN_SCORE_KINDS)
+compile_strategy("spoiler", spoiler, "spoiler: Night Terror, Lucid Dreaming, Interrupted Sleep aimed at the leader",
+                 decides=SPOILER_KINDS)
 
 # The linear bot with the shipped weights (written by `dreamscape tune`, see the file's header).
 LINEAR_DEFAULT = Path(__file__).with_name("data") / "linear_default.toml"

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import strategies.builtins  # noqa: F401 - registers the built-in bots
 from cli import app
+from simcore.cards import CODES
 from simcore.decks import build_deck
 from simcore.fast import SimConfig, simulate
 from simcore.fast.bridge import decode_trace, play_traced
@@ -162,3 +163,58 @@ def test_every_builtin_is_listed_with_a_description():
     for name in ("random", "greedy", "chain", "economist", "spoiler"):
         assert name in builtin_names()
         assert re.search(rf"^{name}\s+\S", result.output, re.M), name
+
+
+# ----------------------------------------------------------------------------- declared decision kinds
+
+
+def _same_results(a, b) -> None:
+    for name in ("score", "z", "turns", "win", "length", "performed", "chain_by_type", "held"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+@pytest.mark.parametrize("bot", ["chain", "economist", "spoiler"])
+@pytest.mark.parametrize(
+    "players, options, swaps",
+    [(3, Options(), ()), (4, Options(True, True), ("NT:ID", "LD:ED")), (2, Options(False, True), ("SD:PS",)), (1, Options(), ())],
+)
+def test_declaring_the_kinds_a_bot_decides_changes_no_game(bot, players, options, swaps):
+    """register(decides=...) only skips calls where every option would tie (same pick, same draw)."""
+    from strategies import builtins
+
+    fn = {"chain": builtins.chain_builder, "economist": builtins.economist, "spoiler": builtins.spoiler}[bot]
+    strategy(f"{bot}-every-kind")(fn)  # the same function, called at every kind
+    from simcore.decks import deck_from_swap_texts
+
+    deck = deck_from_swap_texts(list(swaps))
+    config = SimConfig(players, options, deck)
+    _same_results(simulate(config, 300, 5, bot), simulate(config, 300, 5, f"{bot}-every-kind"))
+
+
+def test_greedy_through_the_hook_with_declared_kinds_plays_greedy_games():
+    config = SimConfig(3, Options(True, False))
+    _same_results(simulate(config, 400, 9, "greedy"), simulate(config, 400, 9, "greedy-hook-kinds"))
+
+
+def test_an_unknown_decision_kind_is_a_one_line_strategy_error():
+    with pytest.raises(StrategyError, match="unknown decision kind 'shopping'"):
+        strategy("bad-kinds", decides=["buy", "shopping"])(lambda kind, seat, features, state: 0.0)
+
+
+def test_held_cards_are_the_final_rem_stacks():
+    """held[g, s] marks exactly the card ids of seat s's final REM stack in the reference replay."""
+    from simcore.decks import deck_from_swap_texts
+
+    deck, options, names = deck_from_swap_texts(["NT:ID"]), Options(True, False), ["chain", "spoiler", "greedy"]
+    result = simulate(SimConfig(3, options, deck), 12, 4, names)
+    for game in range(12):
+        st, meta, opts = play_traced(deck, 3, options, 4, game, names)
+        ref = Game.new(deck, 3, GameRng(4, game), options)
+        for kind, seat, choices, chosen in decode_trace(meta, opts):
+            ref.apply(json.loads(json.dumps(chosen)), kind)
+        assert ref.over
+        for s in range(3):
+            assert sorted(np.flatnonzero(result.held[game, s]).tolist()) == sorted(ref.state.seats[s].rem)
+            assert [result.card_labels[c] for c in ref.state.seats[s].rem] == [
+                "/".join(CODES[t] for t in deck.cards[c]) for c in ref.state.seats[s].rem
+            ]

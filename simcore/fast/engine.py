@@ -189,6 +189,7 @@ MODE_ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode ev
 #   rows [M, M + 2C + 8)    perform_card's work stack (frames of 6 ints)
 #   next T rows             trace: kind, seat, n options, chosen, first option row
 #   next R rows             trace: the options of every asked decision
+#   row -7                  per-seat bit mask of the decision kinds a MODE_CALL strategy is called at
 #   row -6                  per-seat playouts per option (MODE_ROLLOUT)
 #   row -5                  per-seat policy mode (MODE_ROLLOUT: the default policy, MODE_DELTA or MODE_LINEAR)
 #   row -4                  scratch (positions lists of paradigm_shift / prepare_next_solo)
@@ -200,13 +201,14 @@ MODE_ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode ev
 #   [FW_WEIGHTS, +4 N_F)    per-seat linear weights (MODE_LINEAR, a linear rollout policy)
 #   [FW_SCRATCH, +8)        per-decision values shared by the options' features
 #   [FW_SCORES, +M)         the strategies' scores of the options
+WK_DECIDES = -7
 WK_PLAYOUTS = -6
 WK_POLICY = -5
 WK_SCRATCH = -4
 WK_MISC = -3
 WK_MODES = -2
 WK_RNG = -1
-WK_TAIL = 6  # rows after the trace
+WK_TAIL = 7  # rows after the trace
 FW_WEIGHTS = N_FEATURES
 FW_SCRATCH = FW_WEIGHTS + MAX_SEATS * N_FEATURES
 FW_OPEN_NOW = FW_SCRATCH  # longest top run of the deciding seat's REM stack now
@@ -231,8 +233,9 @@ def n_opt_rows(c):
 def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes, weights):
     """Allocate the scratch of one game (trace_decisions = 0: no trace).
 
-    ``modes`` is int64[3, 4]: per seat the score mode, the rollout policy mode
-    and the rollout playouts per option; ``weights`` is float64[4, N_FEATURES].
+    ``modes`` is int64[4, 4]: per seat the score mode, the rollout policy mode,
+    the rollout playouts per option and the bit mask of the decision kinds a
+    MODE_CALL strategy is called at; ``weights`` is float64[4, N_FEATURES].
     """
     m = n_opt_rows(n_cards)
     rows = m + 2 * n_cards + 8 + trace_decisions + trace_rows + WK_TAIL
@@ -243,6 +246,7 @@ def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes, weights):
         wk[rows - 2, s] = modes[0, s]
         wk[rows + WK_POLICY, s] = modes[1, s]
         wk[rows + WK_PLAYOUTS, s] = modes[2, s]
+        wk[rows + WK_DECIDES, s] = modes[3, s]
     set_rng(wk, rng_state)
     fw = np.zeros(FW_SCORES + m, dtype=np.float64)
     for s in range(4):
@@ -861,13 +865,20 @@ def decide(st, wk, fw, strats, kind, seat, n, aux):
     ``below(n)`` directly, and greedy needs only the delta slot. MODE_LINEAR
     scores the features with the seat's weights without a call; a
     MODE_ROLLOUT seat plays its policy mode here (its buy decisions never
-    reach decide, see direct_your_sleep).
+    reach decide, see direct_your_sleep). A MODE_CALL strategy is not called
+    at the kinds it declared it does not tell apart (register(decides=...)):
+    there every option would tie, so the pick is below(n) directly.
     """
     mode = wk[wk.shape[0] - 2, seat]
     if mode == MODE_ROLLOUT:
         mode = wk[wk.shape[0] + WK_POLICY, seat]
-    if mode == MODE_ZERO or (mode == MODE_DELTA and not has_delta(kind, aux)):
-        best_i = rng_below(wk, n)  # every option ties at 0
+    if (
+        mode == MODE_ZERO
+        or (mode == MODE_DELTA and not has_delta(kind, aux))
+        or (mode == MODE_CALL and (wk[wk.shape[0] + WK_DECIDES, seat] >> kind) & 1 == 0)
+    ):
+        # every option ties (at 0, or a kind the strategy declared it does not tell apart)
+        best_i = rng_below(wk, n)
         if wk[wk.shape[0] + WK_MISC, 3] != 0:
             record(wk, kind, seat, n, best_i)
         return best_i
@@ -1867,8 +1878,13 @@ def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng):
 
 
 @kernel
-def game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out):
-    """Write one finished game's results into row ``i`` of the output arrays."""
+def game_results(
+    st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+):
+    """Write one finished game's results into row ``i`` of the output arrays.
+
+    ``held_out[i, s, c]`` is 1 when deck card ``c`` ends in seat s's REM stack.
+    """
     length_out[i] = st[H_TURNS]
     aborted = st[H_ABORTED] != 0
     aborted_out[i] = aborted
@@ -1883,6 +1899,9 @@ def game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_ou
         for t in range(N_TYPES):
             perf_out[i, s, t] = st[H_PERF + s * N_TYPES + t]
         chain_points_by_type(st, s, chain_out[i, s])
+        rem = off_rem(st, s)
+        for k in range(st[b + S_REM_LEN]):
+            held_out[i, s, st[rem + k]] = 1
 
 
 @njit(cache=True)
@@ -1911,12 +1930,12 @@ def playout_buffers(st, wk, fw, modes):
 def run_chunk(
     cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game,
     s0, s1, s2, s3, modes, weights,
-    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out,
+    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
 ):
     """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel.
 
-    ``modes`` int64[3, 4] (per seat: score mode, rollout policy mode,
-    playouts per option) and ``weights`` float64[4, N_FEATURES] (MODE_LINEAR
+    ``modes`` int64[4, 4] (per seat: score mode, rollout policy mode,
+    playouts per option, kinds a MODE_CALL strategy is called at) and ``weights`` float64[4, N_FEATURES] (MODE_LINEAR
     weights / linear rollout policies) come from :func:`simcore.fast.runner._strategy_args`.
     """
     n = length_out.shape[0]
@@ -1933,7 +1952,9 @@ def run_chunk(
             play_game(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
         else:
             play_game(st, wk, fw, strats, dummy)
-        game_results(st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out)
+        game_results(
+            st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+        )
 
 
 @njit(cache=True)

@@ -17,7 +17,8 @@ from simcore.decks import Deck, check_deck_fits
 from simcore.fast.engine import run_chunk
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
-from simcore.fast.strategies import get_mode, get_params, get_strategy
+from simcore.cards import CODES
+from simcore.fast.strategies import get_decides, get_mode, get_params, get_strategy
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -61,6 +62,10 @@ class SimResult:
     chain_by_type : int32[n, players, 11]
         Chain points of each type in each seat's final REM stack
         (:func:`simcore.scoring.chain_points_by_type`).
+    held : int8[n, players, n_cards] or None
+        1 where deck card c (the deck's card order) ends in the seat's REM stack.
+    card_labels : list of str
+        Each deck card's label, e.g. ``"FF/IS"`` (R1.3 notation), by card id.
     """
 
     players: int
@@ -74,6 +79,8 @@ class SimResult:
     aborted: np.ndarray
     performed: np.ndarray
     chain_by_type: np.ndarray
+    held: np.ndarray | None = None
+    card_labels: list[str] = field(default_factory=list)
 
     @property
     def n_games(self) -> int:
@@ -95,6 +102,8 @@ class SimResult:
             aborted=cat("aborted"),
             performed=cat("performed"),
             chain_by_type=cat("chain_by_type"),
+            held=cat("held") if first.held is not None else None,
+            card_labels=first.card_labels,
         )
 
 
@@ -123,23 +132,29 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
 def _strategy_args(names: list[str]) -> list:
     """The kernels' strategy arguments: 4 compiled functions, the modes and the weights.
 
-    ``modes`` is int64[3, 4] (per seat: score mode, rollout policy mode,
-    playouts per option), ``weights`` float64[4, N_FEATURES] (linear weights
+    ``modes`` is int64[4, 4] (per seat: score mode, rollout policy mode,
+    playouts per option, bit mask of the decision kinds the strategy is called at), ``weights`` float64[4, N_FEATURES] (linear weights
     or a linear rollout policy); unused seats get any valid values.
     """
     fns = [get_strategy(n) for n in names]
-    modes = np.zeros((3, MAX_SEATS), dtype=np.int64)
+    modes = np.zeros((4, MAX_SEATS), dtype=np.int64)
     weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
     for s, n in enumerate(names):
         w, playouts, policy = get_params(n)
         modes[0, s] = get_mode(n)
         modes[1, s] = policy
         modes[2, s] = playouts
+        modes[3, s] = get_decides(n)
         weights[s] = w
     return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 
 
-def _alloc(n: int, players: int) -> tuple[np.ndarray, ...]:
+def card_labels(deck: Deck) -> list[str]:
+    """Each deck card's label by card id, e.g. ``"FF/IS"``."""
+    return [f"{CODES[a]}/{CODES[b]}" for a, b in deck.cards]
+
+
+def _alloc(n: int, players: int, n_cards: int) -> tuple[np.ndarray, ...]:
     return (
         np.zeros((n, players), np.int32),
         np.zeros((n, players), np.int32),
@@ -149,6 +164,7 @@ def _alloc(n: int, players: int) -> tuple[np.ndarray, ...]:
         np.zeros(n, np.bool_),
         np.zeros((n, players, N_TYPES), np.int32),
         np.zeros((n, players, N_TYPES), np.int32),
+        np.zeros((n, players, n_cards), np.int8),
     )
 
 
@@ -169,17 +185,18 @@ def iter_chunks(
     names = resolve_strategies(strategies, config.players)
     fns = _strategy_args(names)
     a, b = deck_arrays(config.deck)
+    labels = card_labels(config.deck)
     key = seed_key(seed)
     done = 0
     while done < n_games:
         n = min(chunk_size, n_games - done)
-        out = _alloc(n, config.players)
+        out = _alloc(n, config.players, len(a))
         g0 = first_game + done
         run_chunk(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
             key, g0, *fns, *out,
         )
-        yield SimResult(config.players, names, g0, *out)
+        yield SimResult(config.players, names, g0, *out, card_labels=labels)
         done += n
 
 
@@ -228,7 +245,8 @@ def simulate(
         return None
     if not parts:
         names = resolve_strategies(strategies, config.players)
-        return SimResult(config.players, names, 0, *_alloc(0, config.players))
+        return SimResult(config.players, names, 0, *_alloc(0, config.players, len(config.deck.cards)),
+                         card_labels=card_labels(config.deck))
     return SimResult.concat(parts)
 
 

@@ -39,6 +39,7 @@ from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
 from simcore.fast.layout import F_DELTA, N_FEATURES
+from simcore.rules import DECISION_ID, DECISION_KINDS
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
 STRATEGY_TYPE = types.FunctionType(STRATEGY_SIG)
@@ -61,6 +62,27 @@ _DESCRIPTIONS: dict[str, str] = {}
 _MODES: dict[str, int] = {}
 # name -> (weights float64[N_FEATURES], playouts per option, rollout policy mode)
 _PARAMS: dict[str, tuple[np.ndarray, int, int]] = {}
+# name -> bit mask over DECISION_ID of the kinds whose options the strategy tells apart
+_DECIDES: dict[str, int] = {}
+ALL_KINDS = (1 << len(DECISION_KINDS)) - 1
+
+
+def kinds_mask(decides) -> int:
+    """Bit mask of decision kinds (names or ids); ``None`` means every kind."""
+    if decides is None:
+        return ALL_KINDS
+    if isinstance(decides, str):
+        decides = [decides]
+    mask = 0
+    for kind in decides:
+        if isinstance(kind, str):
+            if kind not in DECISION_ID:
+                raise ValueError(f"unknown decision kind {kind!r} (known: {', '.join(DECISION_KINDS)})")
+            kind = DECISION_ID[kind]
+        if not 0 <= int(kind) < len(DECISION_KINDS):
+            raise ValueError(f"decision kind id {kind!r} out of range 0..{len(DECISION_KINDS) - 1}")
+        mask |= 1 << int(kind)
+    return mask
 
 # Engine modes (simcore.fast.engine.MODE_*). Shortcuts: the built-ins' scores
 # are known without calling them, so the engine may skip the call with the
@@ -70,7 +92,9 @@ MODE_CALL, MODE_ZERO, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT = 0, 1, 2, 3, 4
 _NO_WEIGHTS = np.zeros(N_FEATURES)
 
 
-def register(name: str, fn: Callable | CFunc, description: str = "", *, _mode: int = MODE_CALL) -> CFunc:
+def register(
+    name: str, fn: Callable | CFunc, description: str = "", *, decides=None, _mode: int = MODE_CALL
+) -> CFunc:
     """Register a strategy under ``name`` and return its compiled cfunc.
 
     Parameters
@@ -83,6 +107,13 @@ def register(name: str, fn: Callable | CFunc, description: str = "", *, _mode: i
         float`` written in the numba-compatible subset; it is compiled once.
     description : str, optional
         One line shown in listings.
+    decides : list of decision kinds (names or ids), optional
+        The kinds whose options the strategy tells apart. At any other kind
+        the engine does not call it and picks as it would if every option
+        scored the same (``below(n)`` on the game's stream), so declaring the
+        kinds changes no game, only the time: e.g. Shifting Dreams' up to 120
+        orders (R6.8) differ only in ``option_index`` and ``arg``. ``None``
+        (the default) calls the strategy at every kind.
     """
     if not isinstance(name, str) or not name:
         raise ValueError("a strategy needs a non-empty name")
@@ -95,8 +126,10 @@ def register(name: str, fn: Callable | CFunc, description: str = "", *, _mode: i
         if not callable(py):
             raise TypeError(f"strategy {name!r} is not callable")
         compiled = cfunc(STRATEGY_SIG)(py)
+    mask = kinds_mask(decides)
     _REGISTRY[name] = compiled
     _MODES[name] = _mode
+    _DECIDES[name] = mask
     _PARAMS[name] = (_NO_WEIGHTS, 0, MODE_DELTA)
     _DESCRIPTIONS[name] = description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0]
     return compiled
@@ -180,6 +213,12 @@ def register_rollout(name: str, playouts: int = 8, policy="greedy", description:
     _PARAMS[name] = (w, k, pmode)
 
 
+def get_decides(name: str) -> int:
+    """Bit mask over DECISION_ID of the kinds the strategy is called at."""
+    get_strategy(name)
+    return _DECIDES[name]
+
+
 def get_params(name: str) -> tuple[np.ndarray, int, int]:
     """(weights, playouts, rollout policy mode) of a registered strategy (zeros/0 when unused)."""
     get_strategy(name)
@@ -201,4 +240,9 @@ register("greedy", greedy_strategy, "maximises the immediate change of its own s
 # to check that the shortcuts change nothing, and to time the hook itself.
 register("random-hook", random_strategy, "'random' scored through the strategy hook")
 register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook")
+# Greedy told apart only the kinds where an option can change its score at once
+# (has_delta in the engine): same games as 'greedy', timed through the hook.
+GREEDY_DECIDES = ("buy", "take_z", "sleep_token", "perform", "floating_free")
+register("greedy-hook-kinds", greedy_strategy, "'greedy' through the hook, declaring the kinds it tells apart",
+         decides=GREEDY_DECIDES)
 register_rollout("rollout", 8, "greedy", "flat Monte Carlo at purchases: 8 greedy playouts per option, best mean")
