@@ -347,9 +347,11 @@ def bench(
     """Measure games/s of the fast and reference engines, and the fast engine's cold and warm start."""
     import json
 
+    import strategies.builtins  # noqa: F401 - registers the heuristic bots timed below
     from simcore.fast.bench import bench_lines, run_bench
 
-    report = run_bench(quick=quick)
+    bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear")
+    report = run_bench(quick=quick, hook_strategies=bots, progress=lambda line: typer.echo(line, err=True))
     if as_json:
         typer.echo(json.dumps(report))
         return

@@ -174,18 +174,29 @@ def speedups(bench: dict) -> list[dict]:
 def bench_lines(report: dict) -> list[str]:
     """A run_bench report as readable lines: one table row per measurement, then start times.
 
-    Columns: engine, players, variant, strategy, games, games/s and, on the
-    fast rows measured on both engines, the fast / reference ratio.
+    Columns: engine, players, variant, strategy, games, games/s, on the
+    fast rows measured on both engines the fast / reference ratio, and on the
+    fast 3-player base-game rows the share of greedy's games/s (the strategy
+    plug-in target: a heuristic bot keeps at least half of it).
     """
     ratio = {(r["players"], r["variant"], r["strategy"]): r["ratio"] for r in speedups(report)}
-    head = f"{'engine':<10}{'players':>7}  {'variant':<28}{'strategy':<16}{'games':>9}{'games/s':>14}{'fast/ref':>10}"
+    greedy = next(
+        (r["games_per_s"] for r in report["rows"]
+         if r["engine"] == "fast" and r["players"] == 3 and r["variant"] == "base" and r["strategy"] == "greedy"),
+        None,
+    )
+    head = (f"{'engine':<10}{'players':>7}  {'variant':<28}{'strategy':<20}{'games':>9}{'games/s':>14}"
+            f"{'fast/ref':>10}{'of greedy':>11}")
     lines = [head, "-" * len(head)]
     for r in report["rows"]:
         key = (r["players"], r["variant"], r["strategy"])
         x = f"{ratio[key]:,.0f}x" if r["engine"] == "fast" and key in ratio else ""
+        share = ""
+        if greedy and r["engine"] == "fast" and r["players"] == 3 and r["variant"] == "base":
+            share = f"{r['games_per_s'] / greedy:.0%}"
         lines.append(
-            f"{r['engine']:<10}{r['players']:>7}  {r['variant']:<28}{r['strategy']:<16}"
-            f"{r['games']:>9,}{r['games_per_s']:>14,.1f}{x:>10}"
+            f"{r['engine']:<10}{r['players']:>7}  {r['variant']:<28}{str(r['strategy']):<20}"
+            f"{r['games']:>9,}{r['games_per_s']:>14,.1f}{x:>10}{share:>11}"
         )
     for label, key in (("cold start", "cold_start_s"), ("warm start", "warm_start_s")):
         v = report.get(key)
