@@ -203,6 +203,34 @@ StrategyOpt = Annotated[
         "path/to/bot.py:function, package.module:function or linear:FILE.toml.",
     ),
 ]
+VariantOpt = Annotated[
+    Optional[str],
+    typer.Option("--variant", help="Variant as one text: base or tokens like sleep-token+FF:ID (instead of the flags)."),
+]
+OutOpt = Annotated[
+    Optional[Path],
+    typer.Option("--out", help="The study folder to write (per-chunk parquet + manifest.json); re-running the command resumes it."),
+]
+PrecisionOpt = Annotated[
+    Optional[float],
+    typer.Option("--precision", help="Play until every reported rate's 95% interval half-width is at most this, e.g. 0.01."),
+]
+MaxGamesOpt = Annotated[
+    int, typer.Option("--max-games", help="With --precision: at most this many games per configuration.")
+]
+AggregateOpt = Annotated[
+    bool,
+    typer.Option("--aggregate-only", help="Keep per-chunk sums only, no per-game rows (large studies; no paired intervals or distributions)."),
+]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Games per chunk (results do not depend on it).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="Where chunks are played: local (this machine) or dask.")]
+SchedulerOpt = Annotated[
+    Optional[str], typer.Option("--scheduler", help="With --backend dask: the scheduler address (default: a local cluster).")
+]
+WorkersOpt = Annotated[
+    Optional[int], typer.Option("--workers", help="With --backend dask and no --scheduler: workers of the local cluster.")
+]
 
 
 def resolve_fast_strategies(specs: list[str] | None, players: int) -> list[str]:
@@ -219,55 +247,119 @@ def resolve_fast_strategies(specs: list[str] | None, players: int) -> list[str]:
     return names * players if len(names) == 1 else names
 
 
+def seat_specs(specs: list[str] | None, players: int, default: str = "greedy") -> tuple[str, ...]:
+    """The ``--strategy`` values per seat (validated by loading them here), as a study records them."""
+    specs = list(specs or [default])
+    resolve_fast_strategies(specs, players)
+    return tuple(specs * players if len(specs) == 1 else specs)
+
+
+def check_study_numbers(games: int | None, precision: float | None, max_games: int, chunk_size: int) -> None:
+    if games is not None and games < 1:
+        raise UserInputError(f"--games must be at least 1, got {games}")
+    if precision is not None and not 0 < precision < 0.5:
+        raise UserInputError(f"--precision must be between 0 and 0.5 (a rate's half-width, e.g. 0.01), got {precision}")
+    if max_games < 1:
+        raise UserInputError(f"--max-games must be at least 1, got {max_games}")
+    if chunk_size < 1:
+        raise UserInputError(f"--chunk-size must be at least 1, got {chunk_size}")
+
+
+def the_variant(variant: str | None, sleep_token: bool = False, shifting_tokens: bool = False, swaps: list[str] | None = None):
+    """The variant of ``--variant`` or of the ``--sleep-token --shifting-tokens --swap`` flags (not both)."""
+    from simcore.variants import parse_variant, variant_from_flags
+
+    if variant is not None:
+        if sleep_token or shifting_tokens or swaps:
+            raise UserInputError("give --variant or the --sleep-token/--shifting-tokens/--swap flags, not both")
+        return parse_variant(variant)
+    return variant_from_flags(sleep_token, shifting_tokens, swaps)
+
+
+def command_line() -> str:
+    return " ".join(["dreamscape", *sys.argv[1:]])
+
+
+def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers: int | None):
+    """Play a study plan into ``out`` on the chosen backend (closed afterwards)."""
+    from analyses.backends import make_backend
+    from analyses.studyfile import run_plan
+
+    if workers is not None and workers < 1:
+        raise UserInputError(f"--workers must be at least 1, got {workers}")
+    engine = make_backend(backend, scheduler, workers)
+    try:
+        return run_plan(plan, out, command=command_line(), backend=engine, progress=True)
+    finally:
+        engine.close()
+
+
+def print_summary(folder: Path, as_json: bool) -> None:
+    """The summary of a study folder (every analysis it has data for)."""
+    import json
+
+    from analyses.summary import json_ready, summary_data, summary_lines
+
+    data = summary_data(folder)
+    if as_json:
+        typer.echo(json.dumps(json_ready(data), default=str, allow_nan=False))
+        return
+    for line in summary_lines(folder, data):
+        typer.echo(line)
+
+
 @app.command()
 def simulate(
     players: PlayersOpt = 3,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")] = 100_000,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play (with --precision: of the first round).")] = 100_000,
     seed: SeedOpt = 1,
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
     swap: SwapOpt = None,
+    variant: VariantOpt = None,
     deck: DeckOpt = None,
     strategy: StrategyOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per parallel chunk (results do not depend on it).")] = 50_000,
-    out: Annotated[
-        Optional[Path],
-        typer.Option("--out", help="Write a study folder (per-game parquet + manifest); re-running resumes it."),
-    ] = None,
+    as_json: JsonOpt = False,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per chunk (results do not depend on it).")] = 50_000,
+    out: OutOpt = None,
+    precision: PrecisionOpt = None,
+    max_games: MaxGamesOpt = 1_000_000,
+    aggregate_only: AggregateOpt = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
     import json
     import time
 
     from simcore.fast import SimConfig, simulate as run_simulation, summarize
-    from simcore.variants import variant_from_flags
 
     check_players(players)
-    if games < 1:
-        raise UserInputError(f"--games must be at least 1, got {games}")
-    if chunk_size < 1:
-        raise UserInputError(f"--chunk-size must be at least 1, got {chunk_size}")
-    variant = variant_from_flags(sleep_token, shifting_tokens, swap)
-    the_deck = resolve_deck(deck, swap)
+    check_study_numbers(games, precision, max_games, chunk_size)
+    the = the_variant(variant, sleep_token, shifting_tokens, swap)
+    spec = load_spec(deck) if deck else None
+    the_deck = the.deck(spec)
     names = resolve_fast_strategies(strategy, players)
     if out is not None:
-        if deck is not None:
-            raise UserInputError("--deck cannot be combined with --out yet (study folders use the default deck)")
-        from analyses.study import RunConfig, Study
+        from analyses.study import RunConfig
+        from analyses.studyfile import StudyPlan
 
-        study = Study(out, [RunConfig(variant.name, players, tuple(names))], games, seed, chunk_size,
-                      command=" ".join(["dreamscape", *sys.argv[1:]]))
-        study.run(progress=True)
-        summarize_study(out, as_json)
+        plan = StudyPlan([RunConfig(the.name, players, seat_specs(strategy, players))], games=games, precision=precision,
+                         max_games=max_games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
+                         deck_spec=spec, kind="simulate")
+        run_study_plan(plan, out, backend, scheduler, workers)
+        print_summary(out, as_json)
         return
-    config = SimConfig(players=players, options=variant.options, deck=the_deck)
+    if precision is not None or aggregate_only or backend != "local":
+        raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
+    config = SimConfig(players=players, options=the.options, deck=the_deck)
     with progress_bar(games, "games") as bar:
         t0 = time.perf_counter()
         result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
         seconds = time.perf_counter() - t0
     summary = summarize(result, names)
-    summary.update({"players": players, "variant": variant.name, "deck": the_deck.label, "deck_cards": len(the_deck),
+    summary.update({"players": players, "variant": the.name, "deck": the_deck.label, "deck_cards": len(the_deck),
                     "seed": seed, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None})
     if as_json:
         typer.echo(json.dumps(summary))
@@ -299,41 +391,208 @@ def progress_bar(total: int, unit: str):
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, mininterval=0.5, leave=False)
 
 
-# ----------------------------------------------------------------------------- summarize
+# ----------------------------------------------------------------------------- studies
+
+
+GamesOpt = Annotated[
+    Optional[int],
+    typer.Option("--games", "-n", help="Games per configuration (default 10,000; with --precision: the first round)."),
+]
+
+
+@app.command()
+def compare(
+    variant: Annotated[list[str], typer.Option("--variant", help="A variant to compare (repeatable): base, sleep-token+FF:ID, ...")],
+    out: Annotated[Path, typer.Option("--out", help="The study folder to write; re-running the command resumes it.")],
+    baseline: Annotated[Optional[str], typer.Option("--baseline", help="The variant the others are compared with (default: base, or the first).")] = None,
+    players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count (repeatable; default 3).")] = None,
+    strategy: StrategyOpt = None,
+    games: GamesOpt = None,
+    precision: PrecisionOpt = None,
+    max_games: MaxGamesOpt = 1_000_000,
+    seed: SeedOpt = 1,
+    chunk_size: ChunkOpt = 50_000,
+    aggregate_only: AggregateOpt = False,
+    deck: DeckOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
+    from analyses.study import RunConfig
+    from analyses.studyfile import StudyPlan
+    from simcore.variants import parse_variant
+
+    counts = [check_players(p) for p in (players or [3])]
+    check_study_numbers(games, precision, max_games, chunk_size)
+    names = [parse_variant(v).name for v in variant]
+    if baseline is not None:
+        base = parse_variant(baseline).name
+        names = [base] + [n for n in names if n != base]
+    names = list(dict.fromkeys(names))
+    if len(names) < 2:
+        raise UserInputError("compare needs at least two different variants (--variant A --variant B)")
+    if strategy and len(strategy) > 1 and len(counts) > 1:
+        raise UserInputError("with several --players give one --strategy for all seats")
+    spec = load_spec(deck) if deck else None
+    configs = []
+    for p in counts:
+        seats = seat_specs(strategy, p)
+        for name in names:
+            parse_variant(name).deck(spec)
+            configs.append(RunConfig(name, p, seats))
+    plan = StudyPlan(configs, games=games, precision=precision, max_games=max_games, seed=seed, chunk_size=chunk_size,
+                     aggregate_only=aggregate_only, deck_spec=spec, kind="compare", meta={"baseline": names[0]})
+    run_study_plan(plan, out, backend, scheduler, workers)
+    print_summary(out, as_json)
+
+
+@app.command()
+def sweep(
+    out: Annotated[Path, typer.Option("--out", help="The study folder to write; re-running the command resumes it.")],
+    swaps: Annotated[str, typer.Option("--swaps", help="Swap decks: all (165), none, single, double, triple, or patterns like FF:*, *NT:*, *:ID* (comma-separated); the base deck is always included.")] = "all",
+    players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count (repeatable; default 2, 3 and 4).")] = None,
+    options: Annotated[str, typer.Option("--options", help="Rules option sets: all, base, sleep-token, shifting-tokens, sleep-token+shifting-tokens (comma-separated).")] = "all",
+    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="The bot for every seat (default linear); repeat for one sweep per bot.")] = None,
+    precision: Annotated[Optional[float], typer.Option("--precision", help="95% half-width every seat win rate must reach (default 0.01 unless --games).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", "-n", help="A fixed number of games per configuration instead of --precision.")] = None,
+    max_games: MaxGamesOpt = 200_000,
+    seed: SeedOpt = 1,
+    chunk_size: ChunkOpt = 5_000,
+    aggregate_only: Annotated[bool, typer.Option("--aggregate-only/--keep-games", help="Keep per-chunk sums only (default) or also per-game rows.")] = True,
+    deck: DeckOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sweep the Controlled Study swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
+    from analyses.studyfile import StudyPlan, configs_for
+    from analyses.sweep import sweep_variants
+
+    counts = [check_players(p) for p in (players or [2, 3, 4])]
+    if 1 in counts:
+        raise UserInputError("the sweep compares seats: --players must be 2 to 4 (use `dreamscape solo` for one player)")
+    if precision is None and games is None:
+        precision = 0.01
+    check_study_numbers(games, precision, max_games, chunk_size)
+    spec = load_spec(deck) if deck else None
+    variants = sweep_variants(swaps, options, spec)
+    bots = list(dict.fromkeys(strategy or ["linear"]))
+    for bot in bots:
+        seat_specs([bot], 1)
+    plan = StudyPlan(configs_for(variants, counts, bots), games=games, precision=precision, max_games=max_games, seed=seed,
+                     chunk_size=chunk_size, aggregate_only=aggregate_only, deck_spec=spec, kind="sweep",
+                     meta={"swaps": swaps, "options": options})
+    run_study_plan(plan, out, backend, scheduler, workers)
+    print_summary(out, as_json)
+
+
+@app.command()
+def solo(
+    out: Annotated[Path, typer.Option("--out", help="The study folder to write; re-running the command resumes it.")],
+    strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="A bot to play solo (repeatable; default greedy).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="A variant (repeatable; default base).")] = None,
+    games: GamesOpt = None,
+    precision: PrecisionOpt = None,
+    max_games: MaxGamesOpt = 1_000_000,
+    seed: SeedOpt = 1,
+    chunk_size: ChunkOpt = 50_000,
+    aggregate_only: AggregateOpt = False,
+    deck: DeckOpt = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Virtual Dreaming (solo, R10): the rulebook's score bands (R10.5) per strategy and variant."""
+    from analyses.studyfile import StudyPlan, configs_for
+    from simcore.variants import parse_variant
+
+    check_study_numbers(games, precision, max_games, chunk_size)
+    spec = load_spec(deck) if deck else None
+    variants = [parse_variant(v).name for v in (variant or ["base"])]
+    for v in variants:
+        parse_variant(v).deck(spec)
+    bots = list(dict.fromkeys(strategy or ["greedy"]))
+    for bot in bots:
+        seat_specs([bot], 1)
+    plan = StudyPlan(configs_for(variants, [1], bots), games=games, precision=precision, max_games=max_games, seed=seed,
+                     chunk_size=chunk_size, aggregate_only=aggregate_only, deck_spec=spec, kind="solo")
+    run_study_plan(plan, out, backend, scheduler, workers)
+    print_summary(out, as_json)
+
+
+# ----------------------------------------------------------------------------- summarize, report, study
 
 
 @app.command()
 def summarize(
-    folder: Annotated[Path, typer.Argument(help="A study folder written by simulate --out (or another study command).")],
+    folder: Annotated[Path, typer.Argument(help="A study folder written by simulate --out, compare, sweep, tournament --out or solo.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
-    """Summarise a study folder: win rate per seat with 95% intervals, scores, game length."""
-    summarize_study(folder, as_json)
+    """Summarise a study folder: every analysis it has data for (seats, variants, sweep, types, tournament, skill, solo)."""
+    print_summary(folder, as_json)
 
 
 def summarize_study(folder: Path, as_json: bool) -> None:
-    import json
+    """Print a study folder's summary (kept for callers of the first version)."""
+    print_summary(folder, as_json)
 
-    from analyses.balance import game_lengths, seat_advantage
 
-    seats = seat_advantage(folder)
-    lengths = game_lengths(folder)
-    if as_json:
-        typer.echo(json.dumps({"seats": seats.to_dicts(), "game_length": lengths.to_dicts()}))
-        return
-    for config in seats["config"].unique(maintain_order=True).to_list():
-        part = seats.filter(seats["config"] == config)
-        first = part.row(0, named=True)
-        length = lengths.filter(lengths["config"] == config).row(0, named=True)
-        mode = "solo" if first["players"] == 1 else f"{first['players']} players"
-        typer.echo(f"{mode}, variant {first['variant']}, {first['games']:,} games; mean game length "
-                   f"{length['mean_length']:.2f} turns ({length['length_low']:.2f}-{length['length_high']:.2f})")
-        typer.echo(f"  {'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'vs fair':>9}{'mean score':>12}{'mean Z':>8}")
-        for r in part.iter_rows(named=True):
-            rate = f"{100 * r['win_rate']:.1f}% ({100 * r['win_low']:.1f}-{100 * r['win_high']:.1f}%)"
-            flag = "*" if r["significant"] else " "
-            typer.echo(f"  {r['seat']:<5}{r['strategy']:<16}{rate:<26}{100 * r['lift']:>+8.1f}%{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
-    typer.echo("* the 95% interval excludes the fair share 1/players")
+@app.command()
+def report(
+    folder: Annotated[Path, typer.Argument(help="A study folder.")],
+    pdf: Annotated[Optional[Path], typer.Option("--pdf", help="Where to write the PDF (default: report.pdf in the folder).")] = None,
+    png_dir: Annotated[Optional[Path], typer.Option("--png-dir", help="Where to write one PNG per chart (default: in the folder).")] = None,
+) -> None:
+    """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
+    from analyses.study import load_manifest
+
+    load_manifest(folder)
+    try:
+        from reports import build_report
+    except ImportError as exc:
+        raise UserInputError(f"reports are not available in this installation ({exc})") from None
+    result = build_report(folder, pdf=pdf, png_dir=png_dir)
+    typer.echo(f"wrote {result.pdf}")
+    for png in result.pngs:
+        typer.echo(f"wrote {png}")
+
+
+@app.command()
+def study(
+    quick: Annotated[bool, typer.Option("--quick", help="A small version of the main study (under a minute).")] = False,
+    config: Annotated[Optional[Path], typer.Option("--config", help="A study file (TOML, see analyses/data/example_study.toml) instead of the main study.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="The study folder (default out/study-<date>); re-running resumes it.")] = None,
+    seed: SeedOpt = 1,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+) -> None:
+    """The main job: run a balance study (or your own --config) and write its report."""
+    from analyses.backends import make_backend
+
+    if config is not None:
+        from analyses.studyfile import load_study_file
+
+        load_study_file(config, seed=seed)  # a bad file fails here, with one line
+    if workers is not None and workers < 1:
+        raise UserInputError(f"--workers must be at least 1, got {workers}")
+    try:
+        from reports.main_study import run_main_study
+    except ImportError as exc:
+        raise UserInputError(f"the main study is not available in this installation ({exc})") from None
+    engine = make_backend(backend, scheduler, workers)
+    try:
+        folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)
+    finally:
+        engine.close()
+    typer.echo(f"study folder {folder}")
+    for name in ("report.pdf",):
+        if (Path(folder) / name).exists():
+            typer.echo(f"report {Path(folder) / name}")
 
 
 # ----------------------------------------------------------------------------- bench
@@ -428,6 +687,12 @@ def tournament(
     games: Annotated[int, typer.Option("--games", "-n", help="Games per seating (every seating of every group plays the same deals).")] = 2000,
     seed: SeedOpt = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print standings, payoff matrix and flags as JSON.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also write a study folder (one configuration per seating); re-running resumes it.")] = None,
+    chunk_size: ChunkOpt = 50_000,
+    aggregate_only: AggregateOpt = False,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
     import json
@@ -438,22 +703,35 @@ def tournament(
     check_players(players)
     if players < 2:
         raise UserInputError("a tournament needs --players 2 to 4")
-    if games < 1:
-        raise UserInputError(f"--games must be at least 1, got {games}")
-    parse_variant(variant)
+    check_study_numbers(games, None, 1, chunk_size)
+    variant = parse_variant(variant).name
     specs = strategy or ["random", "greedy", "chain", "economist", "spoiler"]
     names = resolve_fast_strategies(specs, len(specs))
     if len(set(names)) < 2:
         raise UserInputError("a tournament needs at least two different --strategy values")
-    total = len(schedule(names, players)) * games
-    with progress_bar(total, "games") as bar:
-        result = run_tournament(names, players, variant, games, seed, progress=bar.update)
+    if out is not None:
+        from analyses.studyfile import StudyPlan, configs_for
+        from analyses.tournament import tournament_from_study
+
+        plan = StudyPlan(configs_for([variant], [players], tournament=list(dict.fromkeys(specs))), games=games, seed=seed,
+                         chunk_size=chunk_size, aggregate_only=aggregate_only, kind="tournament")
+        run_study_plan(plan, out, backend, scheduler, workers)
+        result = tournament_from_study(out, players, variant)
+    else:
+        if aggregate_only or backend != "local":
+            raise UserInputError("--aggregate-only and --backend write a study folder: add --out DIR")
+        total = len(schedule(names, players)) * games
+        with progress_bar(total, "games") as bar:
+            result = run_tournament(names, players, variant, games, seed, progress=bar.update)
     if as_json:
-        typer.echo(json.dumps({
-            "players": players, "variant": variant, "games_per_seating": games, "seed": seed,
+        from analyses.summary import json_ready
+
+        typer.echo(json.dumps(json_ready({
+            "players": players, "variant": variant, "games_per_seating": result.games_per_seating, "seed": seed,
             "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
             "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
-        }))
+            **({"folder": str(out)} if out is not None else {}),
+        })))
         return
     for line in tournament_lines(result):
         typer.echo(line)

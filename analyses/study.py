@@ -2,47 +2,81 @@
 
 A study folder holds::
 
-    manifest.json                     what was asked, seed, versions, chunk status, timings
-    chunks/<config-id>/games-<first>.parquet    per-game rows of one chunk (tidy: one row per game and seat)
-    chunks/<config-id>/agg-<first>.parquet      or per-chunk aggregates (--aggregate-only)
+    manifest.json                                what was asked, seed, deck, versions, chunk status, timings
+    chunks/<config-id>/agg-<first>.parquet       per-chunk sums per (config, seat, strategy): always written
+    chunks/<config-id>/games-<first>.parquet     per-game rows (one row per game and seat), unless aggregate-only
+    chunks/<config-id>/pairs-<first>.parquet     per (config, seat, strategy, card) sums: cards held at game end
 
-A chunk is the game range ``[first, first + size)`` of one configuration; game
-``g`` always plays from the random stream ``(seed, g)``, so results do not
-depend on chunk size, thread count or backend, and re-running the same
-command resumes: finished chunks are kept, nothing is computed twice. Every
-file is written to a temporary name and renamed into place, and the manifest
-is rewritten the same way after each chunk, so an interrupted run (Ctrl-C, a
-killed process) leaves a consistent folder.
+A chunk is the game range ``[first, first + games)`` of one configuration;
+game ``g`` always plays from the random stream ``(seed, g)``, so results do
+not depend on chunk size, thread count or backend (common random numbers:
+game ``g`` of two variants is the same deal of the same stream), and
+re-running the same command resumes: finished chunks are kept, nothing is
+computed twice.
+
+Consistency: every chunk file is written to a temporary name and renamed into
+place *before* the manifest lists it. The manifest is rewritten (also
+atomically) at most every :data:`SAVE_EVERY` seconds and always when a run
+ends or is interrupted (Ctrl-C), so a study of thousands of small chunks does
+not spend its time rewriting a large manifest. After a hard kill the chunks
+finished since the last save have files but no manifest entry; a resume
+simply computes them again (same games, same bytes).
+
+Format version 2 (this one) lists every chunk's files in ``files``
+(``{"agg": ..., "games": ..., "pairs": ...}``); version-1 folders (one
+``file`` per chunk, per-game rows) still load, their aggregates are computed
+from the per-game rows when read.
 """
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
 import os
 import platform
+import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
 
-from simcore.cards import CODES, N_TYPES
-from simcore.variants import Variant, parse_variant
+from analyses.backends import ChunkTask, LocalBackend
+from simcore.cards import CODES, N_TYPES, card_code, parse_card
+from simcore.decks import DeckSpec
+from simcore.rules import SOLO_BANDS
+from simcore.variants import Variant, VariantError, parse_variant
 
 MANIFEST = "manifest.json"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+SAVE_EVERY = 2.0  # seconds between manifest saves during a run
+MAX_SEATS = 4
+BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64)  # R10.5 upper bounds
+BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
+KINDS = ("seats", "types", "compare", "sweep", "tournament", "skill", "solo")
 
 
 class StudyError(ValueError):
     """A study folder or request that cannot be used; the message says why."""
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.=-]")
+
+
 @dataclass(frozen=True)
 class RunConfig:
-    """One configuration of a study: variant x player count x strategy per seat."""
+    """One configuration of a study: variant x player count x strategy per seat.
+
+    ``strategies`` holds what ``--strategy`` was given (a built-in name,
+    ``linear:FILE.toml``, ``path/to/bot.py:function``), so any process can
+    load it again (:func:`play_chunk`).
+    """
 
     variant: str
     players: int
@@ -50,8 +84,18 @@ class RunConfig:
 
     @property
     def id(self) -> str:
+        """A folder-safe identifier, e.g. ``sleep-token_FF-ID__3p__greedy``."""
         bots = "-".join(self.strategies) if len(set(self.strategies)) > 1 else self.strategies[0]
-        return f"{self.variant}__{self.players}p__{bots}".replace(":", "-").replace("+", "_")
+        text = f"{self.variant}__{self.players}p__{bots}".replace(":", "-").replace("+", "_")
+        if _UNSAFE.search(text) or len(text) > 120:  # strategy paths: keep it short and unique
+            digest = hashlib.sha1(repr((self.variant, self.players, self.strategies)).encode()).hexdigest()[:10]
+            text = _UNSAFE.sub("-", text)[:80] + "-" + digest
+        return text
+
+    @property
+    def label(self) -> str:
+        """The strategies as one text, ``greedy`` or ``greedy/greedy/random``."""
+        return self.strategies[0] if len(set(self.strategies)) == 1 else "/".join(self.strategies)
 
     def parsed_variant(self) -> Variant:
         return parse_variant(self.variant)
@@ -61,16 +105,35 @@ class RunConfig:
 
     @staticmethod
     def from_json(data: dict) -> "RunConfig":
-        return RunConfig(data["variant"], int(data["players"]), tuple(data["strategies"]))
+        return RunConfig(str(data["variant"]), int(data["players"]), tuple(str(s) for s in data["strategies"]))
 
 
 @dataclass
 class ChunkRecord:
+    """One finished chunk: games ``first .. first + games - 1`` and its files (relative paths)."""
+
     first: int
     games: int
-    file: str
+    files: dict[str, str]
     seconds: float
     status: str = "done"
+
+    @property
+    def file(self) -> str:
+        """The per-game rows file, or the aggregate file (version-1 compatibility)."""
+        return self.files.get("games") or self.files["agg"]
+
+    def to_json(self) -> dict:
+        return {"first": self.first, "games": self.games, "files": self.files, "seconds": self.seconds, "status": self.status}
+
+    @staticmethod
+    def from_json(data: dict, aggregate_only: bool) -> "ChunkRecord":
+        if "files" in data:
+            files = {str(k): str(v) for k, v in data["files"].items()}
+        else:  # version 1: one file, per-game rows (or aggregates of an aggregate-only study)
+            files = {"agg" if aggregate_only else "games": str(data["file"])}
+        return ChunkRecord(int(data["first"]), int(data["games"]), files, float(data.get("seconds", 0.0)),
+                           str(data.get("status", "done")))
 
 
 @dataclass
@@ -86,13 +149,24 @@ class StudyManifest:
     updated: str = ""
     versions: dict[str, str] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
+    deck: dict | None = None  # the --deck composition (deck_spec_to_json), None: the default deck
+    meta: dict = field(default_factory=dict)  # name, kind, precision, max_games, ...
 
     def done_games(self, config_id: str) -> int:
         return sum(c.games for c in self.chunks.get(config_id, []))
 
+    def total_games(self) -> int:
+        return sum(self.done_games(c.id) for c in self.configs)
+
+    def config(self, config_id: str) -> RunConfig:
+        for c in self.configs:
+            if c.id == config_id:
+                return c
+        raise KeyError(config_id)
+
     def to_json(self) -> dict:
         return {
-            "format_version": self.format_version,
+            "format_version": FORMAT_VERSION,
             "command": self.command,
             "created": self.created,
             "updated": self.updated,
@@ -100,31 +174,39 @@ class StudyManifest:
             "chunk_size": self.chunk_size,
             "aggregate_only": self.aggregate_only,
             "versions": self.versions,
+            "deck": self.deck,
+            "meta": self.meta,
             "configs": [c.to_json() for c in self.configs],
             "target_games": self.target_games,
-            "chunks": {cid: [asdict(c) for c in recs] for cid, recs in self.chunks.items()},
+            "chunks": {cid: [r.to_json() for r in recs] for cid, recs in self.chunks.items()},
         }
 
     @staticmethod
     def from_json(data: dict) -> "StudyManifest":
+        agg_only = bool(data["aggregate_only"])
+        version = int(data.get("format_version", 1))
+        if version > FORMAT_VERSION:
+            raise ValueError(f"format version {version} is newer than this program's {FORMAT_VERSION}")
         return StudyManifest(
             seed=int(data["seed"]),
             chunk_size=int(data["chunk_size"]),
-            aggregate_only=bool(data["aggregate_only"]),
+            aggregate_only=agg_only,
             configs=[RunConfig.from_json(c) for c in data["configs"]],
             target_games={k: int(v) for k, v in data["target_games"].items()},
-            chunks={cid: [ChunkRecord(**c) for c in recs] for cid, recs in data.get("chunks", {}).items()},
+            chunks={cid: [ChunkRecord.from_json(c, agg_only) for c in recs] for cid, recs in data.get("chunks", {}).items()},
             command=data.get("command", ""),
             created=data.get("created", ""),
             updated=data.get("updated", ""),
             versions=data.get("versions", {}),
-            format_version=int(data.get("format_version", FORMAT_VERSION)),
+            format_version=version,
+            deck=data.get("deck"),
+            meta=dict(data.get("meta") or {}),
         )
 
 
 def library_versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
-    for dist in ("dreamscape-lab", "numba", "numpy", "polars", "pandas"):
+    for dist in ("dreamscape-lab", "numba", "numpy", "polars", "pandas", "scipy", "statsmodels"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
@@ -144,21 +226,51 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def save_manifest(folder: Path, manifest: StudyManifest) -> None:
     manifest.updated = _now()
-    write_atomic(folder / MANIFEST, json.dumps(manifest.to_json(), indent=1).encode())
+    write_atomic(Path(folder) / MANIFEST, json.dumps(manifest.to_json(), separators=(",", ":")).encode())
 
 
 def load_manifest(folder: str | Path) -> StudyManifest:
+    """Read a study folder's manifest; :class:`StudyError` when missing or damaged."""
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
         raise StudyError(f"{folder}: not a study folder (no {MANIFEST})")
     try:
-        return StudyManifest.from_json(json.loads(path.read_text("utf-8")))
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        manifest = StudyManifest.from_json(json.loads(path.read_text("utf-8")))
+        for c in manifest.configs:
+            if not 1 <= c.players <= MAX_SEATS or len(c.strategies) != c.players:
+                raise ValueError(f"configuration {c.id}: {c.players} players but {len(c.strategies)} strategies")
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as exc:
         raise StudyError(f"{path}: damaged manifest ({type(exc).__name__}: {exc})") from None
+    return manifest
 
 
-# ============================================================================ per-game rows
+# ============================================================================ deck compositions
+
+
+def deck_spec_to_json(spec: DeckSpec) -> dict:
+    """A deck composition as JSON (card order kept: it fixes the card ids)."""
+    return {
+        "name": spec.name,
+        "source": spec.source,
+        "base": [[card_code(c), int(n)] for c, n in spec.base],
+        "expansion": [[card_code(c), int(n)] for c, n in spec.expansion],
+    }
+
+
+def deck_spec_from_json(data: dict) -> DeckSpec:
+    try:
+        return DeckSpec(
+            name=str(data["name"]),
+            base=tuple((parse_card(k), int(n)) for k, n in data["base"]),
+            expansion=tuple((parse_card(k), int(n)) for k, n in data["expansion"]),
+            source=str(data.get("source", "study manifest")),
+        )
+    except Exception as exc:  # noqa: BLE001 - any damage is a damaged manifest
+        raise StudyError(f"damaged deck in the study manifest ({type(exc).__name__}: {exc})") from None
+
+
+# ============================================================================ chunk frames
 
 
 def games_frame(result, config: RunConfig) -> pl.DataFrame:
@@ -168,18 +280,17 @@ def games_frame(result, config: RunConfig) -> pl.DataFrame:
     aborted, performed_XX and chain_XX for every dream type code XX.
     """
     n, p = result.score.shape
-    games = np.repeat(np.arange(result.first_game, result.first_game + n, dtype=np.int64), p)
     columns = {
-        "config": pl.Series([config.id] * (n * p), dtype=pl.Categorical),
-        "game": games,
+        "config": pl.repeat(config.id, n * p, eager=True, dtype=pl.Utf8),
+        "game": np.repeat(np.arange(result.first_game, result.first_game + n, dtype=np.int64), p),
         "seat": np.tile(np.arange(p, dtype=np.int8), n),
-        "strategy": pl.Series([config.strategies[s] for _ in range(n) for s in range(p)], dtype=pl.Categorical),
+        "strategy": pl.Series("strategy", np.tile(np.array(config.strategies[:p], dtype=object), n), dtype=pl.Utf8),
         "score": result.score.reshape(-1).astype(np.int16),
         "z": result.z.reshape(-1).astype(np.int16),
         "turns": result.turns.reshape(-1).astype(np.int16),
-        "win": result.win.reshape(-1),
+        "win": result.win.reshape(-1).astype(np.float64),
         "length": np.repeat(result.length, p).astype(np.int16),
-        "aborted": np.repeat(result.aborted, p),
+        "aborted": np.repeat(result.aborted, p).astype(bool),
     }
     perf = result.performed.reshape(n * p, N_TYPES)
     chain = result.chain_by_type.reshape(n * p, N_TYPES)
@@ -189,32 +300,202 @@ def games_frame(result, config: RunConfig) -> pl.DataFrame:
     return pl.DataFrame(columns)
 
 
+def agg_frame(result, config: RunConfig) -> pl.DataFrame:
+    """Per-chunk sums per (config, seat, strategy): enough for every rate, mean and interval.
+
+    Columns (one row per seat):
+
+    * ``n`` games; ``aborted`` aborted games (R8.4, the same on every seat row);
+    * ``sum_X`` / ``sum2_X`` (sum and sum of squares) of ``win`` (win credit,
+      R8.3), ``score``, ``z``, ``turns`` and ``length`` (game length);
+    * ``sum_winx_J`` (J = 0..3): sum over games of this seat's win credit times
+      seat J's (covariances of seat win rates, for paired seat contrasts);
+    * ``sum_ws`` / ``sum2_ws``: sum over games of this seat's win credit times
+      the game's winning score (and its square). Summed over seats they give
+      the sum (of squares) of the winning score over the non-aborted games,
+      since the credits of a game add up to 1 and every winner has the
+      highest score (R8.3);
+    * ``sum_performed_XX`` / ``sum_chain_XX`` per dream type XX;
+      ``more_XX``: games in which this seat performed XX more often than the
+      mean over the game's seats, ``wins_more_XX`` the win credit in them;
+    * ``band_0`` .. ``band_5``: games whose score falls in each R10.5 band.
+    """
+    score = np.asarray(result.score)
+    n, p = score.shape
+    win = np.asarray(result.win, dtype=np.float64)
+    cols: dict[str, object] = {
+        "config": pl.Series("config", [config.id] * p, dtype=pl.Utf8),
+        "seat": np.arange(p, dtype=np.int8),
+        "strategy": pl.Series("strategy", list(config.strategies[:p]), dtype=pl.Utf8),
+        "n": np.full(p, n, dtype=np.int64),
+    }
+    length = np.broadcast_to(np.asarray(result.length, dtype=np.float64)[:, None], (n, p))
+    for name, arr in (("win", win), ("score", score), ("z", result.z), ("turns", result.turns), ("length", length)):
+        a = np.asarray(arr, dtype=np.float64)
+        cols[f"sum_{name}"] = a.sum(axis=0)
+        cols[f"sum2_{name}"] = (a * a).sum(axis=0)
+    cols["aborted"] = np.full(p, int(np.asarray(result.aborted).sum()), dtype=np.int64)
+    for j in range(MAX_SEATS):
+        cols[f"sum_winx_{j}"] = (win * win[:, j:j + 1]).sum(axis=0) if j < p else np.zeros(p)
+    ws = (win * score).sum(axis=1)[:, None]
+    cols["sum_ws"] = (win * ws).sum(axis=0)
+    cols["sum2_ws"] = (win * ws * ws).sum(axis=0)
+    perf = np.asarray(result.performed, dtype=np.int64)
+    chain = np.asarray(result.chain_by_type, dtype=np.int64)
+    more = perf * p > perf.sum(axis=1, keepdims=True)  # performed more than the game's mean over seats
+    perf_sum, chain_sum, more_sum = perf.sum(axis=0), chain.sum(axis=0), more.sum(axis=0)
+    wins_more = (more * win[:, :, None]).sum(axis=0)
+    for t, code in enumerate(CODES):
+        cols[f"sum_performed_{code}"] = perf_sum[:, t]
+        cols[f"sum_chain_{code}"] = chain_sum[:, t]
+        cols[f"more_{code}"] = more_sum[:, t].astype(np.int64)
+        cols[f"wins_more_{code}"] = wins_more[:, t]
+    bands = np.searchsorted(BAND_HIGHS, score, side="left")  # score <= high of band k (R10.5)
+    for k in range(len(BAND_LABELS)):
+        cols[f"band_{k}"] = (bands == k).sum(axis=0).astype(np.int64)
+    return pl.DataFrame(cols)
+
+
+def pairs_frame(result, config: RunConfig) -> pl.DataFrame | None:
+    """Per (config, seat, strategy, card label) sums of the cards held at game end.
+
+    Columns: config, seat, strategy, card (``"FF/IS"`` as the deck writes it),
+    seat_games_held (games in which the seat's REM stack held at least one
+    copy), wins_held (win credit in those games), copies (copies held, summed
+    over games). None when the result carries no ``held`` array.
+    """
+    held = getattr(result, "held", None)
+    labels = list(getattr(result, "card_labels", None) or [])
+    if held is None or not labels:
+        return None
+    held = np.asarray(held)
+    n, p, c = held.shape
+    uniq = list(dict.fromkeys(labels))
+    index = {lab: i for i, lab in enumerate(uniq)}
+    onehot = np.zeros((c, len(uniq)), dtype=np.float32)
+    onehot[np.arange(c), [index[lab] for lab in labels]] = 1.0
+    # float32 matrix product (BLAS): exact for these small counts, and much faster than integers.
+    copies = np.rint(held.reshape(n * p, c).astype(np.float32) @ onehot).astype(np.int64).reshape(n, p, len(uniq))
+    anyheld = copies > 0
+    win = np.asarray(result.win, dtype=np.float64)
+    seat_games = anyheld.sum(axis=0)  # (p, L)
+    wins = (anyheld * win[:, :, None]).sum(axis=0)
+    total = copies.sum(axis=0)
+    L = len(uniq)
+    return pl.DataFrame({
+        "config": pl.Series("config", [config.id] * (p * L), dtype=pl.Utf8),
+        "seat": np.repeat(np.arange(p, dtype=np.int8), L),
+        "strategy": pl.Series("strategy", [config.strategies[s] for s in range(p) for _ in range(L)], dtype=pl.Utf8),
+        "card": pl.Series("card", uniq * p, dtype=pl.Utf8),
+        "seat_games_held": seat_games.reshape(-1).astype(np.int64),
+        "wins_held": wins.reshape(-1),
+        "copies": total.reshape(-1).astype(np.int64),
+    })
+
+
+def result_from_games(frame: pl.DataFrame, players: int):
+    """Rebuild a chunk's result arrays from its per-game rows (reads version-1 folders)."""
+    df = frame.sort(["game", "seat"])
+    n = df.height // players
+
+    def arr(col, dtype=np.int64):
+        return df[col].to_numpy().astype(dtype).reshape(n, players)
+
+    return SimpleNamespace(
+        players=players, first_game=int(df["game"][0]) if n else 0,
+        score=arr("score"), z=arr("z"), turns=arr("turns"), win=arr("win", np.float64),
+        length=arr("length")[:, 0], aborted=arr("aborted", bool)[:, 0],
+        performed=np.stack([arr(f"performed_{c}") for c in CODES], axis=2),
+        chain_by_type=np.stack([arr(f"chain_{c}") for c in CODES], axis=2),
+        held=None, card_labels=[],
+    )
+
+
 def aggregate_frame(games: pl.DataFrame) -> pl.DataFrame:
-    """Per-chunk sums per seat, enough for rates, means and their intervals."""
-    sums = [pl.len().alias("n")]
-    for col in ("win", "score", "z", "turns", "length"):
-        sums += [pl.col(col).cast(pl.Float64).sum().alias(f"sum_{col}"), (pl.col(col).cast(pl.Float64) ** 2).sum().alias(f"sum2_{col}")]
-    sums.append(pl.col("aborted").sum().alias("aborted"))
-    for code in CODES:
-        sums += [pl.col(f"performed_{code}").cast(pl.Int64).sum().alias(f"sum_performed_{code}"),
-                 pl.col(f"chain_{code}").cast(pl.Int64).sum().alias(f"sum_chain_{code}")]
-    return games.group_by(["config", "seat", "strategy"]).agg(sums).sort("seat")
+    """Per-chunk sums from per-game rows (all configurations in ``games``); see :func:`agg_frame`."""
+    parts = []
+    for (config_id,), part in games.group_by("config", maintain_order=True):
+        strategies = part.filter(pl.col("seat").is_in(list(range(MAX_SEATS)))).unique("seat").sort("seat")["strategy"].cast(pl.Utf8).to_list()
+        cfg = SimpleNamespace(id=str(config_id), strategies=tuple(strategies))
+        parts.append(agg_frame(result_from_games(part, len(strategies)), cfg))
+    return pl.concat(parts) if parts else pl.DataFrame()
 
 
-# ============================================================================ running
+def write_frame_atomic(frame: pl.DataFrame, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    frame.write_parquet(tmp, compression="lz4", statistics=False)
+    os.replace(tmp, path)
 
 
-ChunkFn = Callable[[RunConfig, int, int, int], object]  # (config, seed, first, games) -> SimResult
+# ============================================================================ playing a chunk
+
+_STRATEGY_NAMES: dict[str, str] = {}
+_DECKS: dict[tuple, object] = {}
+
+
+def load_strategies(specs: Iterable[str]) -> list[str]:
+    """Load (in this process) and return the registered names of ``--strategy`` values."""
+    out = []
+    for spec in specs:
+        name = _STRATEGY_NAMES.get(spec)
+        if name is None:
+            from strategies.api import load_strategy
+
+            name = _STRATEGY_NAMES[spec] = load_strategy(spec)
+        out.append(name)
+    return out
+
+
+def config_deck(variant: str, deck_spec: DeckSpec | None = None):
+    """The deck a configuration plays (cached per variant and composition)."""
+    key = (variant, deck_spec)
+    deck = _DECKS.get(key)
+    if deck is None:
+        deck = _DECKS[key] = parse_variant(variant).deck(deck_spec)
+    return deck
+
+
+def play_chunk(task: ChunkTask):
+    """Play one chunk on the fast engine: the default chunk function of every backend.
+
+    Module-level and driven by a picklable :class:`~analyses.backends.ChunkTask`
+    only, so a Dask worker can run it: strategy specs that are not built in
+    (``path.py:func``, ``linear:FILE.toml``) are loaded in the process that
+    runs the chunk.
+    """
+    from simcore.fast import SimConfig, iter_chunks
+
+    config = task.config
+    names = load_strategies(config.strategies)
+    variant = parse_variant(config.variant)
+    sim = SimConfig(players=config.players, options=variant.options, deck=config_deck(config.variant, task.deck_spec))
+    (result,) = list(iter_chunks(sim, task.games, task.seed, names, chunk_size=max(task.games, 1), first_game=task.first))
+    return result
 
 
 def fast_chunk(config: RunConfig, seed: int, first: int, games: int, deck_spec=None):
-    """Play one chunk on the fast engine (the default chunk function)."""
-    from simcore.fast import SimConfig, iter_chunks
+    """Play one chunk on the fast engine (the version-1 call form of :func:`play_chunk`)."""
+    return play_chunk(ChunkTask(config, seed, first, games, deck_spec))
 
-    variant = config.parsed_variant()
-    sim = SimConfig(players=config.players, options=variant.options, deck=variant.deck(deck_spec))
-    (result,) = list(iter_chunks(sim, games, seed, list(config.strategies), chunk_size=games, first_game=first))
-    return result
+
+ChunkFn = Callable[[ChunkTask], object]  # -> SimResult
+
+
+def _as_task_fn(fn: Callable | None) -> ChunkFn:
+    """Accept chunk functions of a ChunkTask, or of (config, seed, first, games) (version 1)."""
+    if fn is None:
+        return play_chunk
+    try:
+        params = [p for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+    except (TypeError, ValueError):
+        return fn
+    if len(params) >= 4:
+        return lambda task: fn(task.config, task.seed, task.first, task.games)
+    return fn
+
+
+# ============================================================================ the study
 
 
 class Study:
@@ -225,16 +506,24 @@ class Study:
     folder : path
         The study folder (created if missing).
     configs : list of RunConfig
-        What to simulate. When the folder exists, the configurations must be
-        the same as the ones it was started with (a resume), or new ones are added.
+        What to simulate. When the folder exists, configurations it does not
+        hold yet are added; ``[]`` means all of a resumed study's.
     games : int
-        Games per configuration.
+        Games per configuration (a resumed study never shrinks its targets).
     seed : int
         The study's seed (game g of every configuration plays stream (seed, g)).
     chunk_size : int
         Games per chunk; a resumed study keeps the chunk size it started with.
     aggregate_only : bool
-        Keep per-chunk aggregates instead of per-game rows.
+        Keep per-chunk aggregates only, no per-game rows.
+    command : str
+        The command line, recorded in the manifest.
+    deck_spec : DeckSpec, optional
+        A ``--deck`` composition; recorded in the manifest, so a resume plays
+        the same deck. Resuming with another composition is refused.
+    meta : dict, optional
+        Free-form facts for reports (name, kind, precision, ...), merged into
+        the manifest's ``meta``.
     """
 
     def __init__(
@@ -246,23 +535,33 @@ class Study:
         chunk_size: int = 100_000,
         aggregate_only: bool = False,
         command: str = "",
+        deck_spec: DeckSpec | None = None,
+        meta: dict | None = None,
     ) -> None:
         if games < 0:
             raise StudyError("games must be >= 0")
         if chunk_size < 1:
             raise StudyError("chunk size must be >= 1")
         self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise StudyError(f"{self.folder}: exists and is not a folder")
+        deck_json = deck_spec_to_json(deck_spec) if deck_spec is not None else None
         if (self.folder / MANIFEST).exists():
             m = load_manifest(self.folder)
             if m.seed != seed:
                 raise StudyError(f"{self.folder}: this study was started with seed {m.seed}, not {seed}; use another folder")
             if m.aggregate_only != aggregate_only:
                 raise StudyError(f"{self.folder}: this study was started {'with' if m.aggregate_only else 'without'} --aggregate-only")
+            if deck_json is not None and _deck_key(m.deck) != _deck_key(deck_json):
+                raise StudyError(f"{self.folder}: this study was started with "
+                                 f"{'another deck' if m.deck else 'the default deck'}; use another folder")
             known = {c.id for c in m.configs}
             for c in configs:
                 if c.id not in known:
                     m.configs.append(c)
+                    known.add(c.id)
                 m.target_games[c.id] = max(m.target_games.get(c.id, 0), games)
+            m.meta.update(meta or {})
             self.manifest = m
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -270,91 +569,269 @@ class Study:
                 seed=seed,
                 chunk_size=chunk_size,
                 aggregate_only=aggregate_only,
-                configs=list(configs),
+                configs=list(dict((c.id, c) for c in configs).values()),
                 target_games={c.id: games for c in configs},
                 command=command,
                 created=_now(),
                 versions=library_versions(),
+                deck=deck_json,
+                meta=dict(meta or {}),
             )
-            save_manifest(self.folder, self.manifest)
+        self.save()
         # The configurations this run plays: the ones asked for, or all of a resumed study's.
         asked = {c.id for c in configs}
         self.configs = [c for c in self.manifest.configs if c.id in asked] if asked else list(self.manifest.configs)
+        self._last_save = time.monotonic()
+        self._stats: dict[str, dict[int, tuple[int, np.ndarray, np.ndarray]]] = {}
 
     # --- bookkeeping ------------------------------------------------------------------
+    @property
+    def deck_spec(self) -> DeckSpec | None:
+        return deck_spec_from_json(self.manifest.deck) if self.manifest.deck else None
+
+    def save(self) -> None:
+        """Write the manifest now (atomically)."""
+        save_manifest(self.folder, self.manifest)
+        self._last_save = time.monotonic()
+
+    def _maybe_save(self) -> None:
+        if time.monotonic() - self._last_save >= SAVE_EVERY:
+            self.save()
+
+    def target(self, config: RunConfig) -> int:
+        return self.manifest.target_games.get(config.id, 0)
+
+    def done(self, config: RunConfig) -> int:
+        return self.manifest.done_games(config.id)
+
     def pending_chunks(self) -> list[tuple[RunConfig, int, int]]:
-        """(config, first game, games) of every chunk still to play, in a fixed order."""
+        """(config, first game, games) of every chunk still to play, in a fixed order.
+
+        Chunks lie on the grid of multiples of the chunk size; the games of
+        ``[0, target)`` that no finished chunk covers are cut at the grid
+        lines (a target that grew after a short last chunk continues it).
+        """
         m, out = self.manifest, []
+        size = m.chunk_size
         for c in self.configs:
-            done = {rec.first for rec in m.chunks.get(c.id, [])}
             target = m.target_games.get(c.id, 0)
-            for first in range(0, target, m.chunk_size):
-                if first not in done:
-                    out.append((c, first, min(m.chunk_size, target - first)))
+            pos = 0
+            for rec in sorted(m.chunks.get(c.id, []), key=lambda r: r.first) + [None]:
+                end = target if rec is None else min(rec.first, target)
+                while pos < end:
+                    stop = min(end, (pos // size + 1) * size)
+                    out.append((c, pos, stop - pos))
+                    pos = stop
+                if rec is not None:
+                    pos = max(pos, rec.first + rec.games)
         return out
 
-    def extend(self, config: RunConfig, games: int) -> None:
-        """Ask for ``games`` more games of ``config`` (adaptive precision)."""
-        self.manifest.target_games[config.id] = self.manifest.target_games.get(config.id, 0) + games
-        save_manifest(self.folder, self.manifest)
+    def set_target(self, config: RunConfig, games: int) -> None:
+        """Ask for ``games`` games of ``config`` in all (adaptive precision; never shrinks)."""
+        self.manifest.target_games[config.id] = max(self.target(config), int(games))
 
-    def record(self, config: RunConfig, first: int, result, seconds: float) -> None:
-        """Write one finished chunk, then mark it done in the manifest (in that order)."""
-        frame = games_frame(result, config)
-        kind = "agg" if self.manifest.aggregate_only else "games"
-        if self.manifest.aggregate_only:
-            frame = aggregate_frame(frame)
+    def extend(self, config: RunConfig, games: int) -> None:
+        """Ask for ``games`` more games of ``config``."""
+        self.set_target(config, self.target(config) + games)
+        self.save()
+
+    def record(self, config: RunConfig, first: int, result, seconds: float, save: bool = True) -> None:
+        """Write one finished chunk's files, then list it in the manifest (in that order)."""
+        n = int(np.asarray(result.score).shape[0])
         sub = self.folder / "chunks" / config.id
         sub.mkdir(parents=True, exist_ok=True)
-        path = sub / f"{kind}-{first:012d}.parquet"
-        tmp = path.with_name(path.name + ".tmp")
-        frame.write_parquet(tmp)
-        os.replace(tmp, path)
+        files: dict[str, str] = {}
+        agg = agg_frame(result, config)
+        write_frame_atomic(agg, sub / f"agg-{first:012d}.parquet")
+        files["agg"] = f"chunks/{config.id}/agg-{first:012d}.parquet"
+        if not self.manifest.aggregate_only:
+            write_frame_atomic(games_frame(result, config), sub / f"games-{first:012d}.parquet")
+            files["games"] = f"chunks/{config.id}/games-{first:012d}.parquet"
+        pairs = pairs_frame(result, config)
+        if pairs is not None:
+            write_frame_atomic(pairs, sub / f"pairs-{first:012d}.parquet")
+            files["pairs"] = f"chunks/{config.id}/pairs-{first:012d}.parquet"
         recs = self.manifest.chunks.setdefault(config.id, [])
         recs[:] = [r for r in recs if r.first != first]
-        recs.append(ChunkRecord(first, result.n_games, str(path.relative_to(self.folder)), round(seconds, 4)))
+        recs.append(ChunkRecord(first, n, files, round(seconds, 4)))
         recs.sort(key=lambda r: r.first)
-        save_manifest(self.folder, self.manifest)
+        self._stats.setdefault(config.id, {})[first] = _seat_stats_of(agg)
+        if save:
+            self.save()
 
-    def run(self, chunk_fn: ChunkFn | None = None, progress: bool = True, deck_spec=None) -> None:
-        """Play every missing chunk, saving each as soon as it is done."""
+    def seat_stats(self, config: RunConfig) -> tuple[int, np.ndarray, np.ndarray]:
+        """(games, win credit per seat, games per R10.5 band per seat) over the finished chunks.
+
+        Summed in game order, so the numbers (and any decision taken on them,
+        :mod:`analyses.precision`) do not depend on the order chunks finished in.
+        """
+        cache = self._stats.setdefault(config.id, {})
+        games, wins, bands = 0, np.zeros(config.players), np.zeros((config.players, len(BAND_LABELS)))
+        for rec in sorted(self.manifest.chunks.get(config.id, []), key=lambda r: r.first):
+            if rec.first not in cache:
+                cache[rec.first] = _seat_stats_of(_read_agg(self.folder, rec, config))
+            n, w, b = cache[rec.first]
+            games += n
+            wins = wins + w
+            bands = bands + b
+        return games, wins, bands
+
+    def run(self, chunk_fn: Callable | None = None, progress=True, deck_spec: DeckSpec | None = None, backend=None) -> int:
+        """Play every missing chunk through ``backend`` (default: this process); returns games played.
+
+        Parameters
+        ----------
+        chunk_fn : callable, optional
+            ``fn(ChunkTask) -> SimResult``, module-level for remote backends
+            (default :func:`play_chunk`). The version-1 form
+            ``fn(config, seed, first, games)`` is still accepted locally.
+        progress : bool or progress bar
+            Show a progress bar (games/s and ETA) on stderr, or update this one.
+        deck_spec : DeckSpec, optional
+            The ``--deck`` composition; must be the study's (recorded at creation).
+        backend : object with ``imap_unordered(fn, tasks)``, optional
+            :class:`analyses.backends.LocalBackend` when omitted.
+        """
+        if deck_spec is not None:
+            wanted = _deck_key(deck_spec_to_json(deck_spec))
+            if self.manifest.deck is None and not any(self.manifest.chunks.values()):
+                self.manifest.deck = deck_spec_to_json(deck_spec)
+            elif _deck_key(self.manifest.deck) != wanted:
+                raise StudyError(f"{self.folder}: this study was started with "
+                                 f"{'another deck' if self.manifest.deck else 'the default deck'}; use another folder")
         pending = self.pending_chunks()
         if not pending:
-            return
-        run_chunk = chunk_fn or (lambda c, s, f, g: fast_chunk(c, s, f, g, deck_spec))
-        bar = _progress_bar(sum(g for _, _, g in pending), progress)
+            self.save()
+            return 0
+        fn = _as_task_fn(chunk_fn)
+        deck = self.deck_spec
+        tasks = [ChunkTask(c, self.manifest.seed, first, games, deck) for c, first, games in pending]
+        own_backend = backend is None
+        backend = backend or LocalBackend()
+        own_bar = isinstance(progress, bool)
+        bar = _progress_bar(sum(t.games for t in tasks), progress) if own_bar else progress
+        if not own_bar:
+            bar.total = (bar.total or 0) + sum(t.games for t in tasks)
+            bar.refresh()
+        played = 0
         try:
-            for config, first, games in pending:
-                bar.set_postfix_str(f"{config.id} games {first}..{first + games - 1}", refresh=False)
-                t0 = time.perf_counter()
-                result = run_chunk(config, self.manifest.seed, first, games)
-                self.record(config, first, result, time.perf_counter() - t0)
-                bar.update(games)
+            for i, result, seconds in backend.imap_unordered(fn, tasks):
+                task = tasks[i]
+                n = int(np.asarray(result.score).shape[0])
+                if n != task.games:
+                    raise StudyError(f"chunk {task.config.id} games {task.first}..: got {n} games, expected {task.games}")
+                self.record(task.config, task.first, result, seconds, save=False)
+                self._maybe_save()
+                played += task.games
+                bar.update(task.games)
         finally:
-            bar.close()
+            self.save()
+            if own_bar:
+                bar.close()
+            if own_backend:
+                backend.close()
+        return played
+
+
+def _deck_key(deck_json: dict | None):
+    if deck_json is None:
+        return None
+    return (tuple(map(tuple, deck_json["base"])), tuple(map(tuple, deck_json["expansion"])))
+
+
+def _seat_stats_of(agg: pl.DataFrame) -> tuple[int, np.ndarray, np.ndarray]:
+    agg = agg.sort("seat")
+    n = int(agg["n"][0]) if agg.height else 0
+    wins = agg["sum_win"].to_numpy().astype(np.float64)
+    if "band_0" in agg.columns:
+        bands = np.stack([agg[f"band_{k}"].to_numpy() for k in range(len(BAND_LABELS))], axis=1).astype(np.float64)
+    else:
+        bands = np.zeros((agg.height, len(BAND_LABELS)))
+    return n, wins, bands
+
+
+def _read_agg(folder: Path, rec: ChunkRecord, config: RunConfig) -> pl.DataFrame:
+    path = folder / rec.files["agg"] if "agg" in rec.files else None
+    if path is not None:
+        if not path.is_file():
+            raise StudyError(f"{folder}: damaged study, chunk file missing: {path}")
+        return pl.read_parquet(path)
+    games = folder / rec.files["games"]
+    if not games.is_file():
+        raise StudyError(f"{folder}: damaged study, chunk file missing: {games}")
+    return agg_frame(result_from_games(pl.read_parquet(games), config.players), config)
 
 
 def _progress_bar(total: int, enabled: bool):
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, unit="game", unit_scale=True, disable=not enabled, dynamic_ncols=True, smoothing=0.1)
+    return tqdm(total=total, unit="games", unit_scale=True, disable=not enabled, dynamic_ncols=True,
+                smoothing=0.1, file=sys.stderr, mininterval=0.5)
 
 
 # ============================================================================ reading
 
 
+def _files(folder: Path, m: StudyManifest, kind: str) -> list[Path]:
+    files = [folder / rec.files[kind] for recs in m.chunks.values() for rec in recs if kind in rec.files]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
+    return files
+
+
+def _nonempty(folder: Path, m: StudyManifest) -> None:
+    if not any(m.chunks.values()):
+        raise StudyError(f"{folder}: the study has no finished chunk yet")
+
+
 def scan_games(folder: str | Path) -> pl.LazyFrame:
-    """All per-game rows of a study as a lazy frame (polars scans the parquet files)."""
+    """All per-game rows of a study as a lazy frame (one row per game and seat)."""
     folder = Path(folder)
     m = load_manifest(folder)
     if m.aggregate_only:
         raise StudyError(f"{folder}: an --aggregate-only study keeps no per-game rows")
-    files = [folder / rec.file for recs in m.chunks.values() for rec in recs]
-    missing = [str(f) for f in files if not f.is_file()]
-    if missing:
-        raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
+    _nonempty(folder, m)
+    files = _files(folder, m, "games")
+    lf = pl.scan_parquet([str(f) for f in files])
+    return lf.with_columns(pl.col("config").cast(pl.Utf8), pl.col("strategy").cast(pl.Utf8))
+
+
+def has_games(folder: str | Path) -> bool:
+    """Whether the study keeps per-game rows (not --aggregate-only)."""
+    return not load_manifest(folder).aggregate_only
+
+
+def scan_aggs(folder: str | Path) -> pl.LazyFrame:
+    """All per-chunk aggregates (:func:`agg_frame` columns) of a study as a lazy frame.
+
+    Version-1 chunks without an aggregate file are aggregated from their
+    per-game rows on the fly.
+    """
+    folder = Path(folder)
+    m = load_manifest(folder)
+    _nonempty(folder, m)
+    files = _files(folder, m, "agg")
+    parts: list[pl.LazyFrame] = []
+    if files:
+        parts.append(pl.scan_parquet([str(f) for f in files]).with_columns(
+            pl.col("config").cast(pl.Utf8), pl.col("strategy").cast(pl.Utf8)))
+    by_id = {c.id: c for c in m.configs}
+    legacy = [(cid, rec) for cid, recs in m.chunks.items() for rec in recs if "agg" not in rec.files]
+    if legacy:
+        frames = [_read_agg(folder, rec, by_id[cid]) for cid, rec in legacy]
+        parts.append(pl.concat(frames, how="diagonal_relaxed").lazy())
+    return pl.concat(parts, how="diagonal_relaxed") if len(parts) > 1 else parts[0]
+
+
+def scan_pairs(folder: str | Path) -> pl.LazyFrame:
+    """All per-card sums (:func:`pairs_frame` columns) of a study; StudyError when it has none."""
+    folder = Path(folder)
+    m = load_manifest(folder)
+    _nonempty(folder, m)
+    files = _files(folder, m, "pairs")
     if not files:
-        raise StudyError(f"{folder}: the study has no finished chunk yet")
+        raise StudyError(f"{folder}: this study holds no held-card data (written before the engine reported it)")
     return pl.scan_parquet([str(f) for f in files])
 
 
@@ -363,4 +840,103 @@ def chunk_files(folder: str | Path) -> Iterable[Path]:
     m = load_manifest(folder)
     for recs in m.chunks.values():
         for rec in recs:
-            yield folder / rec.file
+            for path in rec.files.values():
+                yield folder / path
+
+
+def configs_frame(folder: str | Path) -> pl.DataFrame:
+    """One row per configuration of a study: config, variant, players, strategies (``a/b/c`` or one name)."""
+    m = load_manifest(folder)
+    return pl.DataFrame(
+        {"config": [c.id for c in m.configs], "variant": [c.variant for c in m.configs],
+         "players": [c.players for c in m.configs], "strategies": [c.label for c in m.configs]},
+        schema={"config": pl.Utf8, "variant": pl.Utf8, "players": pl.Int64, "strategies": pl.Utf8},
+    )
+
+
+_TOTALS: dict[Path, tuple[tuple, list[Path], pl.DataFrame]] = {}
+
+
+def seat_totals(folder: str | Path) -> pl.DataFrame:
+    """Every agg column summed over chunks per (config, seat, strategy), joined with the configurations.
+
+    Cached per folder until its manifest changes (a report reads it many times).
+    """
+    folder = Path(folder)
+    path = folder / MANIFEST
+    try:
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = None
+    key = folder.resolve()
+    hit = _TOTALS.get(key)
+    if stamp is not None and hit is not None and hit[0] == stamp:
+        missing = [f for f in hit[1] if not f.is_file()]
+        if missing:
+            raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
+        return hit[2]
+    aggs = scan_aggs(folder)
+    sums = [pl.col(c).sum() for c in aggs.collect_schema().names() if c not in ("config", "seat", "strategy")]
+    out = aggs.group_by(["config", "seat", "strategy"]).agg(sums).collect()
+    out = out.join(configs_frame(folder), on="config").sort(["players", "variant", "config", "seat"])
+    if stamp is not None:
+        _TOTALS.clear()
+        _TOTALS[key] = (stamp, list(chunk_files(folder)), out)
+    return out
+
+
+def finished_configs(folder: str | Path) -> list[RunConfig]:
+    """The configurations with at least one finished chunk, in manifest order."""
+    m = load_manifest(folder)
+    return [c for c in m.configs if m.chunks.get(c.id)]
+
+
+# ============================================================================ what a folder holds
+
+
+def _variant(text: str) -> Variant | None:
+    try:
+        return parse_variant(text)
+    except VariantError:
+        return None
+
+
+def study_kinds(folder: str | Path) -> set[str]:
+    """Which analyses a study folder has data for.
+
+    * ``seats`` / ``types``: any multi-player configuration;
+    * ``solo``: any one-player configuration (R10.5 bands);
+    * ``compare``: the same players and strategies played in two or more variants;
+    * ``sweep``: any variant with Controlled Study swaps (R1.4);
+    * ``tournament``: two or more seatings of the same players and variant, at
+      least one of them mixing strategies;
+    * ``skill``: a tournament, or any configuration mixing strategies.
+    """
+    configs = finished_configs(folder)
+    kinds: set[str] = set()
+    if any(c.players >= 2 for c in configs):
+        kinds |= {"seats", "types"}
+    if any(c.players == 1 for c in configs):
+        kinds.add("solo")
+    by_table: dict[tuple, set[str]] = {}
+    by_game: dict[tuple, list[RunConfig]] = {}
+    for c in configs:
+        by_table.setdefault((c.players, c.strategies), set()).add(c.variant)
+        by_game.setdefault((c.players, c.variant), []).append(c)
+        v = _variant(c.variant)
+        if v is not None and v.removed:
+            kinds.add("sweep")
+    if any(len(vs) >= 2 for vs in by_table.values()):
+        kinds.add("compare")
+    for (players, _), group in by_game.items():
+        if players >= 2 and len(group) >= 2 and any(len(set(c.strategies)) > 1 for c in group):
+            kinds.add("tournament")
+    if "tournament" in kinds or any(c.players >= 2 and len(set(c.strategies)) > 1 for c in configs):
+        kinds.add("skill")
+    return kinds
+
+
+def to_output(frame: pl.DataFrame, pandas: bool):
+    """Return a polars frame, or pandas when asked."""
+    return frame.to_pandas() if pandas else frame

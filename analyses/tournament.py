@@ -187,3 +187,82 @@ def openskill_ratings(games: pl.DataFrame, players: int, max_games: int, seed: i
         for n, team in zip(names, new):
             ratings[n] = team[0]
     return {n: float(r.ordinal()) for n, r in ratings.items()}
+
+
+# ============================================================================ from a study folder
+
+
+def tournament_groups(folder) -> list[tuple[int, str]]:
+    """(players, variant) of every tournament a study folder holds: two or more seatings, one mixing strategies."""
+    from analyses.study import finished_configs
+
+    groups: dict[tuple[int, str], list] = {}
+    for c in finished_configs(folder):
+        groups.setdefault((c.players, c.variant), []).append(c)
+    return [key for key, cs in groups.items()
+            if key[0] >= 2 and len(cs) >= 2 and any(len(set(c.strategies)) > 1 for c in cs)]
+
+
+def tournament_from_study(folder, players: int | None = None, variant: str | None = None,
+                          rating_games: int = 20_000, seed: int | None = None) -> TournamentResult:
+    """The tournament of a study folder (``dreamscape tournament --out``), analysed as :func:`run_tournament` does.
+
+    Standings and the payoff matrix come from the per-chunk aggregates (a
+    seating is one configuration; every strategy's win credit in the
+    seatings where it met another), so they also work for ``--aggregate-only``
+    studies; the openskill ratings need per-game rows (NaN without them).
+    ``players``/``variant`` choose among several tournaments (default: the first).
+    """
+    from analyses.study import StudyError, finished_configs, has_games, load_manifest, scan_games, seat_totals
+
+    groups = tournament_groups(folder)
+    chosen = [g for g in groups if (players is None or g[0] == players) and (variant is None or g[1] == variant)]
+    if not chosen:
+        raise StudyError(f"{folder}: no tournament (two or more seatings of the same players and variant, mixing strategies)")
+    players, variant = chosen[0]
+    configs = [c for c in finished_configs(folder) if c.players == players and c.variant == variant]
+    ids = [c.id for c in configs]
+    totals = seat_totals(folder).filter(pl.col("config").is_in(ids))
+    fair = 1.0 / players
+    m = load_manifest(folder)
+    seed = m.seed if seed is None else seed
+    if has_games(folder):
+        index = {cid: i for i, cid in enumerate(ids)}
+        games = (scan_games(folder).filter(pl.col("config").is_in(ids))
+                 .select(["config", "game", "seat", "strategy", "score", "win"]).collect()
+                 .with_columns(pl.col("config").replace_strict(index, return_dtype=pl.Int32).alias("seating"),
+                               pl.col("score").cast(pl.Int32))
+                 .select(["seating", "game", "seat", "strategy", "score", "win"]).sort(["seating", "game", "seat"]))
+        ratings = openskill_ratings(games, players, rating_games, seed)
+    else:
+        games = pl.DataFrame(schema={"seating": pl.Int32, "game": pl.Int64, "seat": pl.Int8, "strategy": pl.Utf8,
+                                     "score": pl.Int32, "win": pl.Float64})
+        ratings = {}
+    per = totals.group_by("strategy", maintain_order=True).agg(
+        pl.col("n").sum().alias("games"), pl.col("sum_win").sum().alias("wins"), pl.col("sum_score").sum().alias("score"))
+    rows = []
+    for r in per.iter_rows(named=True):
+        est = wilson(r["wins"], r["games"])
+        rows.append({"strategy": r["strategy"], "games": r["games"], "win_rate": est.value, "win_low": est.low,
+                     "win_high": est.high, "lift": est.value - fair, "mean_score": r["score"] / r["games"],
+                     "rating": ratings.get(r["strategy"], float("nan"))})
+    standings = pl.DataFrame(rows).sort("win_rate", descending=True)
+    met: dict[tuple[str, str], list[float]] = {}
+    for (cid,), part in totals.group_by(["config"], maintain_order=True):
+        seated = set(part["strategy"].to_list())
+        for a in seated:
+            mine = part.filter(pl.col("strategy") == a)
+            for b in seated - {a}:
+                acc = met.setdefault((a, b), [0, 0.0])
+                acc[0] += int(mine["n"].sum())
+                acc[1] += float(mine["sum_win"].sum())
+    payoff_rows = []
+    for (a, b) in sorted(met):
+        n, w = met[(a, b)]
+        est = wilson(w, n)
+        payoff_rows.append({"strategy": a, "opponent": b, "games": n, "win_rate": est.value,
+                            "win_low": est.low, "win_high": est.high})
+    payoff = pl.DataFrame(payoff_rows)
+    per_seating = min(m.done_games(cid) for cid in ids)
+    return TournamentResult(players, variant, per_seating, games, standings, payoff,
+                            dominant_strategy(payoff, players), find_cycles(payoff))

@@ -161,7 +161,7 @@ def _import_module(name: str):
 def builtin_names() -> list[str]:
     import strategies.builtins  # noqa: F401 - registers the built-in bots
 
-    return [n for n in strategy_names() if not n.endswith("-hook") and ":" not in n]
+    return [n for n in strategy_names() if "-hook" not in n and ":" not in n]
 
 
 def strategy_table() -> list[tuple[str, str]]:

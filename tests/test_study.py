@@ -114,7 +114,7 @@ def test_a_damaged_manifest_is_a_clear_error(tmp_path):
 def test_a_missing_chunk_file_is_a_clear_error(tmp_path):
     Study(tmp_path / "s", [CONFIG], games=20, seed=1, chunk_size=10).run(fake_chunk, progress=False)
     m = json.loads((tmp_path / "s" / "manifest.json").read_text())
-    (tmp_path / "s" / m["chunks"][CONFIG.id][0]["file"]).unlink()
+    (tmp_path / "s" / m["chunks"][CONFIG.id][0]["files"]["games"]).unlink()
     with pytest.raises(StudyError, match="chunk file missing"):
         scan_games(tmp_path / "s")
 
@@ -158,3 +158,160 @@ def test_summarize_a_damaged_folder_is_one_line_exit_2(tmp_path):
     assert result.exit_code == 2 and "damaged manifest" in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(app, ["summarize", str(tmp_path / "nothing")])
     assert result.exit_code == 2 and "not a study folder" in result.output
+
+
+# ----------------------------------------------------------------------------- format version 2
+
+from analyses import study as study_module  # noqa: E402
+from analyses.backends import ChunkTask  # noqa: E402
+from analyses.study import games_frame, scan_aggs, scan_pairs  # noqa: E402
+from fake_chunks import CARD_LABELS, fake_chunk as fake_task_chunk, fake_result  # noqa: E402
+
+
+def test_every_chunk_has_agg_games_and_pairs_files(tmp_path):
+    Study(tmp_path / "s", [CONFIG], games=250, seed=2, chunk_size=100).run(fake_task_chunk, progress=False)
+    m = load_manifest(tmp_path / "s")
+    assert m.format_version == 2
+    recs = m.chunks[CONFIG.id]
+    assert [(r.first, r.games) for r in recs] == [(0, 100), (100, 100), (200, 50)]
+    for r in recs:
+        assert set(r.files) == {"agg", "games", "pairs"}
+        assert all((tmp_path / "s" / f).is_file() for f in r.files.values())
+    aggs = scan_aggs(tmp_path / "s").collect()
+    assert aggs.height == 3 * 3  # three chunks x three seats
+    # The chunk sums add up to the per-game rows.
+    games = table(tmp_path / "s")
+    assert aggs["n"].sum() == games.height
+    assert aggs["sum_win"].sum() == pytest.approx(games["win"].sum())
+    pairs = scan_pairs(tmp_path / "s").collect()
+    assert sorted(pairs["card"].unique().to_list()) == sorted(set(CARD_LABELS))
+
+
+def test_aggregate_only_keeps_no_per_game_rows(tmp_path):
+    Study(tmp_path / "s", [CONFIG], games=200, seed=2, chunk_size=100, aggregate_only=True).run(fake_task_chunk, progress=False)
+    m = load_manifest(tmp_path / "s")
+    assert all(set(r.files) == {"agg", "pairs"} for r in m.chunks[CONFIG.id])
+    assert not list((tmp_path / "s").rglob("games-*.parquet"))
+    with pytest.raises(StudyError, match="aggregate-only"):
+        scan_games(tmp_path / "s")
+    assert scan_aggs(tmp_path / "s").collect()["n"].sum() == 3 * 200
+
+
+def test_a_version_1_folder_still_loads(tmp_path):
+    folder = tmp_path / "old"
+    (folder / "chunks" / CONFIG.id).mkdir(parents=True)
+    recs = []
+    for first in (0, 100):
+        path = f"chunks/{CONFIG.id}/games-{first:012d}.parquet"
+        games_frame(fake_result(CONFIG, 4, first, 100), CONFIG).write_parquet(folder / path)
+        recs.append({"first": first, "games": 100, "file": path, "seconds": 0.1, "status": "done"})
+    manifest = {"format_version": 1, "seed": 4, "chunk_size": 100, "aggregate_only": False,
+                "configs": [CONFIG.to_json()], "target_games": {CONFIG.id: 200}, "chunks": {CONFIG.id: recs}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    from analyses.balance import seat_advantage
+
+    seats = seat_advantage(folder)
+    assert seats["games"].to_list() == [200, 200, 200]
+    rows = scan_games(folder).collect()
+    for seat in range(3):
+        assert seats["win_rate"][seat] == pytest.approx(rows.filter(pl.col("seat") == seat)["win"].mean())
+    # Resuming a version-1 folder adds version-2 chunks beside the old ones.
+    Study(folder, [CONFIG], games=300, seed=4, chunk_size=100).run(fake_task_chunk, progress=False)
+    assert seat_advantage(folder)["games"].to_list() == [300, 300, 300]
+    assert load_manifest(folder).format_version == 2
+
+
+def test_manifest_saves_are_batched_but_the_end_is_always_saved(tmp_path, monkeypatch):
+    saves = []
+    original = study_module.save_manifest
+    monkeypatch.setattr(study_module, "save_manifest", lambda folder, m: (saves.append(1), original(folder, m)))
+    monkeypatch.setattr(study_module, "SAVE_EVERY", 3600.0)
+    study = Study(tmp_path / "s", [CONFIG], games=2000, seed=1, chunk_size=50)
+    before = len(saves)
+    study.run(fake_task_chunk, progress=False)
+    assert len(saves) - before == 1  # 40 chunks, one save at the end
+    assert load_manifest(tmp_path / "s").done_games(CONFIG.id) == 2000
+
+
+def test_chunks_finished_after_the_last_save_are_recomputed_on_resume(tmp_path):
+    Study(tmp_path / "whole", [CONFIG], games=500, seed=3, chunk_size=100).run(fake_task_chunk, progress=False)
+    Study(tmp_path / "cut", [CONFIG], games=500, seed=3, chunk_size=100).run(fake_task_chunk, progress=False)
+    # A hard kill before the manifest was saved: the last two chunks have files but no entry.
+    path = tmp_path / "cut" / "manifest.json"
+    m = json.loads(path.read_text())
+    m["chunks"][CONFIG.id] = m["chunks"][CONFIG.id][:3]
+    path.write_text(json.dumps(m))
+    computed = []
+
+    def counting(task):
+        computed.append(task.first)
+        return fake_task_chunk(task)
+
+    Study(tmp_path / "cut", [CONFIG], games=500, seed=3, chunk_size=100).run(counting, progress=False)
+    assert computed == [300, 400]
+    assert table(tmp_path / "cut").equals(table(tmp_path / "whole"))
+
+
+class ReversedBackend:
+    """Yields results in reverse order, like a cluster finishing chunks out of order."""
+
+    def imap_unordered(self, fn, tasks):
+        for i in reversed(range(len(tasks))):
+            yield i, fn(tasks[i]), 0.0
+
+    def close(self):
+        pass
+
+
+def test_a_backend_finishing_chunks_in_any_order_gives_the_same_study(tmp_path):
+    Study(tmp_path / "a", [CONFIG], games=700, seed=8, chunk_size=100).run(fake_task_chunk, progress=False)
+    Study(tmp_path / "b", [CONFIG], games=700, seed=8, chunk_size=100).run(fake_task_chunk, progress=False, backend=ReversedBackend())
+    assert table(tmp_path / "a").equals(table(tmp_path / "b"))
+    assert [r.first for r in load_manifest(tmp_path / "b").chunks[CONFIG.id]] == [0, 100, 200, 300, 400, 500, 600]
+
+
+def test_a_target_that_grows_after_a_short_last_chunk_continues_it(tmp_path):
+    study = Study(tmp_path / "s", [CONFIG], games=250, seed=1, chunk_size=100)
+    study.run(fake_task_chunk, progress=False)
+    study.set_target(CONFIG, 420)
+    assert [(first, n) for _, first, n in study.pending_chunks()] == [(250, 50), (300, 100), (400, 20)]
+    study.run(fake_task_chunk, progress=False)
+    df = table(tmp_path / "s")
+    assert df["game"].n_unique() == 420 and df.height == 3 * 420
+    Study(tmp_path / "ref", [CONFIG], games=420, seed=1, chunk_size=100).run(fake_task_chunk, progress=False)
+    assert df.equals(table(tmp_path / "ref"))
+
+
+def test_the_deck_composition_is_recorded_and_a_resume_plays_it(tmp_path):
+    from simcore.decks import default_spec, parse_spec
+
+    small = parse_spec('[base]\n"FF/IS" = 6\n"NT/LD" = 6\n"PR/RD" = 6\n[expansion]\n"ID/FF" = 2\n', source="small.toml")
+    seen = []
+
+    def spy(task: ChunkTask):
+        seen.append(task.deck_spec)
+        return fake_task_chunk(task)
+
+    Study(tmp_path / "s", [CONFIG], games=100, seed=1, chunk_size=100, deck_spec=small).run(spy, progress=False)
+    resumed = Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100)  # no --deck given again
+    resumed.run(spy, progress=False)
+    assert seen == [small, small]
+    assert load_manifest(tmp_path / "s").deck["source"] == "small.toml"
+    with pytest.raises(StudyError, match="another deck"):
+        Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100, deck_spec=default_spec())
+
+
+def test_a_config_id_is_folder_safe_for_strategy_paths():
+    a = RunConfig("sleep-token+FF:ID", 2, ("linear:weights/mine.toml", "bots/x.py:hoarder"))
+    b = RunConfig("sleep-token+FF:ID", 2, ("linear:weights/other.toml", "bots/x.py:hoarder"))
+    assert "/" not in a.id and ":" not in a.id and a.id != b.id
+    assert RunConfig("sleep-token+FF:ID", 3, ("greedy",) * 3).id == "sleep-token_FF-ID__3p__greedy"
+
+
+def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
+    from analyses.study import play_chunk
+
+    config = RunConfig("base", 2, ("random", "greedy"))
+    result = play_chunk(ChunkTask(config, 5, 10, 40))
+    assert result.n_games == 40 and result.first_game == 10
+    assert result.held is not None and len(result.card_labels) == 52

@@ -1,0 +1,274 @@
+"""Study plans: what a study plays, from command-line flags or a designer's TOML file.
+
+A :class:`StudyPlan` is a list of configurations (variant x players x
+strategy per seat) with a game count or a precision; :func:`run_plan` writes
+it to a study folder (resuming one that exists). A study file is TOML::
+
+    name = "Sleep Token at every table size"
+    seed = 1
+    precision = 0.01          # or: games = 20000
+    max_games = 200000        # cap per configuration with precision
+    chunk_size = 10000
+    aggregate_only = false
+    # deck = "my_deck.toml"   # a deck composition, relative to this file
+
+    [[configs]]               # any number of groups; each is a cross product
+    variants = ["base", "sleep-token"]
+    players = [2, 3, 4]
+    strategy = "greedy"       # one bot for every seat
+
+    [[configs]]
+    players = 3
+    strategies = ["linear", "greedy", "greedy"]   # one per seat
+
+    [[configs]]
+    players = 3
+    tournament = ["greedy", "chain", "linear"]    # every seating of every group
+
+    [[configs]]
+    swaps = "single"          # swap decks (all, none, single, double, triple, or patterns like FF:*)
+    options = "base"          # option sets for the swap decks (all, base, sleep-token, ...)
+    players = 2
+    strategy = "linear"
+
+    [[configs]]
+    players = 1               # solo: R10.5 bands
+    variants = ["base"]
+    strategy = "greedy"
+
+Group keys may also stand at the top level (one group). Any problem raises
+:class:`~analyses.study.StudyError` with one line naming the file and the key.
+"""
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
+from analyses.study import RunConfig, Study, StudyError, load_strategies
+from simcore.decks import DeckError, DeckSpec, load_spec
+from simcore.variants import VariantError, parse_variant
+
+DEFAULT_GAMES = 10_000
+DEFAULT_CHUNK = 50_000
+EXAMPLE = Path(__file__).resolve().parent / "data" / "example_study.toml"
+
+TOP_KEYS = {"name", "seed", "games", "precision", "max_games", "chunk_size", "aggregate_only", "deck", "configs"}
+GROUP_KEYS = {"variant", "variants", "swaps", "options", "players", "strategy", "strategies", "tournament"}
+
+
+@dataclass
+class StudyPlan:
+    """What a study plays: configurations, and games or a precision."""
+
+    configs: list[RunConfig]
+    games: int | None = None
+    precision: float | None = None
+    max_games: int = DEFAULT_MAX_GAMES
+    seed: int = 1
+    chunk_size: int = DEFAULT_CHUNK
+    aggregate_only: bool = False
+    deck_spec: DeckSpec | None = None
+    name: str = ""
+    kind: str = "custom"
+    meta: dict = field(default_factory=dict)
+
+    def check(self) -> "StudyPlan":
+        if not self.configs:
+            raise StudyError("the study has no configuration to play")
+        if self.games is not None and self.games < 1:
+            raise StudyError(f"games must be at least 1, got {self.games}")
+        if self.precision is not None and not 0 < self.precision < 0.5:
+            raise StudyError(f"precision must be between 0 and 0.5, got {self.precision}")
+        if self.max_games < 1:
+            raise StudyError(f"max_games must be at least 1, got {self.max_games}")
+        if self.chunk_size < 1:
+            raise StudyError(f"chunk_size must be at least 1, got {self.chunk_size}")
+        return self
+
+
+def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, progress=True,
+             chunk_fn: Callable | None = None) -> Study:
+    """Write ``plan`` to the study folder ``out`` (resuming it if it exists) and play it."""
+    plan.check()
+    meta = {"name": plan.name, "kind": plan.kind, **plan.meta}
+    if plan.precision is not None:
+        meta.update({"precision": plan.precision, "max_games": plan.max_games})
+    study = Study(out, plan.configs, 0 if plan.precision is not None else (plan.games or DEFAULT_GAMES), plan.seed,
+                  plan.chunk_size, plan.aggregate_only, command=command, deck_spec=plan.deck_spec, meta=meta)
+    if plan.precision is not None:
+        run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
+                         progress=progress, backend=backend)
+    else:
+        study.run(chunk_fn, progress=progress, backend=backend)
+    return study
+
+
+# ----------------------------------------------------------------------------- building configurations
+
+
+def canonical_variant(text: str) -> str:
+    """The canonical name of a variant text (raises VariantError for a bad token)."""
+    return parse_variant(text).name
+
+
+def check_strategies(specs: list[str]) -> None:
+    """Load every strategy spec once here, so a bad one fails before the study starts."""
+    from strategies.api import StrategyError
+
+    try:
+        load_strategies(specs)
+    except StrategyError as exc:
+        raise StudyError(str(exc)) from None
+
+
+def configs_for(variants: list[str], players: list[int], strategies: list[str] | None = None,
+                seats: list[str] | None = None, tournament: list[str] | None = None) -> list[RunConfig]:
+    """The cross product variants x players x (one strategy for all, one per seat, or tournament seatings)."""
+    from analyses.tournament import schedule
+
+    out: list[RunConfig] = []
+    for variant in variants:
+        name = canonical_variant(variant)
+        for p in players:
+            if not 1 <= p <= 4:
+                raise StudyError(f"players must be 1 to 4, got {p}")
+            if tournament:
+                if p < 2:
+                    raise StudyError("a tournament needs 2 to 4 players")
+                if len(set(tournament)) < 2:
+                    raise StudyError("a tournament needs at least two different strategies")
+                out.extend(RunConfig(name, p, seating) for seating in schedule(tournament, p))
+            elif seats:
+                if len(seats) != p:
+                    raise StudyError(f"{len(seats)} strategies for {p} seats: give one per seat or one for all")
+                out.append(RunConfig(name, p, tuple(seats)))
+            else:
+                for s in strategies or ["greedy"]:
+                    out.append(RunConfig(name, p, (s,) * p))
+    return list(dict((c.id, c) for c in out).values())
+
+
+# ----------------------------------------------------------------------------- TOML files
+
+
+def _int(data: dict, key: str, where: str, low: int = 0) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise StudyError(f"{where}: {key} = {value!r}: expected a whole number >= {low}")
+    return value
+
+
+def _str_list(data: dict, key: str, where: str) -> list[str] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise StudyError(f"{where}: {key} must be a text or a non-empty list of texts, got {value!r}")
+    return value
+
+
+def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunConfig]:
+    from analyses.sweep import sweep_variants
+
+    unknown = set(group) - GROUP_KEYS
+    if unknown:
+        raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")
+    variants = (_str_list(group, "variant", where) or []) + (_str_list(group, "variants", where) or [])
+    if "swaps" in group or "options" in group:
+        swaps, options = group.get("swaps", "none"), group.get("options", "base")
+        if not isinstance(swaps, str) or not isinstance(options, str):
+            raise StudyError(f"{where}: swaps and options must be texts like \"single\" and \"all\"")
+        try:
+            variants += sweep_variants(swaps, options, spec)
+        except StudyError as exc:
+            raise StudyError(f"{where}: {exc}") from None
+    variants = variants or ["base"]
+    players = group.get("players", 3)
+    players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
+    if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
+        raise StudyError(f"{where}: players must be a whole number or a list of them, got {group.get('players')!r}")
+    given = [k for k in ("strategy", "strategies", "tournament") if k in group]
+    if len(given) > 1:
+        raise StudyError(f"{where}: give only one of strategy, strategies, tournament (got {', '.join(given)})")
+    one = _str_list(group, "strategy", where)
+    if one is not None and len(one) != 1:
+        raise StudyError(f"{where}: strategy is one bot for every seat; use strategies = [...] for one per seat")
+    seats = _str_list(group, "strategies", where)
+    tournament = _str_list(group, "tournament", where)
+    try:
+        check_strategies(list(dict.fromkeys((one or []) + (seats or []) + (tournament or []))))
+        return configs_for(variants, players, one, seats, tournament)
+    except (VariantError, StudyError) as exc:
+        raise StudyError(f"{where}: {exc}") from None
+
+
+def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
+    """Read a designer's study file (see the module docstring); ``seed`` overrides the file's."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise StudyError(f"{path}: cannot read study file ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{path}: not valid TOML ({exc})") from None
+    where = str(path)
+    unknown = set(data) - TOP_KEYS - GROUP_KEYS
+    if unknown:
+        raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(TOP_KEYS | GROUP_KEYS))})")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str):
+        raise StudyError(f"{where}: name must be a text")
+    games = _int(data, "games", where, 1)
+    precision = data.get("precision")
+    if precision is not None:
+        if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
+            raise StudyError(f"{where}: precision = {precision!r}: expected a number between 0 and 0.5, e.g. 0.01")
+        precision = float(precision)
+    max_games = _int(data, "max_games", where, 1) or DEFAULT_MAX_GAMES
+    chunk = _int(data, "chunk_size", where, 1) or DEFAULT_CHUNK
+    file_seed = _int(data, "seed", where, 0)
+    agg = data.get("aggregate_only", False)
+    if not isinstance(agg, bool):
+        raise StudyError(f"{where}: aggregate_only must be true or false")
+    spec = None
+    if "deck" in data:
+        if not isinstance(data["deck"], str):
+            raise StudyError(f"{where}: deck must be the path of a deck file")
+        deck_path = Path(data["deck"])
+        if not deck_path.is_absolute():
+            deck_path = path.parent / deck_path
+        try:
+            spec = load_spec(deck_path)
+        except DeckError as exc:
+            raise StudyError(f"{where}: deck: {exc}") from None
+    groups = data.get("configs")
+    top_group = {k: v for k, v in data.items() if k in GROUP_KEYS}
+    if groups is None:
+        groups = [top_group]
+    elif top_group:
+        raise StudyError(f"{where}: put {', '.join(sorted(top_group))} inside the [[configs]] groups")
+    if not isinstance(groups, list) or not groups or not all(isinstance(g, dict) for g in groups):
+        raise StudyError(f"{where}: configs must be one or more [[configs]] tables")
+    configs: list[RunConfig] = []
+    for i, group in enumerate(groups, start=1):
+        label = f"{where}: [[configs]] #{i}" if "configs" in data else where
+        configs.extend(_group_configs(group, label, spec))
+    configs = list(dict((c.id, c) for c in configs).values())
+    plan = StudyPlan(configs=configs, games=games, precision=precision, max_games=max_games,
+                     seed=seed if seed is not None else (file_seed if file_seed is not None else 1),
+                     chunk_size=chunk, aggregate_only=agg, deck_spec=spec, name=name, kind="file",
+                     meta={"study_file": str(path)})
+    try:
+        return plan.check()
+    except StudyError as exc:
+        raise StudyError(f"{where}: {exc}") from None

@@ -1,0 +1,84 @@
+"""Study files (TOML): what they plan, and one clear line for every kind of mistake."""
+from __future__ import annotations
+
+import pytest
+
+from analyses.studyfile import EXAMPLE, load_study_file, run_plan
+from analyses.study import StudyError, load_manifest
+from fake_chunks import fake_chunk
+
+
+def test_the_shipped_example_plans_41_configurations():
+    plan = load_study_file(EXAMPLE)
+    ids = [c.id for c in plan.configs]
+    assert len(ids) == len(set(ids)) == 41
+    # 4 option sets x 3 table sizes, 3 Night Terror swaps (base 3p already there), 4 groups of 3 x 6 seatings, 2 solo
+    assert sum(1 for c in plan.configs if c.players == 1) == 2
+    assert sum(1 for c in plan.configs if len(set(c.strategies)) > 1) == 24
+    assert {c.variant for c in plan.configs if c.variant.startswith("NT:")} == {"NT:ID", "NT:ED", "NT:PS"}
+    assert (plan.precision, plan.max_games, plan.seed, plan.chunk_size) == (0.02, 50_000, 1, 5000)
+
+
+def test_a_small_study_file_runs_into_a_folder(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "mine"\nseed = 4\ngames = 300\nchunk_size = 100\n'
+                    'variants = ["base", "shifting-tokens+sleep-token"]\nplayers = [2, 3]\nstrategy = "greedy"\n')
+    plan = load_study_file(path)
+    assert [c.variant for c in plan.configs] == ["base", "base", "sleep-token+shifting-tokens", "sleep-token+shifting-tokens"]
+    run_plan(plan, tmp_path / "out", chunk_fn=fake_chunk, progress=False)
+    m = load_manifest(tmp_path / "out")
+    assert m.seed == 4 and m.meta["name"] == "mine" and all(m.done_games(c.id) == 300 for c in m.configs)
+    assert load_study_file(path, seed=9).seed == 9  # --seed overrides the file
+
+
+def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
+    from simcore.decks import default_spec
+    from importlib import resources
+
+    (tmp_path / "deck.toml").write_text(resources.files("simcore").joinpath("data/default_deck.toml").read_text())
+    (tmp_path / "s.toml").write_text('deck = "deck.toml"\ngames = 10\n')
+    plan = load_study_file(tmp_path / "s.toml")
+    assert plan.deck_spec.base == default_spec().base and plan.deck_spec.source.endswith("deck.toml")
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("games = [", ["not valid TOML"]),
+        ("gmaes = 10", ["unknown key", "gmaes"]),
+        ("[[configs]]\nplayer = 3", ["[[configs]] #1", "unknown key", "player"]),
+        ("players = 5", ["players must be 1 to 4"]),
+        ('players = "three"', ["players"]),
+        ('strategy = "genius"', ["unknown strategy", "genius"]),
+        ('players = 3\nstrategies = ["greedy", "random"]', ["2 strategies for 3 seats"]),
+        ('strategy = "greedy"\ntournament = ["greedy", "random"]', ["only one of"]),
+        ('tournament = ["greedy", "greedy"]', ["two different"]),
+        ('variants = ["base", "sleepy-token"]', ["unknown token", "sleepy-token"]),
+        ('variant = "FF:NT"', ["cannot add NT"]),
+        ('variant = "FF:ID+IS:ID"', ["added twice"]),
+        ("precision = 2", ["precision"]),
+        ("games = 0", ["games"]),
+        ('games = "many"', ["games"]),
+        ('aggregate_only = "yes"', ["aggregate_only"]),
+        ('swaps = "QQ:*"', ["no swap deck matches"]),
+        ('swaps = "single"\noptions = "sleepy"', ["unknown option set"]),
+        ('deck = "missing.toml"', ["cannot read deck file"]),
+        ("name = 3", ["name must be a text"]),
+        ("configs = 3", ["[[configs]] tables"]),
+        ('players = 2\n[[configs]]\nplayers = 3', ["inside the [[configs]]"]),
+    ],
+)
+def test_a_malformed_study_file_is_one_clear_error(tmp_path, text, words):
+    path = tmp_path / "bad.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(StudyError) as info:
+        load_study_file(path)
+    message = str(info.value)
+    assert "\n" not in message and str(path) in message
+    for word in words:
+        assert word in message, message
+
+
+def test_a_missing_study_file_is_one_clear_error(tmp_path):
+    with pytest.raises(StudyError, match="cannot read study file"):
+        load_study_file(tmp_path / "nothing.toml")
