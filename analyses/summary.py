@@ -87,6 +87,8 @@ def _pct(x: float) -> str:
 
 
 def _rate(r: dict, value: str, low: str, high: str) -> str:
+    if r[value] is None or r[value] != r[value]:  # no seat-game to rate (NaN)
+        return "n/a (no games)"
     return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
 
 
@@ -195,8 +197,9 @@ def _type_lines(rows: list[dict]) -> list[str]:
         for r in (r for r in rows if r["variant"] == variant and r["players"] == players):
             flag = "*" if r["significant"] else " "
             lines.append(f"  {r['type'] + ' ' + r['name']:<22}{r['performed_per_game']:>9.2f}{_pct(r['pick_share']):>8}"
-                         f"{_rate(r, 'win_rate_more', 'win_low', 'win_high'):>32}{100 * r['lift']:>+7.1f}{flag}"
-                         f"{r['chain_points_per_game']:>10.2f}")
+                         f"{_rate(r, 'win_rate_more', 'win_low', 'win_high'):>32}"
+                         + (f"{100 * r['lift']:>+7.1f}{flag}" if r["lift"] == r["lift"] else f"{'n/a':>7} ")
+                         + f"{r['chain_points_per_game']:>10.2f}")
     return lines
 
 
