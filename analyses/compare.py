@@ -72,13 +72,10 @@ def _moments(rows: list[dict]) -> dict[str, tuple[float, float, float]]:
 
 def _per_game(folder, configs: list[RunConfig], seats: dict[str, tuple[int, int]]) -> dict[str, dict[str, np.ndarray]]:
     """Per-game metric values of each configuration (games in order), for paired differences."""
-    ids = [c.id for c in configs]
-    df = (scan_games(folder).filter(pl.col("config").is_in(ids))
-          .select(["config", "game", "seat", "win", "score", "length", "aborted"]).collect()
-          .sort(["config", "game", "seat"]))
     out = {}
-    for c in configs:
-        part = df.filter(pl.col("config") == c.id)
+    for c in configs:  # one configuration's rows at a time: memory stays at one configuration's games
+        part = (scan_games(folder, [c.id]).select(["game", "seat", "win", "score", "length", "aborted"])
+                .collect().sort(["game", "seat"]))
         p = c.players
         n = part.height // p
         win = part["win"].to_numpy().reshape(n, p)
@@ -88,12 +85,13 @@ def _per_game(folder, configs: list[RunConfig], seats: dict[str, tuple[int, int]
         ws = (win * score).sum(axis=1)
         ws[aborted] = np.nan  # aborted games have no winner (R8.4)
         out[c.id] = {
-            "game": part["game"].to_numpy().reshape(n, p)[:, 0],
+            "game": part["game"].to_numpy().reshape(n, p)[:, 0].copy(),
             "seat_spread": win[:, best] - win[:, worst],
-            "first_seat_win": win[:, 0],
+            "first_seat_win": win[:, 0].copy(),
             "winning_score": ws,
-            "game_length": part["length"].to_numpy().astype(np.float64).reshape(n, p)[:, 0],
+            "game_length": part["length"].to_numpy().astype(np.float64).reshape(n, p)[:, 0].copy(),
         }
+        del part, win, score
     return out
 
 
@@ -108,8 +106,9 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
     variant keeps its own best and worst seat, the per-game contrast is the
     difference of those two seats' win credits), ``first_seat_win`` (seat 0's
     win rate), ``winning_score`` (the game's highest score, non-aborted games)
-    and ``game_length`` (turns); solo groups get only the last two. ``baseline_value``/``variant_value`` use all
-    games of each configuration. With per-game rows, ``diff`` is the mean
+    and ``game_length`` (turns); solo groups get only the last two. With per-game rows ``baseline_value`` /
+    ``variant_value`` are the means over the games both played (so
+    ``variant_value - baseline_value == diff``; without them, over all games). With per-game rows, ``diff`` is the mean
     per-game difference (variant - baseline) over the games both played (the
     same game index = the same random stream), ``diff_low``/``diff_high`` its
     95% paired t interval and ``paired`` is True; ``games`` counts those
@@ -145,7 +144,8 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
                 va, vb = (sa / na if na else float("nan")), (sb / nb if nb else float("nan"))
                 unpaired = welch_from_moments(vb, sample_variance(sb, s2b, nb), nb, va, sample_variance(sa, s2a, na), na)
                 if paired:
-                    est, n = _paired(games[base.id], games[other.id], metric)
+                    # values over the games both played, so value - value = diff in every sentence quoting them
+                    est, n, va, vb = _paired(games[base.id], games[other.id], metric)
                 else:
                     est, n = unpaired, int(min(na, nb))
                 rows.append({
@@ -157,11 +157,16 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
     return to_output(pl.DataFrame(rows, schema=_SCHEMA), pandas)
 
 
-def _paired(a: dict[str, np.ndarray], b: dict[str, np.ndarray], metric: str) -> tuple[Estimate, int]:
+def _paired(a: dict[str, np.ndarray], b: dict[str, np.ndarray], metric: str) -> tuple[Estimate, int, float, float]:
+    """Paired t estimate of mean(b - a) over the games both played, its n, and the two means over them."""
     common, ia, ib = np.intersect1d(a["game"], b["game"], assume_unique=True, return_indices=True)
-    d = b[metric][ib] - a[metric][ia]
-    d = d[~np.isnan(d)]
-    return mean_ci(d), int(d.size)
+    xa, xb = a[metric][ia], b[metric][ib]
+    keep = ~(np.isnan(xa) | np.isnan(xb))
+    xa, xb = xa[keep], xb[keep]
+    if xa.size == 0:
+        nan = float("nan")
+        return Estimate(nan, nan, nan), 0, nan, nan
+    return mean_ci(xb - xa), int(xa.size), float(xa.mean()), float(xb.mean())
 
 
 _SCHEMA = {

@@ -1,8 +1,10 @@
 """Dream-type and card strength: which types and cards go with winning.
 
-Per variant and player count, summed over the study's configurations and
-seats (multi-player games only; read from the per-chunk aggregates, so
-``--aggregate-only`` studies work too):
+Per variant, player count and bot, summed over the study's configurations
+that seat the same bot on every seat (multi-player games only: where bots of
+different strength meet, the stronger bot's habits would pass for the
+types' strength; read from the per-chunk aggregates, so ``--aggregate-only``
+studies work too):
 
 * how often each dream type is performed per game (all seats together) and
   its share of all performances;
@@ -21,12 +23,12 @@ from pathlib import Path
 import polars as pl
 
 from analyses.stats import wilson
-from analyses.study import configs_frame, scan_pairs, seat_totals, to_output
+from analyses.study import configs_frame, finished_configs, scan_pairs, seat_totals, to_output
 from simcore.cards import BASE_TYPES, CODES, NAMES
 from simcore.variants import VariantError, parse_variant
 
 _TYPE_SCHEMA = {
-    "variant": pl.Utf8, "players": pl.Int64, "type": pl.Utf8, "name": pl.Utf8, "performed_per_game": pl.Float64,
+    "variant": pl.Utf8, "players": pl.Int64, "strategies": pl.Utf8, "type": pl.Utf8, "name": pl.Utf8, "performed_per_game": pl.Float64,
     "pick_share": pl.Float64, "games_more": pl.Int64, "win_rate_more": pl.Float64, "win_low": pl.Float64,
     "win_high": pl.Float64, "fair": pl.Float64, "lift": pl.Float64, "chain_points_per_game": pl.Float64,
     "significant": pl.Boolean,
@@ -42,7 +44,12 @@ def types_in_play(variant: str) -> list[int]:
     return sorted((set(BASE_TYPES) - set(v.removed)) | set(v.added))
 
 
-def type_rows(totals: pl.DataFrame, variant: str, players: int) -> list[dict]:
+def one_bot_configs(folder: str | Path) -> list[str]:
+    """Ids of the multi-player configurations with the same strategy on every seat."""
+    return [c.id for c in finished_configs(folder) if c.players >= 2 and len(set(c.strategies)) == 1]
+
+
+def type_rows(totals: pl.DataFrame, variant: str, players: int, strategies: str = "") -> list[dict]:
     """Type strength rows of one group of seat totals (any configurations of one variant and player count)."""
     games = int(totals.filter(pl.col("seat") == 0)["n"].sum())
     all_performed = sum(float(totals[f"sum_performed_{c}"].sum()) for c in CODES)
@@ -55,7 +62,7 @@ def type_rows(totals: pl.DataFrame, variant: str, players: int) -> list[dict]:
         wins_more = float(totals[f"wins_more_{code}"].sum()) if more else 0.0
         est = wilson(wins_more, more)
         rows.append({
-            "variant": variant, "players": players, "type": code, "name": NAMES[t],
+            "variant": variant, "players": players, "strategies": strategies, "type": code, "name": NAMES[t],
             "performed_per_game": performed / games if games else float("nan"),
             "pick_share": performed / all_performed if all_performed else float("nan"),
             "games_more": more, "win_rate_more": est.value, "win_low": est.low, "win_high": est.high,
@@ -69,7 +76,7 @@ def type_rows(totals: pl.DataFrame, variant: str, players: int) -> list[dict]:
 def type_strength(folder: str | Path, pandas: bool = False):
     """Dream-type strength per variant and player count (see the module docstring).
 
-    Columns: variant, players, type (code), name, performed_per_game (all
+    Columns: variant, players, strategies (the bot on every seat), type (code), name, performed_per_game (all
     seats), pick_share (of all performances), games_more (seat-games in which
     the seat performed the type more than the game's mean over seats),
     win_rate_more with win_low/win_high (95% Wilson), fair (1/players), lift
@@ -77,17 +84,18 @@ def type_strength(folder: str | Path, pandas: bool = False):
     significant (the interval excludes fair). Types not in the variant's deck
     are left out.
     """
-    totals = seat_totals(folder).filter(pl.col("players") >= 2)
+    totals = seat_totals(folder).filter(pl.col("config").is_in(one_bot_configs(folder)))
     rows = []
-    for (variant, players), part in totals.group_by(["variant", "players"], maintain_order=True):
-        rows.extend(type_rows(part, variant, players))
+    for (variant, players, bots), part in totals.group_by(["variant", "players", "strategies"], maintain_order=True):
+        rows.extend(type_rows(part, variant, players, bots))
     return to_output(pl.DataFrame(rows, schema=_TYPE_SCHEMA), pandas)
 
 
 def pair_strength(folder: str | Path, pandas: bool = False):
     """Card strength per variant and player count, from the cards held at game end.
 
-    Columns: variant, players, card (``FF/IS`` as the deck writes it),
+    Columns: variant, players, strategies (the bot on every seat; one-bot
+    configurations only, as :func:`type_strength`), card (``FF/IS`` as the deck writes it),
     seat_games (seat-games whose final REM stack held at least one copy),
     held_rate (seat_games / all seat-games), win_rate_held with win_low /
     win_high (95% Wilson), fair (1/players), lift (win_rate_held - fair),
@@ -95,31 +103,34 @@ def pair_strength(folder: str | Path, pandas: bool = False):
 
     Raises StudyError when the study holds no held-card data.
     """
-    configs = configs_frame(folder).filter(pl.col("players") >= 2)
-    pairs = (scan_pairs(folder).group_by(["config", "card"])
+    keys = ["variant", "players", "strategies"]
+    ids = one_bot_configs(folder)
+    configs = configs_frame(folder).filter(pl.col("config").is_in(ids))
+    pairs = (scan_pairs(folder).filter(pl.col("config").is_in(ids)).group_by(["config", "card"])
              .agg(pl.col("seat_games_held").sum(), pl.col("wins_held").sum()).collect()
-             .join(configs.select(["config", "variant", "players"]), on="config"))
-    seat_games = (seat_totals(folder).filter(pl.col("players") >= 2).group_by(["variant", "players"])
+             .join(configs.select(["config", *keys]), on="config"))
+    seat_games = (seat_totals(folder).filter(pl.col("config").is_in(ids)).group_by(keys)
                   .agg(pl.col("n").sum().alias("all_seat_games")))
-    grouped = (pairs.group_by(["variant", "players", "card"], maintain_order=True)
+    grouped = (pairs.group_by([*keys, "card"], maintain_order=True)
                .agg(pl.col("seat_games_held").sum(), pl.col("wins_held").sum())
-               .join(seat_games, on=["variant", "players"]))
+               .join(seat_games, on=keys))
     rows = []
     for r in grouped.iter_rows(named=True):
         est = wilson(r["wins_held"], r["seat_games_held"])
         fair = 1.0 / r["players"]
         rows.append({
-            "variant": r["variant"], "players": r["players"], "card": r["card"], "seat_games": r["seat_games_held"],
+            "variant": r["variant"], "players": r["players"], "strategies": r["strategies"], "card": r["card"],
+            "seat_games": r["seat_games_held"],
             "held_rate": r["seat_games_held"] / r["all_seat_games"], "win_rate_held": est.value,
             "win_low": est.low, "win_high": est.high, "fair": fair, "lift": est.value - fair,
             "significant": r["seat_games_held"] > 0 and not (est.low <= fair <= est.high),
         })
-    schema = {"variant": pl.Utf8, "players": pl.Int64, "card": pl.Utf8, "seat_games": pl.Int64, "held_rate": pl.Float64,
+    schema = {"variant": pl.Utf8, "players": pl.Int64, "strategies": pl.Utf8, "card": pl.Utf8, "seat_games": pl.Int64, "held_rate": pl.Float64,
               "win_rate_held": pl.Float64, "win_low": pl.Float64, "win_high": pl.Float64, "fair": pl.Float64,
               "lift": pl.Float64, "significant": pl.Boolean}
     out = pl.DataFrame(rows, schema=schema)
     if out.height:
-        out = out.sort(["players", "variant", "card"])
+        out = out.sort(["players", "variant", "strategies", "card"])
     return to_output(out, pandas)
 
 

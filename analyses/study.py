@@ -772,8 +772,10 @@ def _progress_bar(total: int, enabled: bool):
 # ============================================================================ reading
 
 
-def _files(folder: Path, m: StudyManifest, kind: str) -> list[Path]:
-    files = [folder / rec.files[kind] for recs in m.chunks.values() for rec in recs if kind in rec.files]
+def _files(folder: Path, m: StudyManifest, kind: str, configs: Iterable[str] | None = None) -> list[Path]:
+    wanted = None if configs is None else set(configs)
+    files = [folder / rec.files[kind] for cid, recs in m.chunks.items() if wanted is None or cid in wanted
+             for rec in recs if kind in rec.files]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
@@ -785,14 +787,20 @@ def _nonempty(folder: Path, m: StudyManifest) -> None:
         raise StudyError(f"{folder}: the study has no finished chunk yet")
 
 
-def scan_games(folder: str | Path) -> pl.LazyFrame:
-    """All per-game rows of a study as a lazy frame (one row per game and seat)."""
+def scan_games(folder: str | Path, configs: Iterable[str] | None = None) -> pl.LazyFrame:
+    """Per-game rows of a study as a lazy frame (one row per game and seat).
+
+    ``configs``: only these configuration ids (only their files are read,
+    which keeps memory to one configuration's rows in the analyses).
+    """
     folder = Path(folder)
     m = load_manifest(folder)
     if m.aggregate_only:
         raise StudyError(f"{folder}: an --aggregate-only study keeps no per-game rows")
     _nonempty(folder, m)
-    files = _files(folder, m, "games")
+    files = _files(folder, m, "games", configs)
+    if not files:
+        raise StudyError(f"{folder}: no finished chunk of configuration(s) {', '.join(sorted(configs or []))}")
     lf = pl.scan_parquet([str(f) for f in files])
     return lf.with_columns(pl.col("config").cast(pl.Utf8), pl.col("strategy").cast(pl.Utf8))
 

@@ -220,7 +220,9 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     if not chosen:
         raise StudyError(f"{folder}: no tournament (two or more seatings of the same players and variant, mixing strategies)")
     players, variant = chosen[0]
-    configs = [c for c in finished_configs(folder) if c.players == players and c.variant == variant]
+    # the seatings that mix strategies: a one-bot balance run of the same players and variant is no part of it
+    configs = [c for c in finished_configs(folder)
+               if c.players == players and c.variant == variant and len(set(c.strategies)) > 1]
     ids = [c.id for c in configs]
     totals = seat_totals(folder).filter(pl.col("config").is_in(ids))
     fair = 1.0 / players
@@ -228,7 +230,7 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     seed = m.seed if seed is None else seed
     if has_games(folder):
         index = {cid: i for i, cid in enumerate(ids)}
-        games = (scan_games(folder).filter(pl.col("config").is_in(ids))
+        games = (scan_games(folder, ids)
                  .select(["config", "game", "seat", "strategy", "score", "win"]).collect()
                  .with_columns(pl.col("config").replace_strict(index, return_dtype=pl.Int32).alias("seating"),
                                pl.col("score").cast(pl.Int32))

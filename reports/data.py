@@ -1,0 +1,204 @@
+"""The tables a report is drawn from: every analysis the study folder has data for.
+
+:func:`collect` reads a study folder once and runs the analyses of
+``analyses/`` that apply to it (:func:`analyses.study.study_kinds`), so the
+findings and the charts of a report quote the very same DataFrames. An
+analysis that is missing from this checkout, or that has no data in this
+folder, leaves its table ``None`` and its pages out of the report.
+
+Where a study mixes bots in the same player count and variant (the main
+study's balance runs beside its tournament and skill tables), the analyses
+keep them apart: dream-type and card strength count one-bot configurations
+only, a round robin its mixed seatings only.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analyses.study import StudyError, StudyManifest, load_manifest
+
+ALL_KINDS = frozenset({"seats", "compare", "sweep", "tournament", "skill", "solo", "types"})
+
+
+@dataclass
+class Tournament:
+    """One round robin of a study: its standings and payoff matrix."""
+
+    players: int
+    variant: str
+    standings: pl.DataFrame  # strategy, games, win_rate, win_low, win_high, lift, mean_score, rating
+    payoff: pl.DataFrame  # strategy, opponent, games, win_rate, win_low, win_high
+    dominant: str | None = None
+    cycles: list = field(default_factory=list)
+    games_per_seating: int | None = None
+
+    @property
+    def fair(self) -> float:
+        return 1.0 / self.players
+
+
+@dataclass
+class StudyTables:
+    """Everything a report shows, as tidy polars DataFrames (``None`` = no data).
+
+    Column names are the ones of the analysis functions (``.notes/CONTRACT.md``).
+    """
+
+    folder: Path | None = None
+    manifest: StudyManifest | None = None
+    kinds: set[str] = field(default_factory=set)
+    seats: pl.DataFrame | None = None  # analyses.balance.seat_advantage
+    lengths: pl.DataFrame | None = None  # analyses.balance.game_lengths
+    score_dist: pl.DataFrame | None = None  # analyses.balance.score_distribution
+    length_dist: pl.DataFrame | None = None  # analyses.balance.length_distribution
+    compare: pl.DataFrame | None = None  # analyses.compare.compare_variants
+    strength: pl.DataFrame | None = None  # analyses.strength.type_strength
+    pairs: pl.DataFrame | None = None  # analyses.strength.pair_strength
+    sweep: pl.DataFrame | None = None  # analyses.sweep.swap_sweep
+    tournaments: list[Tournament] = field(default_factory=list)  # analyses.tournament.tournament_from_study
+    skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
+    solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
+    missing: list[str] = field(default_factory=list)  # analyses this checkout does not have
+
+
+def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
+    """The rows of configurations with the same bot on every seat (``linear`` or ``linear/linear/linear``)."""
+    if frame is None or column not in frame.columns:
+        return frame
+    out = frame.filter(pl.col(column).map_elements(lambda s: len(set(s.split("/"))) == 1, return_dtype=pl.Boolean))
+    return out if out.height else None
+
+
+def main_strategy(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
+    """Rows of the one bot most rows of a table were played with (every seat the same bot)."""
+    if frame is None or column not in frame.columns:
+        return frame
+    frame = homogeneous(frame, column)
+    if frame is None:
+        return None
+    first = frame.with_columns(pl.col(column).str.split("/").list.first().alias("_bot"))
+    top = first.group_by("_bot").len().sort(["len", "_bot"], descending=[True, False])["_bot"][0]
+    return first.filter(pl.col("_bot") == top).drop("_bot")
+
+
+def skill_rows(frame: pl.DataFrame | None, limit: int = 24) -> pl.DataFrame | None:
+    """The skill pairings worth showing: the pairing(s) played in the most (players, variant) groups.
+
+    A main study plays one pairing (e.g. linear against chain) in every
+    variant, and a round robin adds every other pairing in one variant; the
+    pairing seen across variants is the one that says how much skill counts.
+    """
+    if frame is None or frame.height == 0:
+        return None
+    spread = frame.group_by(["stronger", "weaker"]).agg(pl.struct(["players", "variant"]).n_unique().alias("_n"))
+    top = int(spread["_n"].max())
+    if top <= 1:
+        return frame.head(limit)
+    keep = spread.filter(pl.col("_n") == top).select(["stronger", "weaker"])
+    return frame.join(keep, on=["stronger", "weaker"], how="semi").head(limit)
+
+
+def round_robins(t: "StudyTables") -> list[Tournament]:
+    """The tournaments worth a page: three or more strategies (two-strategy tables are skill against luck)."""
+    return [x for x in t.tournaments if x.standings.height >= 3]
+
+
+def _function(module: str, name: str):
+    try:
+        mod = importlib.import_module(f"analyses.{module}")
+    except ImportError:
+        return None
+    return getattr(mod, name, None)
+
+
+def study_kinds(folder: Path, manifest: StudyManifest) -> set[str]:
+    """Which analyses the folder has data for (:func:`analyses.study.study_kinds`)."""
+    from analyses.study import study_kinds as kinds_of
+
+    return set(kinds_of(folder))
+
+
+def _run(tables: StudyTables, module: str, name: str, *args, **kwargs) -> Any:
+    fn = _function(module, name)
+    if fn is None:
+        tables.missing.append(f"analyses.{module}.{name}")
+        return None
+    try:
+        out = fn(*args, **kwargs)
+    except StudyError:
+        return None  # no data of that kind in this folder (e.g. an aggregate-only study has no histograms)
+    if isinstance(out, pl.DataFrame) and out.height == 0:
+        return None
+    return out
+
+
+def _tournaments(raw) -> list[Tournament]:
+    """Normalise what ``tournament_from_study`` returns (one result, a list, a dict or None)."""
+    if raw is None:
+        return []
+    if isinstance(raw, dict):
+        raw = list(raw.values())
+    if not isinstance(raw, (list, tuple)):
+        raw = [raw]
+    out = []
+    for r in raw:
+        if r is None or getattr(r, "standings", None) is None or r.standings.height == 0:
+            continue
+        out.append(Tournament(
+            players=int(r.players), variant=str(r.variant), standings=r.standings, payoff=r.payoff,
+            dominant=getattr(r, "dominant", None), cycles=list(getattr(r, "cycles", []) or []),
+            games_per_seating=getattr(r, "games_per_seating", None),
+        ))
+    return sorted(out, key=lambda t: (t.players, t.variant))
+
+
+def collect(folder: str | Path) -> StudyTables:
+    """Run every analysis the study folder has data for.
+
+    Raises
+    ------
+    analyses.study.StudyError
+        The folder is not a study folder, is damaged, or holds no finished chunk.
+    """
+    folder = Path(folder)
+    manifest = load_manifest(folder)
+    if not any(manifest.chunks.get(c.id) for c in manifest.configs):
+        raise StudyError(f"{folder}: the study has no finished chunk yet")
+    t = StudyTables(folder=folder, manifest=manifest, kinds=study_kinds(folder, manifest))
+    k = t.kinds
+    if k & {"seats", "compare", "sweep", "types", "skill", "tournament"}:
+        t.seats = _run(t, "balance", "seat_advantage", folder)
+        t.lengths = _run(t, "balance", "game_lengths", folder)
+        t.score_dist = _run(t, "balance", "score_distribution", folder)
+        t.length_dist = _run(t, "balance", "length_distribution", folder)
+    elif "solo" in k:
+        t.lengths = _run(t, "balance", "game_lengths", folder)
+    if "compare" in k:
+        t.compare = _run(t, "compare", "compare_variants", folder)
+    if "types" in k:
+        t.strength = _run(t, "strength", "type_strength", folder)
+        t.pairs = _run(t, "strength", "pair_strength", folder)
+    if "sweep" in k:
+        t.sweep = _run(t, "sweep", "swap_sweep", folder)
+    if "tournament" in k:
+        groups = _function("tournament", "tournament_groups")
+        if groups is None:
+            t.tournaments = _tournaments(_run(t, "tournament", "tournament_from_study", folder))
+        else:
+            bots: dict[tuple, set] = {}
+            for c in manifest.configs:
+                bots.setdefault((c.players, c.variant), set()).update(c.strategies)
+            # Two-strategy tables are skill against luck, not a round robin worth a page.
+            found = [_run(t, "tournament", "tournament_from_study", folder, players=p, variant=v)
+                     for p, v in groups(folder) if len(bots.get((p, v), ())) >= 3]
+            t.tournaments = _tournaments(found)
+    if "skill" in k:
+        t.skill = _run(t, "skill", "skill_vs_luck", folder)
+    if "solo" in k:
+        t.solo = _run(t, "solo", "solo_bands", folder)
+    return t

@@ -1,0 +1,283 @@
+"""The report of a study folder: a multi-page PDF (title, findings, charts) and one PNG per chart."""
+from __future__ import annotations
+
+import textwrap
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analyses.study import StudyManifest  # noqa: E402
+from reports.charts import PAGE, PNG_DPI, Chart, make_charts, styled  # noqa: E402
+from reports.data import StudyTables, collect  # noqa: E402
+from reports.findings import TOPICS, Finding, make_findings  # noqa: E402
+from reports.labels import SIGNIFICANT, split_variant, variant_label  # noqa: E402
+
+STAR = "\u2605"
+BULLET = "\u2022"
+
+
+@dataclass
+class ReportFiles:
+    """What :func:`build_report` wrote.
+
+    Attributes
+    ----------
+    pdf : Path
+        The multi-page PDF.
+    pngs : list of Path
+        One PNG per chart, in report order.
+    findings : list of reports.findings.Finding
+        The sentences of the findings page(s), each with the table row it quotes.
+    pages : list of str
+        The title of every PDF page in order: the title page, the findings page(s), then one per chart.
+    """
+
+    pdf: Path
+    pngs: list[Path]
+    findings: list[Finding]
+    pages: list[str] = field(default_factory=list)
+    tables: StudyTables | None = field(default=None, repr=False)
+
+
+# ============================================================================ title page
+
+
+def _games_done(m: StudyManifest) -> dict[str, int]:
+    return {c.id: m.done_games(c.id) for c in m.configs}
+
+
+def configuration_lines(m: StudyManifest) -> list[str]:
+    """What was simulated, grouped as a designer thinks of it (balance runs, mixed tables, solo)."""
+    done = _games_done(m)
+    balance: dict[str, list] = defaultdict(list)
+    tables: dict[tuple, list] = defaultdict(list)  # (players, variant) -> seatings mixing strategies
+    solo: dict[str, list] = defaultdict(list)
+    for c in m.configs:
+        if not done.get(c.id):
+            continue
+        if c.players == 1:
+            solo[c.strategies[0]].append(c)
+        elif len(set(c.strategies)) == 1:
+            balance[c.strategies[0]].append(c)
+        else:
+            tables[(c.players, c.variant)].append(c)
+    mixed: dict[tuple, list] = defaultdict(list)  # the strategies met at those tables -> seatings
+    for cs in tables.values():
+        mixed[tuple(sorted({s for c in cs for s in c.strategies}))].extend(cs)
+    lines = []
+    for strategy, cs in balance.items():
+        variants = list(dict.fromkeys(c.variant for c in cs))
+        opts = list(dict.fromkeys(split_variant(v).options for v in variants))
+        swaps = [v for v in variants if split_variant(v).has_swaps]
+        singles = [v for v in swaps if len(split_variant(v).swaps) == 1]
+        what = ", ".join(variant_label(o) for o in opts)
+        if swaps:
+            decks = len({tuple(split_variant(v).swaps) for v in swaps})
+            what += f"; {decks} {'single-swap' if len(singles) == len(swaps) else 'swap'} decks under them"
+        lines.append(f"Balance: {strategy} bot on every seat, {_players(cs)} players; {what}; "
+                     f"{len(cs)} configurations, {_range(sorted({done[c.id] for c in cs}))} games each.")
+    for names, cs in mixed.items():
+        variants = list(dict.fromkeys(variant_label(c.variant, short=True) for c in cs))
+        shown = ", ".join(variants[:4]) + (", ..." if len(variants) > 4 else "")
+        kind = "Round robin" if len(names) >= 3 else "Mixed tables"
+        lines.append(f"{kind}: {', '.join(names)}; {_players(cs)} players; {shown}; {len(cs)} seatings "
+                     f"(seats rotated), {_range(sorted({done[c.id] for c in cs}))} games each.")
+    for strategy, cs in solo.items():
+        variants = ", ".join(variant_label(c.variant, short=True) for c in cs)
+        lines.append(f"Solo (R10): {strategy} bot; {variants}; {_range(sorted({done[c.id] for c in cs}))} games each.")
+    return lines
+
+
+def _players(cs) -> str:
+    return ", ".join(str(p) for p in sorted({c.players for c in cs}))
+
+
+def _range(values: list[int]) -> str:
+    if not values:
+        return "0"
+    return f"{values[0]:,}" if values[0] == values[-1] else f"{values[0]:,}-{values[-1]:,}"
+
+
+def _wall(m: StudyManifest) -> str:
+    """``; 4 min 10 s from start to the last save`` (includes writing files and any pause before a resume)."""
+    from datetime import datetime
+
+    try:
+        seconds = (datetime.fromisoformat(m.updated) - datetime.fromisoformat(m.created)).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    return f"; {_duration(seconds)} from start to the last save" if seconds > 0 else ""
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.1f} s"
+    minutes, sec = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {sec:02d} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+@styled
+def title_page(t: StudyTables, contents: list[str]) -> Figure:
+    """What was simulated: configurations, seed, games, time, versions, and the pages that follow."""
+    m = t.manifest
+    fig = Figure(figsize=PAGE)
+    name = m.meta.get("name") if isinstance(getattr(m, "meta", None), dict) else None
+    fig.text(0.05, 0.93, "Project Dreamscape balance report", fontsize=24, fontweight="bold", va="top")
+    fig.text(0.05, 0.875, (f"{name}: " if name else "") + f"study folder {t.folder}", fontsize=10.5, color="#333333", va="top")
+    done = _games_done(m)
+    total = sum(done.values())
+    seconds = sum(r.seconds for recs in m.chunks.values() for r in recs)
+    chunks = sum(len(recs) for recs in m.chunks.values())
+    played = sum(1 for c in m.configs if done.get(c.id))
+    facts = [
+        ("Command", m.command or "(not recorded)"),
+        ("Seed", f"{m.seed}: game g of every configuration plays random stream (seed, g), so variants share their deals"),
+        ("Games", f"{total:,} in {played:,} configurations ({chunks:,} chunks of up to {m.chunk_size:,} games)"
+                  + ("; per-chunk aggregates only" if m.aggregate_only else "")),
+        ("Simulation time", (f"{_duration(seconds)} playing chunks ({total / seconds:,.0f} games/s)" if seconds else "-")
+                            + _wall(m)),
+        ("Started, updated", f"{m.created or '-'}, {m.updated or '-'} (UTC)"),
+        ("Versions", ", ".join(f"{k} {v}" for k, v in m.versions.items()) or "-"),
+        ("Conventions", "rules as decided in interpretations R1-R11; every estimate with its 95% interval; "
+                        "seat 1 plays first; win rates count a shared win 1/k (R8.3)"),
+    ]
+    unfinished = [c.id for c in m.configs if done.get(c.id, 0) < m.target_games.get(c.id, 0)]
+    if unfinished:
+        facts.append(("Unfinished", f"{len(unfinished)} configuration(s) have fewer games than asked for; "
+                                    "run the same command again to finish them"))
+    y = 0.81
+    for key, value in facts:
+        fig.text(0.05, y, key, fontsize=10, fontweight="bold", va="top")
+        wrapped = textwrap.wrap(value, 120) or ["-"]
+        fig.text(0.19, y, "\n".join(wrapped), fontsize=10, va="top", linespacing=1.3)
+        y -= 0.027 * len(wrapped) + 0.012
+    top = y - 0.02
+    fig.text(0.05, top, "What was simulated", fontsize=12.5, fontweight="bold", va="top")
+    y = top - 0.045
+    for line in configuration_lines(m):
+        wrapped = textwrap.wrap(line, 92)
+        fig.text(0.05, y, BULLET, fontsize=10, va="top")
+        fig.text(0.065, y, "\n".join(wrapped), fontsize=10, va="top", linespacing=1.3)
+        y -= 0.027 * len(wrapped) + 0.01
+    fig.text(0.68, top, "Pages", fontsize=12.5, fontweight="bold", va="top")
+    rows = max(1, int((top - 0.045 - 0.03) / 0.027))
+    size = 10 if len(contents) <= rows else 8.5
+    step = 0.027 if size == 10 else 0.022
+    for i, page in enumerate(contents):
+        fig.text(0.68, top - 0.045 - step * i, f"{i + 2:>2}. {page}", fontsize=size, va="top")
+    return fig
+
+
+# ============================================================================ findings pages
+
+LINE = 0.0235  # figure fraction per text line
+WRAP = 128
+
+
+@styled
+def findings_pages(findings: list[Finding]) -> list[Figure]:
+    """The findings as bullet sentences under topic headings, as many pages as they need."""
+    pages: list[Figure] = []
+    fig, y = None, 0.0
+
+    def new_page() -> tuple[Figure, float]:
+        f = Figure(figsize=PAGE)
+        title = "Findings" if not pages else "Findings (continued)"
+        f.text(0.05, 0.94, title, fontsize=20, fontweight="bold", va="top")
+        f.text(0.05, 0.885, f"{STAR} significant: the 95% interval excludes the fair share (rates) or zero (changes).   "
+                            f"{BULLET} not significant, or nothing to compare with.", fontsize=9.5, color="#333333", va="top")
+        pages.append(f)
+        return f, 0.835
+
+    by_topic: dict[str, list[Finding]] = defaultdict(list)
+    for f in findings:
+        by_topic[f.topic].append(f)
+    if not findings:
+        fig, y = new_page()
+        fig.text(0.05, y, "This study has no data the findings cover.", fontsize=11, va="top")
+        return pages
+    for topic in TOPICS:
+        items = by_topic.get(topic, [])
+        if not items:
+            continue
+        first_lines = len(textwrap.wrap(items[0].text, WRAP))
+        if fig is None or y - LINE * (1.6 + first_lines) < 0.04:
+            fig, y = new_page()
+        fig.text(0.05, y, TOPICS[topic], fontsize=12.5, fontweight="bold", va="top")
+        y -= LINE * 1.35
+        for item in items:
+            lines = textwrap.wrap(item.text, WRAP)
+            if y - LINE * len(lines) < 0.04:
+                fig, y = new_page()
+                fig.text(0.05, y, f"{TOPICS[topic]} (continued)", fontsize=12.5, fontweight="bold", va="top")
+                y -= LINE * 1.35
+            mark, colour = (STAR, SIGNIFICANT) if item.significant else (BULLET, "#555555")
+            fig.text(0.055, y, mark, fontsize=11, color=colour, va="top")
+            fig.text(0.075, y, "\n".join(lines), fontsize=10.5, va="top", linespacing=1.3)
+            y -= LINE * len(lines) + 0.008
+        y -= 0.012
+    return pages
+
+
+# ============================================================================ the report
+
+
+def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread") -> ReportFiles:
+    """Write the report of a study folder.
+
+    Parameters
+    ----------
+    folder : path
+        A study folder (``manifest.json`` and its chunks).
+    pdf : path, optional
+        The PDF to write; default ``folder/report.pdf``.
+    png_dir : path, optional
+        Where one PNG per chart goes; default ``folder/charts``.
+    swap_metric : str
+        The swap sweep column the swap heatmaps show (default ``seat_spread``).
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    analyses.study.StudyError
+        The folder is not a study folder, is damaged or has no finished chunk.
+    """
+    folder = Path(folder)
+    t = collect(folder)
+    pdf_path = Path(pdf) if pdf is not None else folder / "report.pdf"
+    png_path = Path(png_dir) if png_dir is not None else folder / "charts"
+    findings = make_findings(t)
+    charts: list[Chart] = make_charts(t, swap_metric)
+    finding_figs = findings_pages(findings)
+    contents = [("Findings" if i == 0 else "Findings (continued)") for i in range(len(finding_figs))]
+    contents += [c.title for c in charts]
+    title = title_page(t, contents)
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    png_path.mkdir(parents=True, exist_ok=True)
+    pngs: list[Path] = []
+    tmp = pdf_path.with_name(pdf_path.name + ".tmp")
+    try:
+        with PdfPages(tmp, metadata={"Title": f"Project Dreamscape balance report: {folder.name}",
+                                     "Creator": "dreamscape report"}) as out:
+            for fig in [title, *finding_figs]:
+                out.savefig(fig)
+            for chart in charts:
+                out.savefig(chart.figure)
+                png = png_path / f"{chart.name}.png"
+                chart.figure.savefig(png, dpi=PNG_DPI)
+                pngs.append(png)
+        tmp.replace(pdf_path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    pages = ["Title", *contents]
+    return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=pages, tables=t)
