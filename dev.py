@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but Python 3.11+.
 
-    python3 dev.py study     # create .venv if needed, install, run the main job
+    python3 dev.py study     # create .venv if needed, install, run the main job (dreamscape study)
     python3 dev.py test      # create .venv if needed, install with test extras, run every test
 
 Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
@@ -24,7 +24,7 @@ STAMP = VENV / ".dreamscape-installed"
 
 
 def ensure_environment() -> None:
-    """Create .venv and install the package with its test extras when missing or stale."""
+    """Create .venv and install the package with its test and dask extras when missing or stale."""
     if sys.version_info < (3, 11):
         sys.exit(f"dev.py: Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -35,7 +35,7 @@ def ensure_environment() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing the package and its dependencies (first run takes a minute)", flush=True)
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask]"], check=True)
     STAMP.write_text(wanted)
 
 
@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
     ensure_environment()
     command, extra = argv[0], argv[1:]
     if command == "study":
-        return subprocess.call([str(BIN / "dreamscape"), "play", "--players", "3", "--seed", "1", *extra], cwd=ROOT)
+        return subprocess.call([str(BIN / "dreamscape"), "study", *extra], cwd=ROOT)
     code = subprocess.call([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)
     if code == 5:  # pytest: no test was collected, which here can only mean a broken checkout
         print("dev.py: pytest collected no tests", file=sys.stderr)
