@@ -110,6 +110,8 @@ def make_backend(name: str = "local", scheduler: str | None = None, workers: int
     if name == "local":
         if scheduler is not None:
             raise StudyError("--scheduler needs --backend dask")
+        if workers is not None:
+            raise StudyError("--workers needs --backend dask (the local backend uses numba threads; set NUMBA_NUM_THREADS)")
         return LocalBackend()
     if name == "dask":
         return DaskBackend(scheduler=scheduler, workers=workers)

@@ -60,6 +60,8 @@ def test_backend_names_and_flags_are_checked():
         make_backend("spark")
     with pytest.raises(StudyError, match="--scheduler needs --backend dask"):
         make_backend("local", scheduler="tcp://127.0.0.1:8786")
+    with pytest.raises(StudyError, match="--workers needs --backend dask"):
+        make_backend("local", workers=2)
 
 
 def test_results_travel_narrowed_and_arrive_equal_in_dtype_and_value():
