@@ -3,8 +3,8 @@
 :func:`collect` reads a study folder once and runs the analyses of
 ``analyses/`` that apply to it (:func:`analyses.study.study_kinds`), so the
 findings and the charts of a report quote the very same DataFrames. An
-analysis that is missing from this checkout, or that has no data in this
-folder, leaves its table ``None`` and its pages out of the report.
+analysis that has no data in this folder leaves its table ``None`` and its
+pages out of the report.
 
 Where a study mixes bots in the same player count and variant (the main
 study's balance runs beside its tournament and skill tables), the analyses
@@ -13,14 +13,21 @@ only, a round robin its mixed seatings only.
 """
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from analyses.study import StudyError, StudyManifest, load_manifest
+from analyses import balance
+from analyses.compare import compare_variants
+from analyses.skill import skill_vs_luck
+from analyses.solo import solo_bands
+from analyses.strength import pair_strength, type_strength
+from analyses.study import StudyError, StudyManifest, load_manifest, study_kinds
+from analyses.sweep import swap_sweep
+from analyses.tournament import tournament_from_study, tournament_groups
 
 ALL_KINDS = frozenset({"seats", "compare", "sweep", "tournament", "skill", "solo", "types"})
 
@@ -63,7 +70,6 @@ class StudyTables:
     tournaments: list[Tournament] = field(default_factory=list)  # analyses.tournament.tournament_from_study
     skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
-    missing: list[str] = field(default_factory=list)  # analyses this checkout does not have
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -108,26 +114,8 @@ def round_robins(t: "StudyTables") -> list[Tournament]:
     return [x for x in t.tournaments if x.standings.height >= 3]
 
 
-def _function(module: str, name: str):
-    try:
-        mod = importlib.import_module(f"analyses.{module}")
-    except ImportError:
-        return None
-    return getattr(mod, name, None)
-
-
-def study_kinds(folder: Path, manifest: StudyManifest) -> set[str]:
-    """Which analyses the folder has data for (:func:`analyses.study.study_kinds`)."""
-    from analyses.study import study_kinds as kinds_of
-
-    return set(kinds_of(folder))
-
-
-def _run(tables: StudyTables, module: str, name: str, *args, **kwargs) -> Any:
-    fn = _function(module, name)
-    if fn is None:
-        tables.missing.append(f"analyses.{module}.{name}")
-        return None
+def _run(fn: Callable[..., Any], *args, **kwargs) -> Any:
+    """``fn(*args)``, or None when the folder has no data for it (StudyError or no rows)."""
     try:
         out = fn(*args, **kwargs)
     except StudyError:
@@ -169,36 +157,32 @@ def collect(folder: str | Path) -> StudyTables:
     manifest = load_manifest(folder)
     if not any(manifest.chunks.get(c.id) for c in manifest.configs):
         raise StudyError(f"{folder}: the study has no finished chunk yet")
-    t = StudyTables(folder=folder, manifest=manifest, kinds=study_kinds(folder, manifest))
+    t = StudyTables(folder=folder, manifest=manifest, kinds=study_kinds(folder))
     k = t.kinds
     if k & {"seats", "compare", "sweep", "types", "skill", "tournament"}:
-        t.seats = _run(t, "balance", "seat_advantage", folder)
-        t.lengths = _run(t, "balance", "game_lengths", folder)
-        t.score_dist = _run(t, "balance", "score_distribution", folder)
-        t.length_dist = _run(t, "balance", "length_distribution", folder)
+        t.seats = _run(balance.seat_advantage, folder)
+        t.lengths = _run(balance.game_lengths, folder)
+        t.score_dist = _run(balance.score_distribution, folder)
+        t.length_dist = _run(balance.length_distribution, folder)
     elif "solo" in k:
-        t.lengths = _run(t, "balance", "game_lengths", folder)
+        t.lengths = _run(balance.game_lengths, folder)
     if "compare" in k:
-        t.compare = _run(t, "compare", "compare_variants", folder)
+        t.compare = _run(compare_variants, folder)
     if "types" in k:
-        t.strength = _run(t, "strength", "type_strength", folder)
-        t.pairs = _run(t, "strength", "pair_strength", folder)
+        t.strength = _run(type_strength, folder)
+        t.pairs = _run(pair_strength, folder)
     if "sweep" in k:
-        t.sweep = _run(t, "sweep", "swap_sweep", folder)
+        t.sweep = _run(swap_sweep, folder)
     if "tournament" in k:
-        groups = _function("tournament", "tournament_groups")
-        if groups is None:
-            t.tournaments = _tournaments(_run(t, "tournament", "tournament_from_study", folder))
-        else:
-            bots: dict[tuple, set] = {}
-            for c in manifest.configs:
-                bots.setdefault((c.players, c.variant), set()).update(c.strategies)
-            # Two-strategy tables are skill against luck, not a round robin worth a page.
-            found = [_run(t, "tournament", "tournament_from_study", folder, players=p, variant=v)
-                     for p, v in groups(folder) if len(bots.get((p, v), ())) >= 3]
-            t.tournaments = _tournaments(found)
+        bots: dict[tuple, set] = {}
+        for c in manifest.configs:
+            bots.setdefault((c.players, c.variant), set()).update(c.strategies)
+        # Two-strategy tables are skill against luck, not a round robin worth a page.
+        found = [_run(tournament_from_study, folder, players=p, variant=v)
+                 for p, v in tournament_groups(folder) if len(bots.get((p, v), ())) >= 3]
+        t.tournaments = _tournaments(found)
     if "skill" in k:
-        t.skill = _run(t, "skill", "skill_vs_luck", folder)
+        t.skill = _run(skill_vs_luck, folder)
     if "solo" in k:
-        t.solo = _run(t, "solo", "solo_bands", folder)
+        t.solo = _run(solo_bands, folder)
     return t

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
+from cli_checks import assert_one_line_error
 
 runner = CliRunner()
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
@@ -16,16 +17,6 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
 
 def run(*args: str):
     return runner.invoke(app, list(args))
-
-
-def assert_one_line_error(result, *words: str) -> None:
-    """Bad input: exit code 2, a single line naming the problem, no traceback."""
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 # ----------------------------------------------------------------------------- conformance

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from analyses.study import load_manifest, scan_aggs
 from cli import app
+from cli_checks import assert_one_line_error
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,15 +31,6 @@ def ok(*args: str):
 
 def as_json(result) -> dict:
     return json.loads(result.stdout)
-
-
-def assert_one_line_error(result, *words: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 # ----------------------------------------------------------------------------- simulate --out
