@@ -1,4 +1,11 @@
-"""Play conformance scenarios (shared/conformance/FORMAT.md) on the reference engine."""
+"""Play conformance scenarios (shared/conformance/FORMAT.md) on the reference and the fast engine.
+
+Both engines answer the same scripted choices from the same loaded setup
+(:func:`simcore.notation.state_from_setup`) and their positions, dumped as
+:func:`simcore.notation.dump_state` dicts, are checked by the one
+:func:`compare_expect`. A scenario passes on ``"both"`` only if it passes on
+each engine; the reason of a failure names the engine.
+"""
 from __future__ import annotations
 
 import json
@@ -9,7 +16,10 @@ from typing import Any
 
 from simcore.cards import CardError, parse_card
 from simcore.notation import ScenarioError, dump_state, state_from_setup
-from simcore.reference import Game, IllegalChoice
+from simcore.reference import Game, GameState, IllegalChoice
+
+ENGINES = ("reference", "fast")
+ENGINE_CHOICES = ("reference", "fast", "both")
 
 
 @dataclass(frozen=True)
@@ -22,11 +32,17 @@ class ScenarioResult:
 
 
 def scenario_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files as given; folders contribute their ``*.json`` files in name order."""
+    """Files as given; folders contribute their ``*.json`` files, subfolders too, in name order.
+
+    A folder's files are sorted by their path relative to it, so ``a/x.json``
+    comes before ``b.json`` and ``b/y.json``.
+    """
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.iterdir() if p.suffix == ".json" and p.is_file())
+            yield from sorted(
+                (p for p in path.rglob("*.json") if p.is_file()), key=lambda p: p.relative_to(path).parts
+            )
         else:
             yield path
 
@@ -51,12 +67,16 @@ def _norm_cards(value: Any, where: str) -> list:
     return [_norm_card(v) for v in value]
 
 
-def compare_expect(expect: dict, game: Game) -> list[str]:
-    """Differences between ``expect`` and the game as it stands (empty when it matches)."""
+def compare_expect(expect: dict, got: dict, pending: str | None) -> list[str]:
+    """Differences between ``expect`` and a position (empty when it matches).
+
+    ``got`` is the position as a :func:`simcore.notation.dump_state` dict (the
+    fast engine's :func:`simcore.fast.bridge.dump_fast_state` writes the same
+    format), ``pending`` the kind of its pending decision (None: game over).
+    Raises ScenarioError for an ``expect`` that does not follow FORMAT.md.
+    """
     if not isinstance(expect, dict):
         raise ScenarioError("expect must be an object")
-    s = game.state
-    got = dump_state(s)
     problems: list[str] = []
 
     def differ(field: str, want: Any, have: Any) -> None:
@@ -64,9 +84,8 @@ def compare_expect(expect: dict, game: Game) -> list[str]:
 
     for field, want in expect.items():
         if field == "pending":
-            have = game.pending.kind if game.pending else None
-            if want != have:
-                differ(field, want, have)
+            if want != pending:
+                differ(field, want, pending)
         elif field in ("game_over", "active", "costs", "sleep_deck_count"):
             if want != got[field]:
                 differ(field, want, got[field])
@@ -74,7 +93,7 @@ def compare_expect(expect: dict, game: Game) -> list[str]:
             if _norm_cards(want, f"expect.{field}") != _norm_cards(got[field], field):
                 differ(field, want, got[field])
         elif field == "winners":
-            have = sorted(s.winners) if s.game_over else None
+            have = sorted(got["winners"]) if got["game_over"] else None
             if not isinstance(want, list) or sorted(want) != have:
                 differ(field, want, have)
         elif field == "seats":
@@ -99,20 +118,34 @@ def compare_expect(expect: dict, game: Game) -> list[str]:
     return problems
 
 
-def run_scenario_data(data: Any) -> tuple[bool, str]:
-    """Play one scenario object; (passed, reason)."""
+def load_scenario(data: Any) -> tuple[dict, list[dict], dict]:
+    """Check a scenario object's shape; returns (setup, choices, expect) or raises ScenarioError.
+
+    The setup is loaded once and ``expect`` compared against it, so a
+    malformed field is reported whatever either engine does later.
+    """
     if not isinstance(data, dict):
         raise ScenarioError("the file must hold one JSON object")
     for required in ("setup", "expect"):
         if required not in data:
             raise ScenarioError(f"'{required}' is missing")
-    game = Game(state_from_setup(data["setup"]))
+    initial = state_from_setup(data["setup"])
     choices = data.get("choices", [])
     if not isinstance(choices, list):
         raise ScenarioError("'choices' must be a list")
-    for n, entry in enumerate(choices, start=1):
+    for n, entry in enumerate(choices):
         if not isinstance(entry, dict) or "decision" not in entry or "choice" not in entry:
-            raise ScenarioError(f"choices[{n - 1}] needs 'decision' and 'choice'")
+            raise ScenarioError(f"choices[{n}] needs 'decision' and 'choice'")
+        if not isinstance(entry["decision"], str):
+            raise ScenarioError(f"choices[{n}].decision must be a decision kind")
+    compare_expect(data["expect"], dump_state(initial), None)  # raises for a malformed expect
+    return data["setup"], choices, data["expect"]
+
+
+def play_reference(s: GameState, choices: list[dict]) -> tuple[str | None, str | None, dict | None]:
+    """Play the choices on the reference engine: (failure, pending kind, position dump)."""
+    game = Game(s)
+    for n, entry in enumerate(choices, start=1):
         kind, choice = entry["decision"], entry["choice"]
         pending = game.pending
         if entry.get("illegal", False):
@@ -121,29 +154,62 @@ def run_scenario_data(data: Any) -> tuple[bool, str]:
                 game.apply(choice, kind)
             except IllegalChoice:
                 if json.dumps(dump_state(game.state), sort_keys=True) != before:
-                    return False, f"choice {n}: refusing {kind} {json.dumps(choice)} changed the game"
+                    return f"choice {n}: refusing {kind} {json.dumps(choice)} changed the game", None, None
                 continue
-            return False, f"choice {n}: illegal {kind} {json.dumps(choice)} was accepted"
+            return f"choice {n}: illegal {kind} {json.dumps(choice)} was accepted", None, None
         if pending is None:
-            return False, f"choice {n}: the game is over, but the scenario answers {kind}"
+            return f"choice {n}: the game is over, but the scenario answers {kind}", None, None
         if pending.kind != kind:
-            return False, (
+            return (
                 f"choice {n}: pending decision is {pending.kind} (seat {pending.seat}), "
                 f"the scenario answers {kind}"
-            )
+            ), None, None
         try:
             game.apply(choice, kind)
         except IllegalChoice:
             legal = ", ".join(json.dumps(c) for c in pending.choices[:12])
-            return False, f"choice {n}: {kind} {json.dumps(choice)} was refused (legal: {legal})"
-    problems = compare_expect(data["expect"], game)
+            return f"choice {n}: {kind} {json.dumps(choice)} was refused (legal: {legal})", None, None
+    return None, (game.pending.kind if game.pending else None), dump_state(game.state)
+
+
+def play_fast(s: GameState, choices: list[dict]) -> tuple[str | None, str | None, dict | None]:
+    """Play the choices on the fast engine: (failure, pending kind, position dump)."""
+    from simcore.fast.scenario import play_scenario  # numba: compiled on first use only
+
+    result = play_scenario(s, choices)
+    return result.failure, result.pending, result.state
+
+
+PLAYERS = {"reference": play_reference, "fast": play_fast}
+
+
+def run_scenario_data(data: Any, engine: str = "reference") -> tuple[bool, str]:
+    """Play one scenario object on one engine; (passed, reason). Raises ScenarioError if malformed."""
+    setup, choices, expect = load_scenario(data)
+    failure, pending, got = PLAYERS[engine](state_from_setup(setup), choices)
+    if failure:
+        return False, failure
+    problems = compare_expect(expect, got, pending)
     if problems:
         return False, "; ".join(problems)
     return True, ""
 
 
-def run_scenario_file(path: Path) -> ScenarioResult:
-    """A file that cannot be loaded is a failed scenario with a one-line reason."""
+def engines_of(engine: str) -> tuple[str, ...]:
+    """The engines a ``--engine`` value names (``both``: reference and fast)."""
+    if engine not in ENGINE_CHOICES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
+    return ENGINES if engine == "both" else (engine,)
+
+
+def run_scenario_file(path: Path, engine: str = "reference") -> ScenarioResult:
+    """Play one scenario file on ``engine`` (reference, fast or both).
+
+    A file that cannot be loaded is a failed scenario with a one-line reason.
+    With ``both`` it passes only if it passes on each engine; every failing
+    engine's reason is given, prefixed with the engine's name.
+    """
+    engines = engines_of(engine)
     name = path.stem
     try:
         data = json.loads(path.read_text("utf-8"))
@@ -154,9 +220,30 @@ def run_scenario_file(path: Path) -> ScenarioResult:
     if isinstance(data, dict) and isinstance(data.get("id"), str):
         name = data["id"]
     try:
-        passed, reason = run_scenario_data(data)
+        load_scenario(data)
     except ScenarioError as exc:
         return ScenarioResult(path, name, False, f"malformed scenario: {exc}", True)
-    except Exception as exc:  # an engine bug must fail the scenario, not crash the run
-        return ScenarioResult(path, name, False, f"engine error: {type(exc).__name__}: {exc}")
-    return ScenarioResult(path, name, passed, reason)
+    failed: dict[str, str] = {}
+    for one in engines:
+        try:
+            passed, reason = run_scenario_data(data, one)
+        except Exception as exc:  # an engine bug must fail the scenario, not crash the run
+            passed, reason = False, f"engine error: {type(exc).__name__}: {exc}"
+        if not passed:
+            failed[one] = reason
+    return ScenarioResult(path, name, not failed, failure_reason(failed, engines))
+
+
+def failure_reason(failed: dict[str, str], engines: tuple[str, ...]) -> str:
+    """One line naming the failing engine(s); "" when none failed.
+
+    Each engine's reason is prefixed with its name (``fast: ...``), except
+    when every engine played failed for the same reason: then the reason is
+    given once, followed by the engines, e.g. ``(reference and fast)``.
+    """
+    if not failed:
+        return ""
+    reasons = set(failed.values())
+    if len(failed) == len(engines) and len(reasons) == 1:
+        return f"{reasons.pop()} ({' and '.join(engines)})"
+    return "; ".join(f"{one}: {reason}" for one, reason in failed.items())

@@ -1,8 +1,10 @@
-"""Conformance scenarios (shared/conformance/FORMAT.md) played on the reference engine.
+"""Conformance scenarios (shared/conformance/FORMAT.md) played on both engines.
 
 Every file of ../shared/conformance (the 18 shared scenarios, which CI always
 has) and every file of tests/scenarios (this project's own, one rule point
-each) is one test, named by its scenario id.
+each) is one test per engine (reference, fast), named by its scenario id.
+The fast engine loads the same setup and answers the same scripted choices
+(simcore.fast.scenario); its position is checked by the same compare_expect.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simcore.conformance import run_scenario_file
+from simcore.conformance import ENGINES, run_scenario_data, run_scenario_file
 
 HERE = Path(__file__).resolve().parent
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
@@ -56,18 +58,81 @@ def test_own_scenarios_are_present():
     assert len(_files(OWN)) >= 30, f"expected this project's scenarios in {OWN}"
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", SHARED_FILES, ids=[_id(p) for p in SHARED_FILES])
-def test_shared_scenario(path: Path):
+def test_shared_scenario(path: Path, engine: str):
     assert path.is_file(), f"missing: {path}"
-    result = run_scenario_file(path)
-    assert result.passed, f"{path.name}: {result.reason}"
+    result = run_scenario_file(path, engine)
+    assert result.passed, f"{path.name} on {engine}: {result.reason}"
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", OWN_FILES, ids=[_id(p) for p in OWN_FILES])
-def test_own_scenario(path: Path):
+def test_own_scenario(path: Path, engine: str):
     assert path.is_file(), f"missing: {path}"
-    result = run_scenario_file(path)
-    assert result.passed, f"{path.name}: {result.reason}"
+    result = run_scenario_file(path, engine)
+    assert result.passed, f"{path.name} on {engine}: {result.reason}"
+
+
+# ----------------------------------------------------------------------------- the checker on each engine
+# A scenario the engines must FAIL: each engine's scripted play is not vacuous.
+
+BASIC = SHARED / "04-basic-turn.json"  # take_z, two refused buys, buy 2, PR, buy 1, refused CD, FF, PR
+
+
+def _basic() -> dict:
+    return json.loads(BASIC.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_accepted_illegal_choice_fails_on_each_engine(engine):
+    data = _basic()
+    data["choices"][3]["illegal"] = True  # buying position 2 for 2 with 2 Z cards is legal (R5.1)
+    assert run_scenario_data(data, engine) == (False, 'choice 4: illegal buy {"position": 2} was accepted')
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_refused_choice_names_the_legal_ones_on_each_engine(engine):
+    data = _basic()
+    data["choices"][3]["choice"] = {"position": 5}  # costs 5, the seat has 2 Z cards
+    assert run_scenario_data(data, engine) == (
+        False, 'choice 4: buy {"position": 5} was refused (legal: {"position": 1}, {"position": 2})'
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_wrong_decision_kind_fails_on_each_engine(engine):
+    data = _basic()
+    data["choices"][0]["decision"] = "buy"  # the first decision is take_z (R4.1)
+    passed, reason = run_scenario_data(data, engine)
+    assert not passed and reason.startswith("choice 1: pending decision is take_z (seat 0), the scenario answers buy")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_wrong_expectation_fails_on_each_engine(engine):
+    data = _basic()
+    data["expect"]["seats"][0]["z"] = 5  # R6.5: 4 Z cards
+    assert run_scenario_data(data, engine) == (False, "seats[0].z: expected 5, got 4")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_choices_after_the_game_end_fail_but_refused_ones_pass(engine):
+    path = OWN / "t22-game-end-one-card-short.json"
+    data = json.loads(path.read_text("utf-8"))
+    assert data["expect"].get("game_over") is True
+    extra = dict(data, choices=data["choices"] + [{"decision": "take_z", "choice": True, "illegal": True}])
+    assert run_scenario_data(extra, engine) == (True, "")
+    extra = dict(data, choices=data["choices"] + [{"decision": "take_z", "choice": True}])
+    n = len(extra["choices"])
+    assert run_scenario_data(extra, engine) == (False, f"choice {n}: the game is over, but the scenario answers take_z")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_shifting_dreams_accepts_any_order_of_empty_positions(engine):
+    """FORMAT.md: any of the 120 orders is legal; orders moving only empty positions differently are one outcome."""
+    path = SHARED / "11-shifting-dreams-rearrange.json"
+    data = json.loads(path.read_text("utf-8"))
+    assert run_scenario_data(data, engine) == (True, "")
 
 
 @pytest.mark.parametrize("path", OWN_FILES, ids=[_id(p) for p in OWN_FILES])

@@ -107,7 +107,16 @@ def decode_trace(meta: np.ndarray, opts: np.ndarray) -> list[tuple[str, int, lis
 
 def dump_fast_state(st: np.ndarray, deck: Deck) -> dict:
     """A fast state vector in :func:`simcore.notation.dump_state` format."""
-    cards = deck.cards
+    return dump_cards_state(st, deck.cards)
+
+
+def dump_cards_state(st: np.ndarray, cards) -> dict:
+    """:func:`dump_fast_state` for a card table given as a sequence of cards (card id -> types).
+
+    Seats carry one more key than dump_state, ``_cached_score``: the score
+    from the engine's cached chain points (equal to ``score`` unless the
+    cache is stale).
+    """
     c = int(st[H_N_CARDS])
     off = python_offsets(c)
     code = lambda i: card_code(cards[int(i)])  # noqa: E731

@@ -139,6 +139,7 @@ from simcore.fast.layout import (
     seat_base,
 )
 from simcore.fast.rng import GOLDEN, mix64, shuffle, stream_state
+from simcore.fast.script import script_pick, script_running  # scripted play (conformance)
 from simcore.rules import TURN_CAP
 
 # Dream type ids (R1.1).
@@ -180,6 +181,7 @@ MODE_ZERO = 1  # every option scores 0 ('random')
 MODE_DELTA = 2  # the score is features[F_DELTA] ('greedy')
 MODE_LINEAR = 3  # the score is dot(weights[seat], features): no call, no compile per weight vector
 MODE_ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode everywhere else
+MODE_SCRIPT = 5  # scripted play (conformance): answers from a script in the trace rows (simcore.fast.script)
 
 # Scratch of one game: two caller-allocated arrays (few arrays = few NRT
 # reference-count operations per kernel call, which dominate small calls).
@@ -870,6 +872,9 @@ def decide(st, wk, fw, strats, kind, seat, n, aux):
     there every option would tie, so the pick is below(n) directly.
     """
     mode = wk[wk.shape[0] - 2, seat]
+    if mode == MODE_SCRIPT:  # scripted play (conformance): the script block starts at the first trace row
+        misc = wk.shape[0] + WK_MISC
+        return script_pick(st, wk, kind, seat, n, wk.shape[0] - WK_TAIL - wk[misc, 3] - wk[misc, 4])
     if mode == MODE_ROLLOUT:
         mode = wk[wk.shape[0] + WK_POLICY, seat]
     if (
@@ -1969,6 +1974,23 @@ def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game,
     return st, wk
 
 
+# ============================================================================ scripted play (conformance)
+
+
+@njit(cache=True)
+def play_scripted(st, wk, fw, strats):
+    """Play a scenario's turns with every seat in MODE_SCRIPT (driver: simcore.fast.scenario).
+
+    Turns from the active seat's turn start until the script is done or has
+    failed (that turn is finished with option 0) or the game ends.
+    """
+    pb = dummy_playout_buffers()
+    misc = wk.shape[0] + WK_MISC
+    base = wk.shape[0] - WK_TAIL - wk[misc, 3] - wk[misc, 4]
+    while st[H_GAME_OVER] == 0 and script_running(wk, base):
+        play_turn(st, wk, fw, strats, pb)
+
+
 # ============================================================================ cache guard
 
 
@@ -1987,7 +2009,7 @@ def _drop_stale_cache() -> None:
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    deps = [here / "layout.py", here / "rng.py", here.parent / "rules.py", here.parent / "scoring.py"]
+    deps = [here / "layout.py", here / "rng.py", here / "script.py", here.parent / "rules.py", here.parent / "scoring.py"]
     digest = hashlib.sha256(b"".join(p.read_bytes() for p in deps)).hexdigest()
     try:
         cache_dir = run_chunk._cache._cache_path  # noqa: SLF001 - where numba keeps this file's cache
