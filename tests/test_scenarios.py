@@ -17,9 +17,19 @@ import pytest
 from simcore.conformance import ENGINES, run_scenario_data, run_scenario_file
 
 HERE = Path(__file__).resolve().parent
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+
+
+def _shared_root() -> Path:
+    """The project's sibling folder ``shared`` (../shared of the checkout; a git worktree may sit deeper)."""
+    for parent in HERE.parents[1:]:
+        if (parent / "shared" / "conformance").is_dir():
+            return parent / "shared"
+    return HERE.parents[1] / "shared"  # missing: the presence tests below fail and say where
+
+
+SHARED = _shared_root() / "conformance"
 OWN = HERE / "scenarios"
-RULES = Path(__file__).resolve().parents[2] / "shared" / "rules" / "interpretations.md"
+RULES = _shared_root() / "rules" / "interpretations.md"
 
 
 def _rule_ids() -> set[str]:
@@ -130,9 +140,23 @@ def test_choices_after_the_game_end_fail_but_refused_ones_pass(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_shifting_dreams_accepts_any_order_of_empty_positions(engine):
     """FORMAT.md: any of the 120 orders is legal; orders moving only empty positions differently are one outcome."""
-    path = SHARED / "11-shifting-dreams-rearrange.json"
-    data = json.loads(path.read_text("utf-8"))
+    data = json.loads((SHARED / "11-shifting-dreams-rearrange.json").read_text("utf-8"))
+    data["setup"]["dreamscape"][1] = None  # position 2 empty; buying position 1 empties it too
+    data["choices"] = [
+        {"decision": "take_z", "choice": False},
+        # the only affordable purchase (position 1 for 1, R11) is not asked
+        {"decision": "perform", "choice": "SD"},
+        # positions 1 and 2 take each other's (empty) content: the engines list this outcome as [1, 2, 5, 3, 4]
+        {"decision": "shifting_dreams", "choice": [2, 1, 5, 3, 4]},
+    ]
+    # Nothing costs 1 any more (budget 1): the turn ends; R7.1 slides LD/CD, NT/LD, PR/RD to
+    # positions 1-3 and R7.2 fills 5 then 4 from the deck (FF/NT, NT/RD).
+    data["expect"] = {"pending": "take_z", "active": 1,
+                      "dreamscape": ["LD/CD", "NT/LD", "PR/RD", "NT/RD", "FF/NT"]}
     assert run_scenario_data(data, engine) == (True, "")
+    data["choices"][-1]["choice"] = [2, 1, 3, 4, 5]  # another outcome: the slide keeps NT/LD first
+    passed, reason = run_scenario_data(data, engine)
+    assert not passed and reason.startswith("dreamscape: expected")
 
 
 @pytest.mark.parametrize("path", OWN_FILES, ids=[_id(p) for p in OWN_FILES])
