@@ -76,7 +76,7 @@ ENGINES = [
 ]
 ENGINE_BOTS = [(e, b) for e in ENGINES for b in e.bots]
 
-DECKS = {"base": [], "FF:ID": ["FF:ID"], "NT:ED+LD:PS+SD:PS": ["NT:ED", "LD:PS", "SD:PS"]}
+DECKS = {"base": [], "FF:ID": ["FF:ID"], "CD:ID+RD:ED+SD:PS": ["CD:ID", "RD:ED", "SD:PS"]}
 OPTIONS = [Options(st, sh) for st, sh in itertools.product([False, True], [False, True])]
 # Every seat count with every option set; the deck rotates so each seat count meets a swap deck.
 CONFIGS = [
@@ -146,7 +146,7 @@ def test_same_seed_and_game_give_the_same_game(engine, players):
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_both_engines_end_in_the_same_position(players):
     """The adapter itself agrees across engines (the differential test checks every decision)."""
-    deck = deck_from_swap_texts(["NT:ED", "LD:PS", "SD:PS"])
+    deck = deck_from_swap_texts(["CD:ID", "RD:ED", "SD:PS"])
     for options in OPTIONS:
         ref = ENGINES[0].play(deck, players, options, 3, 0, "greedy")
         fast = ENGINES[1].play(deck, players, options, 3, 0, "greedy")
