@@ -19,9 +19,11 @@ either the scripted one or, after the script, option 0.
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcore.cards import CODE_TO_TYPE, Card
 from simcore.fast.bridge import decode_option, dump_cards_state
@@ -226,7 +228,11 @@ def play_scenario(s: GameState, choices: list[dict]) -> ScriptedResult:
     wk[base + SR_STATUS, 1] = len(choices)
     wk[base + SR_INFO, 3] = n_opt
     fn = get_strategy("random")  # never called: MODE_SCRIPT answers every decision
-    play_scripted(st, wk, fw, (fn, fn, fn, fn))
+    with warnings.catch_warnings():
+        # numba notes, when it types the strategy tuple, that first-class function types are
+        # experimental: a scenario run's output is its report lines only.
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        play_scripted(st, wk, fw, (fn, fn, fn, fn))
 
     status = wk[base + SR_STATUS]
     done, failed = status[2] == SCRIPT_DONE, status[2] == SCRIPT_FAILED
