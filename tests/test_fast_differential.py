@@ -95,10 +95,18 @@ def test_a_real_difference_is_reported_with_game_step_and_field():
 
 
 def test_every_builtin_bot_is_covered():
-    """The differential covers every bot `dreamscape strategies` lists as built in."""
-    from simcore.fast.strategies import strategy_names
+    """The differential covers every bot the package registers (a fresh process: tests register others)."""
+    import subprocess
+    import sys
 
-    builtin = {n for n in strategy_names() if "-hook" not in n}  # the hooks replay random/greedy (timing aids)
+    code = (
+        "import strategies.builtins\n"
+        "from simcore.fast.strategies import strategy_names\n"
+        "print(' '.join(strategy_names()))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    builtin = {n for n in out if "-hook" not in n}  # the hooks replay random/greedy (timing aids)
+    assert "linear" in builtin and "rollout" in builtin
     assert builtin <= set(ALL_BUILTIN), f"not covered: {sorted(builtin - set(ALL_BUILTIN))}"
     assert not set(FAST_ONLY_BOTS) & set(REFERENCE_BOTS)
 
