@@ -5,7 +5,8 @@ A module may import its own layer and the layers below it, never one above
 later). Within the project no two modules may import each other, directly or
 round a longer loop, and no module uses another module's private (``_x``)
 names. The checks read every module's source (``ast``) and so cost no import;
-one test also imports each module of ``strategies`` alone in a fresh process.
+one slow test (``-m slow``) also imports each module of ``strategies`` alone
+in a fresh process.
 
 Known offenders that other work removes are listed here explicitly; a new
 offender fails, and a fixed one should be taken off its list.
@@ -250,6 +251,7 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in ("analyses"
 """
 
 
+@pytest.mark.slow  # a fresh process per module loads numba and compiles the built-ins: ~40 s on 2 cores
 def test_each_strategies_module_imports_alone_without_higher_layers():
     """Imported first in a fresh process, every module loads (no import-order dependence) and
     pulls in nothing above the strategy layer."""
