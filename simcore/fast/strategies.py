@@ -83,9 +83,8 @@ def kinds_mask(decides) -> int:
 # same outcome. MODE_LINEAR scores dot(weights, features) inside the engine;
 # MODE_ROLLOUT is the flat Monte Carlo player.
 MODE_CALL, MODE_ZERO, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT = 0, 1, 2, 3, 4
-# No weights: the value of every record that does not score linearly (read-only, shared).
-NO_WEIGHTS = np.zeros(N_FEATURES)
-NO_WEIGHTS.setflags(write=False)
+_NO_WEIGHTS = np.zeros(N_FEATURES)
+_NO_WEIGHTS.setflags(write=False)  # shared by every record that does not score linearly
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: a numpy field has no truth value to compare by
@@ -120,7 +119,7 @@ class StrategyRecord:
     compiled: CFunc
     mode: int = MODE_CALL
     decides: int = ALL_KINDS
-    weights: np.ndarray = field(default_factory=lambda: NO_WEIGHTS)
+    weights: np.ndarray = field(default_factory=lambda: _NO_WEIGHTS)
     playouts: int = 0
     policy: int = MODE_DELTA
     description: str = ""
@@ -198,7 +197,7 @@ def register(
         compiled=compiled,
         mode=int(mode),
         decides=mask,
-        weights=NO_WEIGHTS if weights is None else _check_weights(name, weights),
+        weights=_NO_WEIGHTS if weights is None else _check_weights(name, weights),
         playouts=int(playouts),
         policy=int(policy),
         description=description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0],
@@ -295,7 +294,7 @@ def register_rollout(
     if isinstance(policy, str):
         if policy != "greedy":
             raise ValueError(f"strategy {name!r}: policy must be 'greedy' or a weight vector, got {policy!r}")
-        w, pmode = NO_WEIGHTS, MODE_DELTA
+        w, pmode = _NO_WEIGHTS, MODE_DELTA
     else:
         w, pmode = _check_weights(name, policy), MODE_LINEAR
     register(name, greedy_strategy, description or f"flat Monte Carlo at buys, {k} playouts per option",
