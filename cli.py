@@ -618,7 +618,7 @@ def bench(
     import json
 
     import strategies.builtins  # noqa: F401 - registers the heuristic bots timed below
-    from simcore.fast.bench import bench_lines, run_bench
+    from analyses.bench import bench_lines, run_bench
 
     bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear")
     report = run_bench(quick=quick, hook_strategies=bots, progress=lambda line: typer.echo(line, err=True))

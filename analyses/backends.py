@@ -700,9 +700,9 @@ def _register_recipe(recipe: StrategyRecipe, as_name: str) -> None:
     kwargs = {}
     if recipe.decides is not None and recipe.decides != getattr(fs, "ALL_KINDS", None):
         kwargs["decides"] = [k for k in range(recipe.decides.bit_length()) if recipe.decides >> k & 1]
-    fs.register(as_name, fn, recipe.description, _mode=recipe.mode, **kwargs)
     weights = np.frombuffer(recipe.weights, dtype=np.float64).copy()
-    fs._PARAMS[as_name] = (weights, recipe.playouts, recipe.policy)  # noqa: SLF001 - exact copy of the driver's entry
+    fs.register(as_name, fn, recipe.description, mode=recipe.mode, weights=weights,  # the driver's record, exactly
+                playouts=recipe.playouts, policy=recipe.policy, **kwargs)
 
 
 def _recipe_function(recipe: StrategyRecipe):

@@ -28,14 +28,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from simcore.fast.strategies import describe, get_strategy, kinds_mask, register, strategy_names
-
-
-class StrategyError(ValueError):
-    """A strategy that cannot be found, loaded or compiled; the message says why."""
-
-
-SIGNATURE_TEXT = "(kind, seat, features, state) -> float"
+# Importing the built-ins registers them before any user strategy can be
+# registered through this module, so no user strategy takes a built-in's name.
+import strategies.builtins  # noqa: F401
+from simcore.fast.strategies import describe, get_strategy, is_builtin, strategy_names
+from strategies.errors import StrategyError, error_line
+from strategies.linear import load_linear
+from strategies.registry import SIGNATURE_TEXT, compile_strategy
 
 
 def strategy(name: str, description: str = "", decides: Sequence[str] | None = None) -> Callable:
@@ -62,54 +61,15 @@ def strategy(name: str, description: str = "", decides: Sequence[str] | None = N
     return decorate
 
 
-def compile_strategy(
-    name: str, fn: Callable, description: str = "", source: str | None = None, decides: Sequence[str] | None = None
-) -> None:
-    """Check the signature, compile and register; errors become one-line StrategyErrors."""
-    where = source or name
-    py = getattr(fn, "py_func", fn)
-    if not callable(py):
-        raise StrategyError(f"strategy {where}: {fn!r} is not a function")
-    try:
-        params = list(inspect.signature(py).parameters.values())
-    except (TypeError, ValueError):
-        params = None
-    if params is not None and (
-        len(params) != 4 or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-    ):
-        got = "(" + ", ".join(p.name for p in params) + ")"
-        raise StrategyError(f"strategy {where}: takes {got}, but a strategy takes {SIGNATURE_TEXT}")
-    try:
-        kinds_mask(decides)
-    except ValueError as exc:
-        raise StrategyError(f"strategy {where}: {exc}") from None
-    try:
-        register(name, fn, description, decides=decides)
-    except Exception as exc:  # numba typing errors are long: keep their first meaningful line
-        raise StrategyError(f"strategy {where} does not compile as {SIGNATURE_TEXT}: {_first_line(exc)}") from None
-
-
-def _first_line(exc: Exception) -> str:
-    for line in str(exc).splitlines():
-        line = line.strip()
-        if line and not line.startswith(("During:", "File ", "^", "[1]", "-", "<source")):
-            return line[:200]
-    return type(exc).__name__
-
-
 def load_strategy(spec: str) -> str:
     """Resolve a ``--strategy`` value to a registered strategy name (loading it if needed).
 
     ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``,
     ``path/to/bot.py:function`` or ``package.module:function``.
     """
-    import strategies.builtins  # noqa: F401 - the built-in bots must be registered first
-
     if spec in strategy_names():
         return spec
     if spec.startswith("linear:"):
-        from strategies.linear import load_linear
-
         return load_linear(spec[len("linear:"):])
     if ":" not in spec:
         raise StrategyError(
@@ -139,12 +99,12 @@ def _import_file(path_text: str):
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except StrategyError:
-        raise
+    except StrategyError as exc:  # from a decorator in the file: say which file
+        raise StrategyError(f"strategy file {path_text}: {exc}") from None
     except SyntaxError as exc:
         raise StrategyError(f"strategy file {path_text} does not load: SyntaxError line {exc.lineno}: {exc.msg}") from None
     except Exception as exc:
-        raise StrategyError(f"strategy file {path_text} does not load: {type(exc).__name__}: {_first_line(exc)}") from None
+        raise StrategyError(f"strategy file {path_text} does not load: {type(exc).__name__}: {error_line(exc)}") from None
     sys.modules[name] = module
     return module
 
@@ -155,13 +115,12 @@ def _import_module(name: str):
     except StrategyError:
         raise
     except Exception as exc:
-        raise StrategyError(f"strategy module {name} does not load: {type(exc).__name__}: {_first_line(exc)}") from None
+        raise StrategyError(f"strategy module {name} does not load: {type(exc).__name__}: {error_line(exc)}") from None
 
 
 def builtin_names() -> list[str]:
-    import strategies.builtins  # noqa: F401 - registers the built-in bots
-
-    return [n for n in strategy_names() if "-hook" not in n and ":" not in n]
+    """Names of the built-in strategies, sorted."""
+    return [n for n in strategy_names() if is_builtin(n)]
 
 
 def strategy_table() -> list[tuple[str, str]]:
@@ -169,4 +128,7 @@ def strategy_table() -> list[tuple[str, str]]:
     return [(n, describe(n)) for n in builtin_names()]
 
 
-__all__ = ["strategy", "load_strategy", "StrategyError", "strategy_table", "builtin_names", "get_strategy"]
+__all__ = [
+    "strategy", "compile_strategy", "load_strategy", "StrategyError", "SIGNATURE_TEXT",
+    "strategy_table", "builtin_names", "get_strategy",
+]

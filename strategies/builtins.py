@@ -1,10 +1,12 @@
-"""The built-in strategies, registered on import.
+"""The built-in strategies, registered (as built-ins) on import.
 
 Each hand-written bot is an ordinary strategy function of the public API
 (``(kind, seat, features, state) -> float`` over the afterstate features of
 :mod:`strategies.features`), so it is exactly what a designer can write
-themselves. ``random`` and ``greedy`` come from the engine; ``linear`` plays
-the shipped weights file; ``rollout`` is the engine's flat Monte Carlo player.
+themselves. ``random`` and ``greedy`` come from the engine
+(:mod:`simcore.fast.strategies`); ``linear`` plays the shipped weights file;
+``rollout`` is the engine's flat Monte Carlo player with the tuned linear bot
+in its playouts. A user strategy cannot take any of these names.
 """
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from pathlib import Path
 
 from numba import njit
 
-import simcore.fast.strategies  # noqa: F401 - registers random and greedy
+from simcore.cards import DreamType
+from simcore.fast.strategies import register_linear, register_rollout
 from simcore.rules import DECISION_ID
 from strategies import features as F
-from strategies.api import compile_strategy
+from strategies.linear import read_weights
+from strategies.registry import compile_strategy
 
 BUY = DECISION_ID["buy"]
 TAKE_Z = DECISION_ID["take_z"]
@@ -33,11 +37,14 @@ PARADIGM = DECISION_ID["paradigm_shift"]
 # Feature slots as plain ints (numba freezes them as constants).
 DELTA, BUDGET_AFTER, BUDGET_NOW, COST = F.DELTA, F.BUDGET_AFTER, F.BUDGET_NOW, F.COST
 TOP_A, TOP_B, OPEN_MAX = F.TOP_RUN_A, F.TOP_RUN_B, F.OPEN_RUN_MAX
-DECK_FRACTION, Z_AFTER = F.DECK_FRACTION, F.Z_AFTER
+DECK_FRACTION = F.DECK_FRACTION
 LEADER, TARGET_Z, GAP, DENY = F.TARGET_IS_LEADER, F.TARGET_Z, F.TARGET_GAP, F.LEADER_DENY
 ARG = F.ARG
 PERF = F.PERFORM_BASE  # + dream type id
-FF, IS, NT, LD, PR, RD, CD, SD, ID, ED, PS = range(11)
+# Dream type ids as plain ints, the same reason.
+FF, IS, NT = int(DreamType.FLOATING_FREE), int(DreamType.INTERRUPTED_SLEEP), int(DreamType.NIGHT_TERROR)
+LD, PR = int(DreamType.LUCID_DREAMING), int(DreamType.PERFECT_RESPITE)
+RD, CD = int(DreamType.RECURRING_DREAM), int(DreamType.COLLECTIVE_DREAM)
 
 
 @njit(cache=True)
@@ -111,26 +118,18 @@ SPOILER_KINDS = OWN_SCORE_KINDS + [
     "invasive_dreaming", "collective_dream",
 ]
 compile_strategy("chain", chain_builder, "chain builder: extends long chains, values open runs",
-                 decides=OWN_SCORE_KINDS)
+                 decides=OWN_SCORE_KINDS, builtin=True)
 compile_strategy("economist", economist, "economist: Z cards as budget now vs penalty later",
-                 decides=OWN_SCORE_KINDS)
+                 decides=OWN_SCORE_KINDS, builtin=True)
 compile_strategy("spoiler", spoiler, "spoiler: Night Terror, Lucid Dreaming, Interrupted Sleep aimed at the leader",
-                 decides=SPOILER_KINDS)
+                 decides=SPOILER_KINDS, builtin=True)
 
 # The linear bot with the shipped weights (written by `dreamscape tune`, see the file's header).
 LINEAR_DEFAULT = Path(__file__).with_name("data") / "linear_default.toml"
-
-
-def _register_linear_and_rollout() -> None:
-    from simcore.fast.strategies import register_linear, register_rollout
-    from strategies.linear import read_weights
-
-    name, weights = read_weights(LINEAR_DEFAULT)
-    register_linear("linear", weights, f"linear bot, weights tuned by CMA-ES ({name}); your own: linear:FILE.toml")
-    # Playouts with the tuned linear bot: greedy playouts never take a Z card and
-    # so misjudge every purchase that spends budget (measured: they lose to 'linear').
-    register_rollout("rollout", playouts=8, policy=weights,
-                     description="flat Monte Carlo at purchases: 8 playouts per option with the tuned linear bot")
-
-
-_register_linear_and_rollout()
+_linear_name, LINEAR_WEIGHTS = read_weights(LINEAR_DEFAULT)
+register_linear("linear", LINEAR_WEIGHTS,
+                f"linear bot, weights tuned by CMA-ES ({_linear_name}); your own: linear:FILE.toml", builtin=True)
+# Playouts with the tuned linear bot: greedy playouts never take a Z card and
+# so misjudge every purchase that spends budget (measured: they lose to 'linear').
+register_rollout("rollout", playouts=8, policy=LINEAR_WEIGHTS, builtin=True,
+                 description="flat Monte Carlo at purchases: 8 playouts per option with the tuned linear bot")

@@ -17,13 +17,18 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.api import StrategyError
+from simcore.fast.strategies import register_linear
+from strategies.errors import StrategyError
 from strategies.features import N_FEATURES, NAMES
 
 FEATURE_INDEX = {name: i for i, name in NAMES.items()}
 
 
 def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
+    """The weight vector of a ``[weights]`` table (feature name -> number; missing names weigh 0).
+
+    ``source`` names the table's origin in the StrategyError of a bad entry.
+    """
     if not isinstance(mapping, dict):
         raise StrategyError(f"{source}: [weights] must be a table of feature = number")
     w = np.zeros(N_FEATURES)
@@ -37,6 +42,7 @@ def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
 
 
 def read_weights(path: str | Path) -> tuple[str, np.ndarray]:
+    """(name, weight vector) of a weights file; StrategyError in one line if it cannot be used."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text("utf-8"))
@@ -50,6 +56,7 @@ def read_weights(path: str | Path) -> tuple[str, np.ndarray]:
 
 
 def write_weights(path: str | Path, weights: np.ndarray, name: str, comment: str = "") -> None:
+    """Write a weights file :func:`read_weights` reads back (non-zero weights only, ``comment`` as # lines)."""
     lines = [f"# {line}" for line in comment.splitlines()] if comment else []
     lines += [f'name = "{name}"', "", "[weights]"]
     for i, value in enumerate(weights):
@@ -60,8 +67,6 @@ def write_weights(path: str | Path, weights: np.ndarray, name: str, comment: str
 
 def load_linear(path_text: str) -> str:
     """Register the linear bot of a weights file; returns its strategy name."""
-    from simcore.fast.strategies import register_linear
-
     name, weights = read_weights(path_text)
     registered = f"linear:{path_text}"
     # The engine scores dot(weights, features) itself (no strategy call, nothing to compile).

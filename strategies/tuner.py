@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import cma
 import numpy as np
 
-from strategies.features import N_FEATURES, NAMES
+from simcore.cards import CODES
+from simcore.fast import SimConfig, simulate
+from simcore.fast.strategies import register_linear
+from simcore.variants import parse_variant
+from strategies.features import N_FEATURES
+from strategies.linear import FEATURE_INDEX
 
 # The features the tuner searches over (the rest weigh 0): immediate score,
 # budget and Z cards, open chains, targeting, and each dream type as a perform choice.
@@ -21,16 +27,12 @@ TUNED_FEATURES = (
     "delta", "budget_after", "z_after", "cost", "top_run_a", "top_run_b", "open_run_max",
     "target_is_leader", "target_z", "target_gap", "leader_deny",
 )
-PERFORM_FEATURES = tuple(f"perform_{code}" for code in ("FF", "IS", "NT", "LD", "PR", "RD", "CD", "SD", "ID", "ED", "PS"))
-
-
-def feature_index() -> dict[str, int]:
-    return {name: i for i, name in NAMES.items()}
+PERFORM_FEATURES = tuple(f"perform_{code}" for code in CODES)  # in dream type id order
 
 
 def search_space() -> list[tuple[str, int]]:
-    idx = feature_index()
-    return [(name, idx[name]) for name in TUNED_FEATURES + PERFORM_FEATURES]
+    """(feature name, feature slot) of every tuned weight, in the order of the search vector."""
+    return [(name, FEATURE_INDEX[name]) for name in TUNED_FEATURES + PERFORM_FEATURES]
 
 
 def start_weights() -> np.ndarray:
@@ -45,6 +47,7 @@ def start_weights() -> np.ndarray:
 
 
 def full_weights(x: np.ndarray) -> np.ndarray:
+    """The full feature-length weight vector of a search vector (untuned slots 0)."""
     w = np.zeros(N_FEATURES)
     for value, (_, i) in zip(x, search_space()):
         w[i] = value
@@ -73,10 +76,6 @@ def evaluate(
     weights: np.ndarray, players: int, variant: str, field: Sequence[str], games: int, seed: int,
 ) -> float:
     """Mean win credit of the linear bot with ``weights`` over the rotated seatings."""
-    from simcore.fast import SimConfig, simulate
-    from simcore.fast.strategies import register_linear
-    from simcore.variants import parse_variant
-
     name = "tune-candidate"
     register_linear(name, weights, "candidate of a tuning run")
     v = parse_variant(variant)
@@ -103,8 +102,6 @@ def tune(
     progress: Callable[[int, float], None] | None = None,
 ) -> TuneResult:
     """CMA-ES over the linear weights; ``budget`` candidate evaluations in all."""
-    import cma
-
     x0 = start_weights()
     es = cma.CMAEvolutionStrategy(x0, sigma0, {"seed": seed, "maxfevals": budget, "verbose": -9})
     best_x, best_f, history, evals = x0, -1.0, [], 0

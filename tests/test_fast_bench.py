@@ -1,7 +1,9 @@
 """The bench report's shape and its readable table (quick mode: seconds)."""
 from __future__ import annotations
 
-from simcore.fast.bench import bench_lines, run_bench, speedups
+from analyses.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, bench_lines, run_bench, speedups
+from simcore.fast import get_record
+from simcore.fast.strategies import MODE_CALL, greedy_strategy
 
 
 def test_quick_bench_report_and_lines():
@@ -19,3 +21,14 @@ def test_quick_bench_report_and_lines():
     assert len(lines) == 2 + len(report["rows"]) + 2
     assert lines[2].rstrip().endswith("x")  # the fast greedy row carries its ratio
     assert lines[-2].startswith("cold start") and lines[-1].startswith("warm start")
+
+
+def test_the_bench_times_the_hook_with_strategies_it_registers_itself():
+    """Its hook rows call greedy's own function (no shortcut), at every kind or at greedy's five."""
+    every, kinds = get_record(GREEDY_HOOK), get_record(GREEDY_HOOK_KINDS)
+    assert "bench" in every.description and "bench" in kinds.description  # the bench's, not the tests' ones
+    assert every.compiled is greedy_strategy and kinds.compiled is greedy_strategy
+    assert every.mode == kinds.mode == MODE_CALL and not every.builtin
+    assert every.decides == 2**17 - 1  # all 17 decision kinds
+    # buy, take_z, sleep_token, perform, floating_free: decision ids 0..4 (simcore.rules.DECISION_KINDS)
+    assert kinds.decides == 0b11111

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import strategies.builtins  # noqa: F401 - registers the built-in bots
 from cli import app
 from simcore.cards import CODES
 from simcore.decks import build_deck
-from simcore.fast import SimConfig, simulate
+from simcore.fast import SimConfig, get_record, register, simulate
+from simcore.fast.strategies import MODE_DELTA, greedy_strategy
 from simcore.fast.bridge import decode_trace, play_traced
 from simcore.reference import Game, IllegalChoice
 from simcore.rng import GameRng
@@ -98,6 +98,66 @@ def test_cli_reports_a_bad_strategy_file_in_one_line_with_exit_2(tmp_path):
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip() and "%|" not in line]
     assert len(lines) == 1 and "takes (a, b)" in lines[0] and "Traceback" not in result.output
+
+
+# ----------------------------------------------------------------------------- names
+
+
+BUILTINS = {"random", "greedy", "chain", "economist", "spoiler", "linear", "rollout"}
+
+
+def test_a_user_strategy_cannot_take_a_builtin_name_and_the_cli_says_so_in_one_line(tmp_path):
+    path = write(tmp_path, "impostor.py", """
+        from strategies import strategy
+
+        @strategy("greedy")
+        def greedy(kind, seat, features, state):
+            return -features[0]
+    """)
+    result = runner.invoke(app, ["simulate", "--games", "10", "--strategy", f"{path}:greedy"])
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if line.strip() and "%|" not in line]
+    assert len(lines) == 1 and "'greedy'" in lines[0] and "built-in" in lines[0] and "impostor.py" in lines[0]
+    record = get_record("greedy")  # still the engine's greedy
+    assert record.builtin and record.mode == MODE_DELTA and record.compiled is greedy_strategy
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_builtin_name_is_refused_to_user_code(name):
+    before = get_record(name)
+    with pytest.raises(StrategyError, match="built-in"):
+        strategy(name)(lambda kind, seat, features, state: 0.0)
+    with pytest.raises(ValueError, match="built-in"):
+        register(name, greedy_strategy)  # the engine's registry refuses it too
+    assert get_record(name) is before
+
+
+def test_the_same_user_strategy_registers_again_from_the_same_file(tmp_path, monkeypatch):
+    """Loaded twice (by path, then as a module: two module objects), the decorator runs twice."""
+    write(tmp_path, "twice_bot.py", """
+        from strategies import strategy
+
+        @strategy("test-twice", description="registered twice")
+        def twice(kind, seat, features, state):
+            return features[0] + 0.5 * features[1]
+    """)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert load_strategy(f"{tmp_path / 'twice_bot.py'}:twice") == "test-twice"
+    first = get_record("test-twice")
+    assert load_strategy("twice_bot:twice") == "test-twice"
+    second = get_record("test-twice")
+    assert second is not first and not second.builtin and second.description == "registered twice"
+    a = simulate(SimConfig(2), 50, 3, ["test-twice", "greedy"])
+    assert a.n_games == 50
+
+
+def test_the_strategy_list_holds_the_builtins_only():
+    """Registered test strategies ('greedy-hook' ..., tests/conftest.py) are not built-ins and not listed."""
+    assert get_record("greedy-hook") and get_record("random-hook")
+    assert set(builtin_names()) == BUILTINS
+    result = runner.invoke(app, ["strategies"])
+    listed = {line.split()[0] for line in result.output.splitlines() if line.strip() and not line.startswith("Your own")}
+    assert listed == BUILTINS
 
 
 def test_the_readme_example_runs_as_written(tmp_path):

@@ -7,7 +7,8 @@ Public API::
     summary = summarize(result)
 
 Strategies are numba cfuncs of one fixed signature (see
-:mod:`simcore.fast.strategies`), registered by name with :func:`register`;
+:mod:`simcore.fast.strategies`), registered by name with :func:`register`
+(one :class:`StrategyRecord` per name, :func:`get_record`);
 linear strategies (:func:`register_linear`) and flat Monte Carlo players
 (:func:`register_rollout`) run as built-in engine modes without a call.
 """
@@ -15,6 +16,8 @@ from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate, sum
 from simcore.fast.strategies import (
     STRATEGY_SIG,
     STRATEGY_TYPE,
+    StrategyRecord,
+    get_record,
     get_strategy,
     register,
     register_linear,
@@ -31,7 +34,9 @@ __all__ = [
     "register",
     "register_linear",
     "register_rollout",
+    "get_record",
     "get_strategy",
+    "StrategyRecord",
     "strategy_names",
     "STRATEGY_SIG",
     "STRATEGY_TYPE",

@@ -41,7 +41,7 @@ from simcore.fast.layout import (
 )
 from simcore.fast.rng import seed_key
 from simcore.fast.engine import PERM5, WK_TAIL, play_one
-from simcore.fast.runner import _strategy_args, deck_arrays, resolve_strategies
+from simcore.fast.runner import deck_arrays, resolve_strategies, strategy_args
 from simcore.rules import DECISION_KINDS, Options
 from simcore.scoring import final_score
 
@@ -58,7 +58,7 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     cap_t, cap_r = max_decisions, max_decisions * 8
     st, wk = play_one(
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
-        seed_key(seed), game, *_strategy_args(names), cap_t, cap_r,
+        seed_key(seed), game, *strategy_args(names), cap_t, cap_r,
     )
     misc = wk[-3]
     if misc[2]:

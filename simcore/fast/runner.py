@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.decks import Deck, check_deck_fits
+from simcore.decks import Deck, build_deck, check_deck_fits
 from simcore.fast.engine import run_chunk
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
 from simcore.cards import CODES
-from simcore.fast.strategies import get_decides, get_mode, get_params, get_strategy
+from simcore.fast.strategies import get_record
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -32,8 +32,6 @@ class SimConfig:
 
     def __post_init__(self) -> None:
         if self.deck is None:
-            from simcore.decks import build_deck
-
             object.__setattr__(self, "deck", build_deck())
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
@@ -125,28 +123,42 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
     if len(names) != players:
         raise ValueError(f"give one strategy for all seats or one per seat ({players}), got {len(names)}")
     for name in names:
-        get_strategy(name)  # raises with the known names
+        get_record(name)  # raises with the known names
     return names
 
 
-def _strategy_args(names: list[str]) -> list:
-    """The kernels' strategy arguments: 4 compiled functions, the modes and the weights.
+def strategy_args(names: Sequence[str]) -> list:
+    """The engine kernels' strategy arguments for one strategy name per seat.
 
-    ``modes`` is int64[4, 4] (per seat: score mode, rollout policy mode,
-    playouts per option, bit mask of the decision kinds the strategy is called at), ``weights`` float64[4, N_FEATURES] (linear weights
-    or a linear rollout policy); unused seats get any valid values.
+    ``run_chunk`` and ``play_one`` (:mod:`simcore.fast.engine`) take them
+    after the game's seed key and game index, in this order.
+
+    Parameters
+    ----------
+    names : sequence of str
+        One registered strategy name per seat (1 to MAX_SEATS).
+
+    Returns
+    -------
+    list
+        MAX_SEATS compiled strategy functions (unused seats repeat the first
+        seat's, any valid function will do), then ``modes`` int64[4,
+        MAX_SEATS] (rows: score mode, rollout policy mode, playouts per
+        option, bit mask of the decision kinds the strategy is called at) and
+        ``weights`` float64[MAX_SEATS, N_FEATURES] (linear weights or a
+        linear rollout policy), one column / row per seat.
     """
-    fns = [get_strategy(n) for n in names]
+    records = [get_record(n) for n in names]
+    fns = [r.compiled for r in records]
     modes = np.zeros((4, MAX_SEATS), dtype=np.int64)
     weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
-    for s, n in enumerate(names):
-        w, playouts, policy = get_params(n)
-        modes[0, s] = get_mode(n)
-        modes[1, s] = policy
-        modes[2, s] = playouts
-        modes[3, s] = get_decides(n)
-        weights[s] = w
-    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
+    for s, r in enumerate(records):
+        modes[0, s] = r.mode
+        modes[1, s] = r.policy
+        modes[2, s] = r.playouts
+        modes[3, s] = r.decides
+        weights[s] = r.weights
+    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]
 
 
 def card_labels(deck: Deck) -> list[str]:
@@ -183,7 +195,7 @@ def iter_chunks(
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     names = resolve_strategies(strategies, config.players)
-    fns = _strategy_args(names)
+    fns = strategy_args(names)
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)

@@ -19,7 +19,7 @@ order), exactly as :mod:`strategies.reference_bots` does.
 Two kinds of strategy need no cfunc at all and run as engine modes:
 :func:`register_linear` (MODE_LINEAR, ``dot(weights, features)`` computed by
 the engine) and :func:`register_rollout` (MODE_ROLLOUT, flat Monte Carlo at
-buy decisions; the built-in "rollout" uses 8 greedy playouts per option).
+buy decisions). Every registered strategy is one :class:`StrategyRecord`.
 
 Why cfuncs: the engine kernels take strategies as arguments of the explicit
 first-class type :data:`STRATEGY_TYPE`, so they are compiled (and cached on
@@ -33,6 +33,7 @@ signature.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import cfunc, types
@@ -57,13 +58,6 @@ def greedy_strategy(kind, seat, features, state):
     return features[F_DELTA]
 
 
-_REGISTRY: dict[str, CFunc] = {}
-_DESCRIPTIONS: dict[str, str] = {}
-_MODES: dict[str, int] = {}
-# name -> (weights float64[N_FEATURES], playouts per option, rollout policy mode)
-_PARAMS: dict[str, tuple[np.ndarray, int, int]] = {}
-# name -> bit mask over DECISION_ID of the kinds whose options the strategy tells apart
-_DECIDES: dict[str, int] = {}
 ALL_KINDS = (1 << len(DECISION_KINDS)) - 1
 
 
@@ -90,12 +84,67 @@ def kinds_mask(decides) -> int:
 # MODE_ROLLOUT is the flat Monte Carlo player.
 MODE_CALL, MODE_ZERO, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT = 0, 1, 2, 3, 4
 _NO_WEIGHTS = np.zeros(N_FEATURES)
+_NO_WEIGHTS.setflags(write=False)  # shared by every record that does not score linearly
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: a numpy field has no truth value to compare by
+class StrategyRecord:
+    """Everything the engine needs to play one registered strategy.
+
+    Attributes
+    ----------
+    name : str
+        The name ``simulate(..., strategies=[name, ...])`` takes.
+    compiled : numba cfunc of STRATEGY_SIG
+        The scoring function (called in MODE_CALL; a placeholder for the engine modes).
+    mode : int
+        How the engine scores an option: MODE_CALL (call ``compiled``),
+        MODE_ZERO / MODE_DELTA (the built-ins' known scores, no call),
+        MODE_LINEAR (``dot(weights, features)``) or MODE_ROLLOUT.
+    decides : int
+        Bit mask over DECISION_ID of the kinds the strategy is called at.
+    weights : float64[N_FEATURES], read-only
+        Linear weights (MODE_LINEAR) or the linear rollout policy; zeros when unused.
+    playouts : int
+        Playouts per option of a rollout player (0 when unused).
+    policy : int
+        Mode of a rollout player's default policy: MODE_DELTA (greedy) or MODE_LINEAR.
+    description : str
+        One line shown in listings.
+    builtin : bool
+        A built-in strategy: user code cannot register another strategy under its name.
+    """
+
+    name: str
+    compiled: CFunc
+    mode: int = MODE_CALL
+    decides: int = ALL_KINDS
+    weights: np.ndarray = field(default_factory=lambda: _NO_WEIGHTS)
+    playouts: int = 0
+    policy: int = MODE_DELTA
+    description: str = ""
+    builtin: bool = False
+
+
+_RECORDS: dict[str, StrategyRecord] = {}
 
 
 def register(
-    name: str, fn: Callable | CFunc, description: str = "", *, decides=None, _mode: int = MODE_CALL
+    name: str,
+    fn: Callable | CFunc,
+    description: str = "",
+    *,
+    decides=None,
+    mode: int = MODE_CALL,
+    weights=None,
+    playouts: int = 0,
+    policy: int = MODE_DELTA,
+    builtin: bool = False,
 ) -> CFunc:
     """Register a strategy under ``name`` and return its compiled cfunc.
+
+    Registering a name again replaces its record, except that only a built-in
+    registration may replace a built-in strategy.
 
     Parameters
     ----------
@@ -114,9 +163,26 @@ def register(
         kinds changes no game, only the time: e.g. Shifting Dreams' up to 120
         orders (R6.8) differ only in ``option_index`` and ``arg``. ``None``
         (the default) calls the strategy at every kind.
+    mode, weights, playouts, policy : optional
+        The engine mode and its parameters (:class:`StrategyRecord`); the
+        defaults describe a strategy the engine calls. :func:`register_linear`
+        and :func:`register_rollout` set them for their modes.
+    builtin : bool, optional
+        Register a built-in strategy (the shipped bots only).
+
+    Raises
+    ------
+    ValueError
+        ``name`` is empty or names a built-in strategy and ``builtin`` is false,
+        or ``decides`` names an unknown decision kind.
+    TypeError
+        ``fn`` is not callable, or a cfunc of another signature.
     """
     if not isinstance(name, str) or not name:
         raise ValueError("a strategy needs a non-empty name")
+    if is_builtin(name) and not builtin:
+        raise ValueError(f"{name!r} is the name of a built-in strategy; give your strategy another name")
+    mask = kinds_mask(decides)
     if isinstance(fn, CFunc):
         if fn._sig != STRATEGY_SIG:  # noqa: SLF001 - numba keeps the signature here
             raise TypeError(f"strategy {name!r}: cfunc signature must be {STRATEGY_SIG}")
@@ -126,39 +192,55 @@ def register(
         if not callable(py):
             raise TypeError(f"strategy {name!r} is not callable")
         compiled = cfunc(STRATEGY_SIG)(py)
-    mask = kinds_mask(decides)
-    _REGISTRY[name] = compiled
-    _MODES[name] = _mode
-    _DECIDES[name] = mask
-    _PARAMS[name] = (_NO_WEIGHTS, 0, MODE_DELTA)
-    _DESCRIPTIONS[name] = description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0]
+    _RECORDS[name] = StrategyRecord(
+        name=name,
+        compiled=compiled,
+        mode=int(mode),
+        decides=mask,
+        weights=_NO_WEIGHTS if weights is None else _check_weights(name, weights),
+        playouts=int(playouts),
+        policy=int(policy),
+        description=description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0],
+        builtin=builtin,
+    )
     return compiled
+
+
+def get_record(name: str) -> StrategyRecord:
+    """The record of the strategy registered under ``name`` (KeyError naming the known ones)."""
+    try:
+        return _RECORDS[name]
+    except KeyError:
+        raise KeyError(f"unknown fast strategy {name!r} (known: {', '.join(sorted(_RECORDS))})") from None
 
 
 def get_strategy(name: str) -> CFunc:
     """The compiled strategy registered under ``name``."""
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown fast strategy {name!r} (known: {', '.join(sorted(_REGISTRY))})") from None
+    return get_record(name).compiled
 
 
 def get_mode(name: str) -> int:
-    """The engine shortcut of a registered strategy (MODE_CALL for every user strategy)."""
-    get_strategy(name)
-    return _MODES[name]
+    """The engine mode of a registered strategy (MODE_CALL for every user strategy)."""
+    return get_record(name).mode
+
+
+def is_builtin(name: str) -> bool:
+    """Whether ``name`` is registered as a built-in strategy."""
+    record = _RECORDS.get(name)
+    return record is not None and record.builtin
 
 
 def _check_weights(name: str, weights) -> np.ndarray:
-    w = np.asarray(weights, dtype=np.float64)
+    w = np.array(weights, dtype=np.float64)  # a copy: the record must not change under the caller
     if w.shape != (N_FEATURES,):
         raise ValueError(f"strategy {name!r}: weights must be a vector of {N_FEATURES} numbers, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError(f"strategy {name!r}: weights must be finite")
-    return w.copy()
+    w.setflags(write=False)
+    return w
 
 
-def register_linear(name: str, weights: np.ndarray, description: str = "") -> None:
+def register_linear(name: str, weights: np.ndarray, description: str = "", *, builtin: bool = False) -> None:
     """Register a linear strategy: an option scores ``dot(weights, features)``.
 
     The engine computes the dot product itself (MODE_LINEAR: no strategy call
@@ -174,13 +256,17 @@ def register_linear(name: str, weights: np.ndarray, description: str = "") -> No
         One weight per feature slot (:mod:`simcore.fast.layout`).
     description : str, optional
         One line shown in listings.
+    builtin : bool, optional
+        Register a built-in strategy (the shipped bots only).
     """
     w = _check_weights(name, weights)
-    register(name, greedy_strategy, description or "linear scoring of the afterstate features", _mode=MODE_LINEAR)
-    _PARAMS[name] = (w, 0, MODE_DELTA)
+    register(name, greedy_strategy, description or "linear scoring of the afterstate features",
+             mode=MODE_LINEAR, weights=w, builtin=builtin)
 
 
-def register_rollout(name: str, playouts: int = 8, policy="greedy", description: str = "") -> None:
+def register_rollout(
+    name: str, playouts: int = 8, policy="greedy", description: str = "", *, builtin: bool = False
+) -> None:
     """Register a flat Monte Carlo strategy (MODE_ROLLOUT) running inside the engine.
 
     At every buy decision with 2+ options it plays ``playouts`` games to the
@@ -199,6 +285,8 @@ def register_rollout(name: str, playouts: int = 8, policy="greedy", description:
         weight vector (as :func:`register_linear`).
     description : str, optional
         One line shown in listings.
+    builtin : bool, optional
+        Register a built-in strategy (the shipped bots only).
     """
     k = int(playouts)
     if k < 1 or k != playouts:
@@ -209,40 +297,36 @@ def register_rollout(name: str, playouts: int = 8, policy="greedy", description:
         w, pmode = _NO_WEIGHTS, MODE_DELTA
     else:
         w, pmode = _check_weights(name, policy), MODE_LINEAR
-    register(name, greedy_strategy, description or f"flat Monte Carlo at buys, {k} playouts per option", _mode=MODE_ROLLOUT)
-    _PARAMS[name] = (w, k, pmode)
+    register(name, greedy_strategy, description or f"flat Monte Carlo at buys, {k} playouts per option",
+             mode=MODE_ROLLOUT, weights=w, playouts=k, policy=pmode, builtin=builtin)
 
 
 def get_decides(name: str) -> int:
     """Bit mask over DECISION_ID of the kinds the strategy is called at."""
-    get_strategy(name)
-    return _DECIDES[name]
+    return get_record(name).decides
 
 
 def get_params(name: str) -> tuple[np.ndarray, int, int]:
     """(weights, playouts, rollout policy mode) of a registered strategy (zeros/0 when unused)."""
-    get_strategy(name)
-    return _PARAMS[name]
+    record = get_record(name)
+    return record.weights, record.playouts, record.policy
 
 
 def strategy_names() -> list[str]:
     """Registered strategy names, sorted."""
-    return sorted(_REGISTRY)
+    return sorted(_RECORDS)
 
 
 def describe(name: str) -> str:
-    return _DESCRIPTIONS.get(name, "")
+    """The one-line description of a registered strategy ('' for an unknown name)."""
+    record = _RECORDS.get(name)
+    return record.description if record is not None else ""
 
 
-register("random", random_strategy, "uniform random legal choices", _mode=MODE_ZERO)
-register("greedy", greedy_strategy, "maximises the immediate change of its own score", _mode=MODE_DELTA)
-# The same two through the generic hook (every option scored by a call): used
-# to check that the shortcuts change nothing, and to time the hook itself.
-register("random-hook", random_strategy, "'random' scored through the strategy hook")
-register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook")
-# Greedy told apart only the kinds where an option can change its score at once
-# (has_delta in the engine): same games as 'greedy', timed through the hook.
+# Greedy tells options apart only at the kinds where an option can change its
+# own score at once (has_delta in the engine); a strategy declaring these kinds
+# plays greedy's games through the hook.
 GREEDY_DECIDES = ("buy", "take_z", "sleep_token", "perform", "floating_free")
-register("greedy-hook-kinds", greedy_strategy, "'greedy' through the hook, declaring the kinds it tells apart",
-         decides=GREEDY_DECIDES)
-register_rollout("rollout", 8, "greedy", "flat Monte Carlo at purchases: 8 greedy playouts per option, best mean")
+
+register("random", random_strategy, "uniform random legal choices", mode=MODE_ZERO, builtin=True)
+register("greedy", greedy_strategy, "maximises the immediate change of its own score", mode=MODE_DELTA, builtin=True)

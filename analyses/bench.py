@@ -12,10 +12,14 @@ Cold start is a fresh Python process with an empty numba cache
 fresh process doing the same with the cache the cold run left. Both are wall
 times of the whole subprocess.
 
-Besides the built-ins' shortcut paths, rows time the strategy hook
-('greedy-hook', and any registered strategy named in ``hook_strategies``) and
-the rollout player ('rollout', few games: it plays thousands of playouts per
-game). :func:`bench_lines` renders a report as a readable table.
+This module registers two strategies that time the strategy hook:
+'greedy-hook' (greedy's own function called at every option instead of the
+engine's shortcut) and 'greedy-hook-kinds' (the same, declaring the kinds
+where greedy tells options apart). Besides the built-ins' shortcut paths, rows
+time the registered strategies named in ``hook_strategies`` (by default
+'greedy-hook') and the rollout player ('rollout', few games: it plays
+thousands of playouts per game). :func:`bench_lines` renders a report as a
+readable table.
 """
 from __future__ import annotations
 
@@ -26,11 +30,25 @@ import tempfile
 import time
 from collections.abc import Sequence
 
+import strategies.builtins  # noqa: F401 - registers the bots timed here ('rollout', 'chain', ...)
 from simcore.decks import build_deck
+from simcore.fast import SimConfig, simulate
+from simcore.fast.strategies import GREEDY_DECIDES, greedy_strategy, register
+from simcore.reference import Game
 from simcore.rng import GameRng
 from simcore.rules import Options
+from strategies.reference_bots import REFERENCE_BOTS
 
 VARIANTS = {"base": Options(), "sleep-token+shifting-tokens": Options(True, True)}
+
+# Greedy through the generic strategy hook: every option scored by a call of
+# greedy's cfunc instead of the engine's MODE_DELTA shortcut (same games).
+GREEDY_HOOK = "greedy-hook"
+register(GREEDY_HOOK, greedy_strategy, "'greedy' scored through the strategy hook (bench row)")
+# The same, declaring the kinds greedy tells apart: calls skipped elsewhere.
+GREEDY_HOOK_KINDS = "greedy-hook-kinds"
+register(GREEDY_HOOK_KINDS, greedy_strategy, "'greedy' through the hook, declaring its kinds (bench row)",
+         decides=GREEDY_DECIDES)
 
 _START_SCRIPT = (
     "import sys; from cli import app; "
@@ -43,8 +61,6 @@ def time_fast(players: int, options: Options, strategy, games: int, seed: int = 
 
     ``strategy`` is one registered name for every seat, or one per seat.
     """
-    from simcore.fast import SimConfig, simulate
-
     cfg = SimConfig(players, options, build_deck())
     simulate(cfg, 10, seed, strategy)  # load / compile outside the timing
     t0 = time.perf_counter()
@@ -54,9 +70,6 @@ def time_fast(players: int, options: Options, strategy, games: int, seed: int = 
 
 def time_reference(players: int, options: Options, strategy: str, games: int, seed: int = 1) -> float:
     """Seconds for ``games`` games on the reference engine with the reference bots."""
-    from simcore.reference import Game
-    from strategies.reference_bots import REFERENCE_BOTS
-
     deck = build_deck()
     bot = REFERENCE_BOTS[strategy]
     t0 = time.perf_counter()
@@ -71,7 +84,7 @@ def time_reference(players: int, options: Options, strategy: str, games: int, se
 def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     """Wall seconds of a fresh process running a 1,000-game simulate with ``cache_dir``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the project folder, above analyses/
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
     # cli.app() may end with sys.exit(0): exit code 0 is success, anything else raises
@@ -93,7 +106,7 @@ def run_bench(
     players: Sequence[int] = (1, 2, 3, 4),
     variants: Sequence[str] = tuple(VARIANTS),
     strategies: Sequence[str] = ("greedy", "random"),
-    hook_strategies: Sequence[str] = ("greedy-hook",),
+    hook_strategies: Sequence[str] = (GREEDY_HOOK,),
     rollout_games: int = 300,
     start_times: bool = True,
     quick: bool = False,
@@ -110,8 +123,8 @@ def run_bench(
         timed on both engines.
     hook_strategies : sequence of str
         Registered fast strategies timed on the fast engine only (3 players,
-        base game): the strategy-hook path ('greedy-hook'), a user's bot, a
-        linear bot...
+        base game): the strategy-hook path (:data:`GREEDY_HOOK`,
+        :data:`GREEDY_HOOK_KINDS`), a user's bot, a linear bot...
     rollout_games : int
         Games of the 'rollout' row (3 players, base game, 2 greedy opponents); 0: no row.
     start_times : bool

@@ -1,0 +1,23 @@
+"""Test-wide setup: the built-in bots, and strategies that exist for the tests only.
+
+The built-ins are registered for every test (``rollout``, ``chain`` ... live in
+:mod:`strategies.builtins`, above the engine), so an engine test that names one
+does not depend on which test module ran first.
+
+The test strategies run the engine's own 'random' and 'greedy' functions
+through the generic strategy hook (MODE_CALL: every option scored by a call)
+instead of the engine's shortcuts, to check that the shortcuts change no game:
+
+* ``random-hook``, ``greedy-hook``: called at every decision kind;
+* ``greedy-hook-kinds``: greedy declaring the kinds where an option can change
+  its own score at once (``GREEDY_DECIDES``), so the engine skips the rest.
+"""
+from __future__ import annotations
+
+import strategies.builtins  # noqa: F401 - registers the built-in bots
+from simcore.fast.strategies import GREEDY_DECIDES, greedy_strategy, random_strategy, register
+
+register("random-hook", random_strategy, "'random' scored through the strategy hook (tests)")
+register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook (tests)")
+register("greedy-hook-kinds", greedy_strategy, "'greedy' through the hook, declaring its kinds (tests)",
+         decides=GREEDY_DECIDES)
