@@ -22,7 +22,8 @@ from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
-from analyses.study import StudyError
+from analyses.model import StudyError
+from analyses.progress import progress_bar
 
 
 class UserInputError(Exception):
@@ -342,7 +343,7 @@ def simulate(
     the_deck = the.deck(spec)
     names = resolve_fast_strategies(strategy, players)
     if out is not None:
-        from analyses.study import RunConfig
+        from analyses.model import RunConfig
         from analyses.studyfile import StudyPlan
 
         plan = StudyPlan([RunConfig(the.name, players, seat_specs(strategy, players))], games=games, precision=precision,
@@ -354,7 +355,7 @@ def simulate(
     if precision is not None or aggregate_only or backend != "local":
         raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     config = SimConfig(players=players, options=the.options, deck=the_deck)
-    with progress_bar(games, "games") as bar:
+    with progress_bar(games, "games", leave=False) as bar:
         t0 = time.perf_counter()
         result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
         seconds = time.perf_counter() - t0
@@ -382,13 +383,6 @@ def simulation_lines(summary: dict) -> list[str]:
         lines.append(f"{s['seat']:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
     lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
     return lines
-
-
-def progress_bar(total: int, unit: str):
-    """A progress bar on stderr (games/s and ETA); stdout stays clean for --json."""
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, mininterval=0.5, leave=False)
 
 
 # ----------------------------------------------------------------------------- studies
@@ -420,7 +414,7 @@ def compare(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
-    from analyses.study import RunConfig
+    from analyses.model import RunConfig
     from analyses.studyfile import StudyPlan
     from simcore.variants import parse_variant
 
@@ -663,7 +657,7 @@ def tune(
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
-    with progress_bar(budget, "eval") as bar:
+    with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
             bar.update(n)
             bar.set_postfix_str(f"best win rate {100 * best:.1f}%")
@@ -721,7 +715,7 @@ def tournament(
         if aggregate_only or backend != "local":
             raise UserInputError("--aggregate-only and --backend write a study folder: add --out DIR")
         total = len(schedule(names, players)) * games
-        with progress_bar(total, "games") as bar:
+        with progress_bar(total, "games", leave=False) as bar:
             result = run_tournament(names, players, variant, games, seed, progress=bar.update)
     if as_json:
         from analyses.summary import json_ready

@@ -22,8 +22,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from analyses.model import RunConfig, StudyError
+from analyses.progress import progress_bar
 from analyses.stats import wilson, wilson_half_width
-from analyses.study import RunConfig, Study, StudyError, _progress_bar
+from analyses.study import Study
 
 SAFETY = 1.03  # aim 3% above the estimated need: the estimate moves a little as games are added
 DEFAULT_MAX_GAMES = 1_000_000
@@ -112,7 +114,7 @@ def run_to_precision(
     for c in study.configs:
         study.set_target(c, min(max_games, max(start, 1)))
     study.manifest.meta.update({"precision": precision, "max_games": max_games})
-    bar = _progress_bar(0, bool(progress))
+    bar = progress_bar(0, enabled=bool(progress))
     try:
         rounds = 0
         while True:

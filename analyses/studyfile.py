@@ -46,8 +46,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyses.chunks import load_strategies
+from analyses.model import RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
-from analyses.study import RunConfig, Study, StudyError, load_strategies
+from analyses.study import Study
+from analyses.sweep import sweep_variants
+from analyses.tournament import schedule
 from simcore.decks import DeckError, DeckSpec, load_spec
 from simcore.variants import VariantError, parse_variant
 
@@ -127,8 +131,6 @@ def check_strategies(specs: list[str]) -> None:
 def configs_for(variants: list[str], players: list[int], strategies: list[str] | None = None,
                 seats: list[str] | None = None, tournament: list[str] | None = None) -> list[RunConfig]:
     """The cross product variants x players x (one strategy for all, one per seat, or tournament seatings)."""
-    from analyses.tournament import schedule
-
     out: list[RunConfig] = []
     for variant in variants:
         name = canonical_variant(variant)
@@ -175,8 +177,6 @@ def _str_list(data: dict, key: str, where: str) -> list[str] | None:
 
 
 def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunConfig]:
-    from analyses.sweep import sweep_variants
-
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")

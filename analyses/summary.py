@@ -10,7 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.study import StudyError, load_manifest, study_kinds
+from analyses.model import StudyError
+from analyses.study import load_manifest, study_kinds
 
 MAX_SEAT_CONFIGS = 12  # per-seat tables for at most this many configurations
 MAX_ROWS = 10

@@ -22,10 +22,11 @@ import polars as pl
 
 from analyses import balance
 from analyses.compare import compare_variants
+from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
 from analyses.strength import pair_strength, type_strength
-from analyses.study import StudyError, StudyManifest, load_manifest, study_kinds
+from analyses.study import load_manifest, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import tournament_from_study, tournament_groups
 

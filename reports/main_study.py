@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from analyses.study import MANIFEST, RunConfig, Study, StudyError, load_manifest
+from analyses.model import RunConfig, StudyError
+from analyses.study import MANIFEST, Study, load_manifest
 from simcore.decks import all_swap_sets, swap_label
 
 OPTIONS = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from analyses.model import StudyError
+from analyses.study import load_manifest
 from analyses.studyfile import EXAMPLE, load_study_file, run_plan
-from analyses.study import StudyError, load_manifest
 from fake_chunks import fake_chunk
 
 

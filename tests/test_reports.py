@@ -18,8 +18,9 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
+from analyses.model import RunConfig, StudyError
 from analyses.stats import wilson
-from analyses.study import RunConfig, Study, StudyError, load_manifest, scan_games
+from analyses.study import Study, load_manifest, scan_games
 from analyses.tournament import run_tournament, schedule
 from reports import build_report
 from reports.charts import make_charts, tournament_charts
