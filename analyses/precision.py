@@ -56,12 +56,6 @@ def reported_rates(study: Study, config: RunConfig) -> tuple[int, list[tuple[flo
     return n, [(float(w), n) for w in wins]
 
 
-def half_widths(study: Study, config: RunConfig) -> list[float]:
-    """The 95% Wilson half-width of every reported rate of ``config``."""
-    n, rates = reported_rates(study, config)
-    return [wilson(k, m).half_width for k, m in rates] if n else [0.5]
-
-
 def next_target(study: Study, config: RunConfig, precision: float, max_games: int) -> int | None:
     """The new game target of ``config`` after a round, or None when it is done (precise or capped)."""
     n, rates = reported_rates(study, config)

@@ -41,15 +41,7 @@ import polars as pl
 
 from analyses.backends import LocalBackend
 from analyses.chunks import ChunkFn, play_chunk
-from analyses.model import (
-    FORMAT_VERSION,
-    MAX_SEATS,
-    ChunkRecord,
-    ChunkTask,
-    RunConfig,
-    StudyError,
-    StudyManifest,
-)
+from analyses.model import MAX_SEATS, ChunkRecord, ChunkTask, RunConfig, StudyError, StudyManifest
 from analyses.progress import progress_bar
 from simcore.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.decks import DeckSpec
@@ -58,9 +50,11 @@ from simcore.variants import Variant, VariantError, parse_variant
 
 MANIFEST = "manifest.json"
 SAVE_EVERY = 2.0  # seconds between manifest saves during a run
+# Every per-chunk sum is a whole number of 1/144: win credits are multiples of 1/12 (R8.3: a win shared by
+# k <= 4 seats credits 1/k), products of two credits multiples of 1/144, the rest whole numbers.
+SUM_UNITS = 144
 BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64)  # R10.5 upper bounds
 BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
-KINDS = ("seats", "types", "compare", "sweep", "tournament", "skill", "solo")
 
 
 def library_versions() -> dict[str, str]:
@@ -429,7 +423,7 @@ class Study:
         :mod:`analyses.precision`) do not depend on the order chunks finished in.
         """
         cache = self._stats.setdefault(config.id, {})
-        games, wins, bands = 0, np.zeros(config.players), np.zeros((config.players, len(BAND_LABELS)))
+        games, wins, bands = 0, np.zeros(config.players, np.int64), np.zeros((config.players, len(BAND_LABELS)))
         for rec in sorted(self.manifest.chunks.get(config.id, []), key=lambda r: r.first):
             if rec.first not in cache:
                 cache[rec.first] = _seat_stats_of(_read_agg(self.folder, rec))
@@ -437,7 +431,7 @@ class Study:
             games += n
             wins = wins + w
             bands = bands + b
-        return games, wins, bands
+        return games, wins / SUM_UNITS, bands
 
     def run(self, chunk_fn: ChunkFn | None = None, progress=True, deck_spec: DeckSpec | None = None, backend=None) -> int:
         """Play every missing chunk through ``backend`` (default: this process); returns games played.
@@ -501,10 +495,21 @@ def _deck_key(deck_json: dict | None):
     return (tuple(map(tuple, deck_json["base"])), tuple(map(tuple, deck_json["expansion"])))
 
 
+def units(column: str) -> pl.Expr:
+    """A per-chunk float sum as the exact whole number of 1/:data:`SUM_UNITS` it stands for.
+
+    Chunk sums are added in these integers and divided once, so a study's
+    numbers do not depend on its chunk size (float sums would, in the last
+    digit). The float sum of one chunk is far closer to its exact value than
+    half a unit, so rounding recovers it.
+    """
+    return (pl.col(column) * SUM_UNITS).round().cast(pl.Int64)
+
+
 def _seat_stats_of(agg: pl.DataFrame) -> tuple[int, np.ndarray, np.ndarray]:
     agg = agg.sort("seat")
     n = int(agg["n"][0]) if agg.height else 0
-    wins = agg["sum_win"].to_numpy().astype(np.float64)
+    wins = agg.select(units("sum_win"))["sum_win"].to_numpy()  # in units: summed exactly by seat_stats
     if "band_0" in agg.columns:
         bands = np.stack([agg[f"band_{k}"].to_numpy() for k in range(len(BAND_LABELS))], axis=1).astype(np.float64)
     else:
@@ -606,6 +611,8 @@ _TOTALS: dict[Path, tuple[tuple, list[Path], pl.DataFrame]] = {}
 def seat_totals(folder: str | Path) -> pl.DataFrame:
     """Every agg column summed over chunks per (config, seat, strategy), joined with the configurations.
 
+    Float columns are added exactly (:func:`units`): the totals do not depend on the chunk size.
+
     Cached per folder until its manifest changes (a report reads it many times).
     """
     folder = Path(folder)
@@ -623,7 +630,8 @@ def seat_totals(folder: str | Path) -> pl.DataFrame:
             raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
         return hit[2]
     aggs = scan_aggs(folder)
-    sums = [pl.col(c).sum() for c in aggs.collect_schema().names() if c not in ("config", "seat", "strategy")]
+    sums = [(units(c).sum() / SUM_UNITS).alias(c) if dtype.is_float() else pl.col(c).sum()
+            for c, dtype in aggs.collect_schema().items() if c not in ("config", "seat", "strategy")]
     out = aggs.group_by(["config", "seat", "strategy"]).agg(sums).collect()
     out = out.join(configs_frame(folder), on="config").sort(["players", "variant", "config", "seat"])
     if stamp is not None:

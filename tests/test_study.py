@@ -304,3 +304,22 @@ def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
     result = play_chunk(ChunkTask(config, 5, 10, 40))
     assert result.n_games == 40 and result.first_game == 10
     assert result.held is not None and len(result.card_labels) == 52
+
+
+def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
+    """Chunk sums are added exactly: 14,000 games in chunks of 1,000 or 7,000 give the same JSON, byte for byte."""
+    from analyses.studyfile import StudyPlan, run_plan
+    from analyses.summary import json_ready, summary_data
+
+    configs = [RunConfig("base", 3, ("greedy",) * 3), RunConfig("sleep-token", 3, ("greedy",) * 3)]
+    texts = []
+    for size in (1000, 7000):
+        plan = StudyPlan(list(configs), games=14_000, seed=3, chunk_size=size)
+        run_plan(plan, tmp_path / str(size), chunk_fn=fake_task_chunk, progress=False)
+        data = summary_data(tmp_path / str(size))
+        assert data.pop("folder") == str(tmp_path / str(size))
+        texts.append(json.dumps(json_ready(data), allow_nan=False))
+    assert [len(load_manifest(tmp_path / str(s)).chunks[configs[0].id]) for s in (1000, 7000)] == [14, 2]
+    assert texts[0] == texts[1]
+    wins = json.loads(texts[0])["seats"]
+    assert sum(r["win_rate"] for r in wins if r["variant"] == "base") < 1  # shared and aborted games: credits of 1/k
