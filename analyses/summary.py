@@ -11,15 +11,20 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
+from analyses.balance import game_lengths, seat_advantage
+from analyses.compare import compare_variants
 from analyses.model import StudyError
+from analyses.skill import skill_vs_luck
+from analyses.solo import solo_bands
 from analyses.stats import wilson
+from analyses.strength import pair_strength, type_strength
 from analyses.study import load_manifest, study_kinds
+from analyses.sweep import swap_sweep
+from analyses.tournament import tournament_from_study, tournament_groups
 from simcore.cards import N_TYPES
 
 def summary_data(folder: str | Path) -> dict:
     """Every analysis the folder has data for, as lists of row dicts (JSON-ready)."""
-    from analyses.balance import game_lengths, seat_advantage
-
     folder = Path(folder)
     m = load_manifest(folder)
     kinds = study_kinds(folder)
@@ -34,24 +39,16 @@ def summary_data(folder: str | Path) -> dict:
         "game_length": game_lengths(folder).to_dicts(),
     }
     if "compare" in kinds:
-        from analyses.compare import compare_variants
-
         out["compare"] = compare_variants(folder).to_dicts()
     if "sweep" in kinds:
-        from analyses.sweep import swap_sweep
-
         out["sweep"] = swap_sweep(folder).to_dicts()
     if "types" in kinds:
-        from analyses.strength import pair_strength, type_strength
-
         out["types"] = type_strength(folder).to_dicts()
         try:
             out["pairs"] = pair_strength(folder).to_dicts()
         except StudyError:
             out["pairs"] = []
     if "tournament" in kinds:
-        from analyses.tournament import tournament_from_study, tournament_groups
-
         out["tournament"] = []
         for players, variant in tournament_groups(folder):
             t = tournament_from_study(folder, players, variant)
@@ -61,12 +58,8 @@ def summary_data(folder: str | Path) -> dict:
                 "dominant": t.dominant, "cycles": [list(c) for c in t.cycles],
             })
     if "skill" in kinds:
-        from analyses.skill import skill_vs_luck
-
         out["skill"] = skill_vs_luck(folder).to_dicts()
     if "solo" in kinds:
-        from analyses.solo import solo_bands
-
         out["solo"] = solo_bands(folder).to_dicts()
     return out
 
