@@ -323,3 +323,44 @@ def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
     assert texts[0] == texts[1]
     wins = json.loads(texts[0])["seats"]
     assert sum(r["win_rate"] for r in wins if r["variant"] == "base") < 1  # shared and aborted games: credits of 1/k
+
+
+def test_analyses_reports_and_cli_import_one_way():
+    """No import cycle among analyses/, reports/ and cli.py, none upwards (simcore <- strategies <- analyses <- reports <- cli),
+    counting imports inside functions too."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    layer = {"simcore": 0, "strategies": 1, "analyses": 2, "reports": 3, "cli": 4}
+    paths = [*root.glob("analyses/*.py"), *root.glob("reports/*.py"), root / "cli.py"]
+    modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p for p in paths}
+    graph, upward = {}, []
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                if layer.get(target.split(".")[0], -1) > layer[name.split(".")[0]]:
+                    upward.append(f"{name} -> {target}")
+                if target in modules and target != name:
+                    deps.add(target)
+        graph[name] = deps
+    assert upward == []
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join([*path, module])
+        if module not in done:
+            for dep in sorted(graph[module]):
+                visit(dep, (*path, module))
+            done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+    assert {"analyses.model", "analyses.study", "analyses.backends", "reports.tables", "cli"} <= set(graph)
