@@ -22,7 +22,8 @@ from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
-from analyses.study import StudyError
+from analyses.model import StudyError
+from analyses.progress import progress_bar
 
 
 class UserInputError(Exception):
@@ -186,21 +187,15 @@ def decks(
     ] = "all",
 ) -> None:
     """List the Controlled Study decks (R1.4) with their size and cards per dream type."""
-    from simcore.cards import CODES
+    from reports.tables import deck_lines
 
     sizes = {"all": None, "none": 0, "single": 1, "double": 2, "triple": 3}
     if swaps not in sizes:
         raise UserInputError(f"--swaps must be one of {', '.join(sizes)}, got {swaps!r}")
     spec = load_spec(deck) if deck else default_spec()
-    typer.echo(f"{'deck':<24}{'cards':>6}  " + " ".join(f"{c:>3}" for c in CODES))
-    count = 0
-    for d in all_swap_decks(spec):
-        if sizes[swaps] is not None and len(d.removed) != sizes[swaps]:
-            continue
-        count += 1
-        counts = d.type_counts()
-        typer.echo(f"{d.label:<24}{len(d):>6}  " + " ".join(f"{n:>3}" for n in counts))
-    typer.echo(f"{count} deck(s) from {spec.source}")
+    chosen = [d for d in all_swap_decks(spec) if sizes[swaps] is None or len(d.removed) == sizes[swaps]]
+    for line in deck_lines(chosen, spec.source):
+        typer.echo(line)
 
 
 # ----------------------------------------------------------------------------- simulate
@@ -306,16 +301,10 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
 
 
 def print_summary(folder: Path, as_json: bool) -> None:
-    """The summary of a study folder (every analysis it has data for)."""
-    import json
+    """Print the summary of a study folder (every analysis it has data for)."""
+    from reports.tables import summary_output
 
-    from analyses.summary import json_ready, summary_data, summary_lines
-
-    data = summary_data(folder)
-    if as_json:
-        typer.echo(json.dumps(json_ready(data), default=str, allow_nan=False))
-        return
-    for line in summary_lines(folder, data):
+    for line in summary_output(folder, as_json):
         typer.echo(line)
 
 
@@ -344,7 +333,9 @@ def simulate(
     import json
     import time
 
-    from simcore.fast import SimConfig, simulate as run_simulation, summarize
+    from analyses.summary import simulation_summary
+    from reports.tables import simulation_lines
+    from simcore.fast import SimConfig, simulate as run_simulation
 
     check_players(players)
     check_study_numbers(games, precision, max_games, chunk_size)
@@ -353,7 +344,7 @@ def simulate(
     the_deck = the.deck(spec)
     names = resolve_fast_strategies(strategy, players)
     if out is not None:
-        from analyses.study import RunConfig
+        from analyses.model import RunConfig
         from analyses.studyfile import StudyPlan
 
         plan = StudyPlan([RunConfig(the.name, players, seat_specs(strategy, players))], games=games, precision=precision,
@@ -365,11 +356,11 @@ def simulate(
     if precision is not None or aggregate_only or backend != "local":
         raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     config = SimConfig(players=players, options=the.options, deck=the_deck)
-    with progress_bar(games, "games") as bar:
+    with progress_bar(games, "games", leave=False) as bar:
         t0 = time.perf_counter()
         result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
         seconds = time.perf_counter() - t0
-    summary = summarize(result, names)
+    summary = simulation_summary(result, names)
     summary.update({"players": players, "variant": the.name, "deck": the_deck.label, "deck_cards": len(the_deck),
                     "seed": seed, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None})
     if as_json:
@@ -377,29 +368,6 @@ def simulate(
         return
     for line in simulation_lines(summary):
         typer.echo(line)
-
-
-def simulation_lines(summary: dict) -> list[str]:
-    """The per-seat table of a simulation summary, with 95% Wilson intervals."""
-    mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
-    lines = [
-        f"{mode}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
-        f"{summary['games']:,} games, seed {summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s']:,.0f} games/s)",
-        f"{'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
-    ]
-    for s in summary["seats"]:
-        lo, hi = s["win_ci"]
-        rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-        lines.append(f"{s['seat']:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
-    lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
-    return lines
-
-
-def progress_bar(total: int, unit: str):
-    """A progress bar on stderr (games/s and ETA); stdout stays clean for --json."""
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, dynamic_ncols=True, mininterval=0.5, leave=False)
 
 
 # ----------------------------------------------------------------------------- studies
@@ -431,7 +399,7 @@ def compare(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
-    from analyses.study import RunConfig
+    from analyses.model import RunConfig
     from analyses.studyfile import StudyPlan
     from simcore.variants import parse_variant
 
@@ -547,11 +515,6 @@ def summarize(
     print_summary(folder, as_json)
 
 
-def summarize_study(folder: Path, as_json: bool) -> None:
-    """Print a study folder's summary (kept for callers of the first version)."""
-    print_summary(folder, as_json)
-
-
 @app.command()
 def report(
     folder: Annotated[Path, typer.Argument(help="A study folder.")],
@@ -635,13 +598,11 @@ def bench(
 @app.command()
 def strategies() -> None:
     """List the built-in strategies with a one-line description each."""
+    from reports.tables import strategy_lines
     from strategies.api import strategy_table
 
-    rows = strategy_table()
-    width = max(len(name) for name, _ in rows) + 2
-    for name, description in rows:
-        typer.echo(f"{name:<{width}}{description}")
-    typer.echo("Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml")
+    for line in strategy_lines(strategy_table()):
+        typer.echo(line)
 
 
 # ----------------------------------------------------------------------------- tune
@@ -674,7 +635,7 @@ def tune(
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
-    with progress_bar(budget, "eval") as bar:
+    with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
             bar.update(n)
             bar.set_postfix_str(f"best win rate {100 * best:.1f}%")
@@ -732,35 +693,23 @@ def tournament(
         if aggregate_only or backend != "local":
             raise UserInputError("--aggregate-only and --backend write a study folder: add --out DIR")
         total = len(schedule(names, players)) * games
-        with progress_bar(total, "games") as bar:
+        with progress_bar(total, "games", leave=False) as bar:
             result = run_tournament(names, players, variant, games, seed, progress=bar.update)
+    data = {
+        "players": players, "variant": variant, "games_per_seating": result.games_per_seating, "seed": seed,
+        "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
+        "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
+        **({"folder": str(out)} if out is not None else {}),
+    }
     if as_json:
         from analyses.summary import json_ready
 
-        typer.echo(json.dumps(json_ready({
-            "players": players, "variant": variant, "games_per_seating": result.games_per_seating, "seed": seed,
-            "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
-            "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
-            **({"folder": str(out)} if out is not None else {}),
-        })))
+        typer.echo(json.dumps(json_ready(data)))
         return
-    for line in tournament_lines(result):
+    from reports.tables import tournament_lines
+
+    for line in tournament_lines(data):
         typer.echo(line)
-
-
-def tournament_lines(result) -> list[str]:
-    fair = 100 / result.players
-    lines = [
-        f"{result.players} players, variant {result.variant}, {result.games_per_seating:,} games per seating "
-        f"(fair share {fair:.1f}%)",
-        f"{'rank':<6}{'strategy':<24}{'win rate (95% CI)':<26}{'lift':>8}{'mean score':>12}{'rating':>9}",
-    ]
-    for i, row in enumerate(result.standings.iter_rows(named=True), start=1):
-        rate = f"{100 * row['win_rate']:.1f}% ({100 * row['win_low']:.1f}-{100 * row['win_high']:.1f}%)"
-        lines.append(f"{i:<6}{row['strategy']:<24}{rate:<26}{100 * row['lift']:>+7.1f}%{row['mean_score']:>12.2f}{row['rating']:>9.2f}")
-    lines.append("dominant strategy: " + (result.dominant or "none"))
-    lines.append("cycles: " + ("; ".join(" > ".join(c) + f" > {c[0]}" for c in result.cycles) if result.cycles else "none"))
-    return lines
 
 
 def main() -> None:  # pragma: no cover - console entry point

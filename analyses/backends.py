@@ -27,39 +27,21 @@ import hashlib
 import importlib
 import importlib.util
 import os
-import shutil
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-
-class ChunkTask(NamedTuple):
-    """One chunk: games ``first .. first + games - 1`` of ``config`` on stream ``seed``."""
-
-    config: Any  # analyses.study.RunConfig
-    seed: int
-    first: int
-    games: int
-    deck_spec: Any = None  # simcore.decks.DeckSpec of a --deck file, None for the default deck
-
-
-ChunkFn = Callable[[ChunkTask], object]  # -> SimResult
+from analyses.chunks import ChunkFn, load_strategies, play_chunk
+from analyses.model import ChunkTask, RunConfig, StudyError
 
 DASK_INSTALL_HINT = 'the dask backend needs Dask: pip install ".[dask]" (or pip install "dask[distributed]")'
-
-
-def play_chunk(task: ChunkTask):
-    """The default chunk function (:func:`analyses.study.play_chunk`), importable from here."""
-    from analyses.study import play_chunk as play
-
-    return play(task)
 
 
 class LocalBackend:
@@ -101,12 +83,10 @@ def make_backend(name: str = "local", scheduler: str | None = None, workers: int
 
     Raises
     ------
-    analyses.study.StudyError
+    analyses.model.StudyError
         Unknown backend, bad worker count, Dask not installed, or no cluster
         at ``scheduler``.
     """
-    from analyses.study import StudyError
-
     if name == "local":
         if scheduler is not None:
             raise StudyError("--scheduler needs --backend dask")
@@ -122,8 +102,6 @@ def make_backend(name: str = "local", scheduler: str | None = None, workers: int
 
 
 def _import_distributed():
-    from analyses.study import StudyError
-
     try:
         import distributed
     except ImportError:
@@ -178,8 +156,6 @@ class DaskBackend:
         numba_threads: int | None = None,
         wait_timeout: float = 60.0,
     ) -> None:
-        from analyses.study import StudyError
-
         distributed = _import_distributed()
         if workers is not None and workers < 1:
             raise StudyError(f"--workers must be >= 1, got {workers}")
@@ -237,8 +213,6 @@ class DaskBackend:
         a worker runs other game code or another numba than this process
         (its results would not be bit-identical).
         """
-        from analyses.study import StudyError
-
         addresses = [a for a in self.client.nthreads() if a not in self.worker_info]
         if not addresses:
             return self.worker_info
@@ -281,8 +255,6 @@ class DaskBackend:
         its worker. Every index is yielded exactly once, also when workers die
         (Dask re-runs their chunks).
         """
-        from analyses.study import StudyError
-
         distributed = _import_distributed()
         tasks = list(tasks)
         if not tasks:
@@ -369,8 +341,6 @@ _SOURCE_MODULES: dict[str, str] = {}  # module name -> sha of the source execute
 def _play_on_worker(fn: ChunkFn, task: ChunkTask, recipes: dict, expected: tuple[str, str]) -> tuple[object, float]:
     """Run one chunk in a worker: check its game code, install the strategies it needs, then ``fn(task)``."""
     if code_identity() != tuple(expected):
-        from analyses.study import StudyError
-
         digest, numba_version = code_identity()
         raise StudyError(
             f"Dask worker pid {os.getpid()} runs other game code or numba than the driver (code {digest[:12]}, "
@@ -484,10 +454,9 @@ def _warm_worker(recipes: dict, expected: tuple[str, str]) -> dict:
     with _CHUNK_LOCK:
         t0 = time.perf_counter()
         install_strategies(recipes)
-        from analyses.study import RunConfig, fast_chunk
         from simcore.fast.engine import run_chunk
 
-        fast_chunk(RunConfig("base", 2, ("greedy", "greedy")), 0, 0, 1)
+        play_chunk(ChunkTask(RunConfig("base", 2, ("greedy", "greedy")), 0, 0, 1))
         return {
             **info,
             "numba_threads": numba.get_num_threads(),
@@ -617,21 +586,13 @@ def strategy_recipe(name: str) -> StrategyRecipe | None:
 def strategy_recipes(specs) -> dict[str, StrategyRecipe]:
     """Recipes of the ``--strategy`` values ``specs``, keyed by spec, loading them here first.
 
-    A spec is what a :class:`~analyses.study.RunConfig` holds (``greedy``,
+    A spec is what a :class:`~analyses.model.RunConfig` holds (``greedy``,
     ``linear:FILE.toml``, ``path/to/bot.py:function``); its recipe describes
     the strategy it registers here (for a file whose ``@strategy`` decorator
     names it, under that name). Specs whose strategy cannot be described (a
     function defined interactively) are left out: the chunk function loads
     them in the worker itself.
     """
-    try:
-        from analyses.study import load_strategies
-    except ImportError:  # pragma: no cover - older analyses.study
-        from strategies.api import load_strategy
-
-        def load_strategies(values):
-            return [load_strategy(v) for v in values]
-
     out = {}
     for spec in sorted(set(specs)):
         (name,) = load_strategies([spec])
@@ -666,8 +627,6 @@ def install_strategies(recipes: dict[str, StrategyRecipe]) -> None:
     another text (a decorated function of a file), under the spec too, so
     that loading the spec here finds it without reading any file.
     """
-    from analyses.study import StudyError
-
     for spec, recipe in recipes.items():
         fp = recipe.fingerprint
         if _INSTALLED.get(spec) == fp:
@@ -739,74 +698,3 @@ def _recipe_module(recipe: StrategyRecipe):
         raise
     _SOURCE_MODULES[recipe.module] = sha
     return module
-
-
-# ============================================================================ benchmark
-
-
-def bench_backends(
-    games: int = 1_000_000,
-    workers: int = 2,
-    *,
-    repeats: int = 2,
-    players: int = 3,
-    strategy: str = "greedy",
-    chunk_size: int = 100_000,
-    seed: int = 2024,
-    folder: str | Path | None = None,
-) -> dict:
-    """Games/s of the local and the dask (LocalCluster) backend on the same study.
-
-    The study (``base``, ``players`` seats of ``strategy``, ``games`` games in
-    chunks of ``chunk_size``) is played into a fresh temporary study folder
-    (per-game rows written, as ``dreamscape simulate --out``) by the local
-    backend, then by a LocalCluster of ``workers`` processes, ``repeats``
-    times in turn, so that both meet the same machine load. The engine is
-    loaded before any clock starts (here: a one-game chunk; in the workers:
-    the backend's warm-up), and the cluster's start-up is reported apart.
-
-    Returns
-    -------
-    dict
-        ``local_games_per_s`` and ``dask_games_per_s`` (all runs together),
-        ``ratio`` (dask / local), ``local_runs_s`` and ``dask_runs_s`` (seconds
-        of every run), ``dask_startup_seconds`` (cluster start and warm-up),
-        ``workers``, ``games``, ``identical`` (every folder holds the same
-        per-game rows).
-    """
-    from analyses.study import RunConfig, Study, play_chunk as play, scan_games
-
-    config = RunConfig("base", players, (strategy,) * players)
-    play(ChunkTask(config, seed, 0, 1))  # the engine loaded here before any clock starts
-
-    def run(backend, where: Path) -> float:
-        t0 = time.perf_counter()
-        Study(where, [config], games, seed=seed, chunk_size=chunk_size).run(progress=False, backend=backend)
-        return time.perf_counter() - t0
-
-    local_s, dask_s = [], []
-    first, identical = None, True
-    with tempfile.TemporaryDirectory(dir=folder) as tmp:
-        t0 = time.perf_counter()
-        with DaskBackend(workers=workers) as dask_backend:
-            startup = time.perf_counter() - t0
-            for r in range(repeats):
-                for name, backend, times in (("local", LocalBackend(), local_s), ("dask", dask_backend, dask_s)):
-                    where = Path(tmp) / f"{name}-{r}"
-                    times.append(run(backend, where))
-                    table = scan_games(where).collect().sort(["game", "seat"])
-                    if first is None:
-                        first = table
-                    identical = identical and table.equals(first)
-                    shutil.rmtree(where)
-    return {
-        "games": games,
-        "workers": workers,
-        "local_games_per_s": games * len(local_s) / sum(local_s),
-        "dask_games_per_s": games * len(dask_s) / sum(dask_s),
-        "ratio": sum(local_s) / sum(dask_s),
-        "local_runs_s": [round(x, 2) for x in local_s],
-        "dask_runs_s": [round(x, 2) for x in dask_s],
-        "dask_startup_seconds": round(startup, 2),
-        "identical": bool(identical),
-    }

@@ -15,8 +15,9 @@ import numpy as np
 import polars as pl
 
 from analyses.balance import seat_spread, winning_score
+from analyses.model import RunConfig, StudyError
 from analyses.stats import Estimate, mean_ci, sample_variance, welch_from_moments
-from analyses.study import RunConfig, StudyError, finished_configs, has_games, scan_games, seat_totals, to_output
+from analyses.study import finished_configs, has_games, scan_games, seat_totals, to_output
 from simcore.variants import VariantError, parse_variant
 
 METRICS = ("seat_spread", "first_seat_win", "winning_score", "game_length")

@@ -22,8 +22,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from analyses.model import RunConfig, StudyError
+from analyses.progress import progress_bar
 from analyses.stats import wilson, wilson_half_width
-from analyses.study import RunConfig, Study, StudyError, _progress_bar
+from analyses.study import Study
 
 SAFETY = 1.03  # aim 3% above the estimated need: the estimate moves a little as games are added
 DEFAULT_MAX_GAMES = 1_000_000
@@ -52,12 +54,6 @@ def reported_rates(study: Study, config: RunConfig) -> tuple[int, list[tuple[flo
         counts = bands[0] if len(bands) else np.zeros(0)
         return n, [(float(k), n) for k in counts]
     return n, [(float(w), n) for w in wins]
-
-
-def half_widths(study: Study, config: RunConfig) -> list[float]:
-    """The 95% Wilson half-width of every reported rate of ``config``."""
-    n, rates = reported_rates(study, config)
-    return [wilson(k, m).half_width for k, m in rates] if n else [0.5]
 
 
 def next_target(study: Study, config: RunConfig, precision: float, max_games: int) -> int | None:
@@ -112,7 +108,7 @@ def run_to_precision(
     for c in study.configs:
         study.set_target(c, min(max_games, max(start, 1)))
     study.manifest.meta.update({"precision": precision, "max_games": max_games})
-    bar = _progress_bar(0, bool(progress))
+    bar = progress_bar(0, enabled=bool(progress))
     try:
         rounds = 0
         while True:

@@ -1,6 +1,6 @@
 """Intervals for balance numbers: every rate the lab prints comes with one.
 
-Thin, vectorised wrappers over maintained libraries (statsmodels, scipy):
+Thin, vectorised wrappers over maintained libraries (scipy; Wilson as statsmodels computes it):
 Wilson intervals for rates, t intervals for means and for paired
 differences (common random numbers: two variants played on the same seeds),
 and the bootstrap where no closed form fits.
@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy import stats as sps
-from statsmodels.stats.proportion import proportion_confint
 
 CONFIDENCE = 0.95
 
@@ -50,12 +49,6 @@ def wilson(successes: float, n: int, confidence: float = CONFIDENCE) -> Estimate
 @lru_cache(maxsize=16)
 def _critical(confidence: float) -> float:
     return float(sps.norm.isf((1 - confidence) / 2))
-
-
-def wilson_statsmodels(successes: float, n: int, confidence: float = CONFIDENCE) -> Estimate:
-    """:func:`wilson` computed by statsmodels itself (reference for tests; slower)."""
-    low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
-    return Estimate(successes / n, float(low), float(high))
 
 
 def mean_ci(values, confidence: float = CONFIDENCE) -> Estimate:
@@ -103,9 +96,6 @@ def bootstrap_ci(values, statistic=np.mean, confidence: float = CONFIDENCE, resa
         random_state=np.random.default_rng(seed), vectorized=False, method="BCa",
     )
     return Estimate(float(statistic(x)), float(result.confidence_interval.low), float(result.confidence_interval.high))
-
-
-Z95 = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))
 
 
 def wilson_half_width(rate: float, n: float, confidence: float = CONFIDENCE) -> float:

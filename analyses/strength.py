@@ -23,7 +23,7 @@ from pathlib import Path
 import polars as pl
 
 from analyses.stats import wilson
-from analyses.study import configs_frame, finished_configs, scan_pairs, seat_totals, to_output
+from analyses.study import SUM_UNITS, configs_frame, finished_configs, scan_pairs, seat_totals, to_output, units
 from simcore.cards import BASE_TYPES, CODES, NAMES
 from simcore.variants import VariantError, parse_variant
 
@@ -107,12 +107,12 @@ def pair_strength(folder: str | Path, pandas: bool = False):
     ids = one_bot_configs(folder)
     configs = configs_frame(folder).filter(pl.col("config").is_in(ids))
     pairs = (scan_pairs(folder).filter(pl.col("config").is_in(ids)).group_by(["config", "card"])
-             .agg(pl.col("seat_games_held").sum(), pl.col("wins_held").sum()).collect()
+             .agg(pl.col("seat_games_held").sum(), units("wins_held").sum()).collect()  # exact: chunk size does not matter
              .join(configs.select(["config", *keys]), on="config"))
     seat_games = (seat_totals(folder).filter(pl.col("config").is_in(ids)).group_by(keys)
                   .agg(pl.col("n").sum().alias("all_seat_games")))
     grouped = (pairs.group_by([*keys, "card"], maintain_order=True)
-               .agg(pl.col("seat_games_held").sum(), pl.col("wins_held").sum())
+               .agg(pl.col("seat_games_held").sum(), pl.col("wins_held").sum() / SUM_UNITS)
                .join(seat_games, on=keys))
     rows = []
     for r in grouped.iter_rows(named=True):

@@ -22,186 +22,39 @@ not spend its time rewriting a large manifest. After a hard kill the chunks
 finished since the last save have files but no manifest entry; a resume
 simply computes them again (same games, same bytes).
 
-Format version 2 (this one) lists every chunk's files in ``files``
-(``{"agg": ..., "games": ..., "pairs": ...}``); version-1 folders (one
-``file`` per chunk, per-game rows) still load, their aggregates are computed
-from the per-game rows when read.
+The manifest lists every chunk's files in ``files`` (``{"agg": ...,
+"games": ..., "pairs": ...}``, format version 2, :mod:`analyses.model`).
 """
 from __future__ import annotations
 
-import hashlib
-import inspect
 import json
 import os
 import platform
-import re
-import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import polars as pl
 
-from analyses.backends import ChunkTask, LocalBackend
+from analyses.backends import LocalBackend
+from analyses.chunks import ChunkFn, play_chunk
+from analyses.model import MAX_SEATS, ChunkRecord, ChunkTask, RunConfig, StudyError, StudyManifest
+from analyses.progress import progress_bar
 from simcore.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.decks import DeckSpec
 from simcore.rules import SOLO_BANDS
 from simcore.variants import Variant, VariantError, parse_variant
 
 MANIFEST = "manifest.json"
-FORMAT_VERSION = 2
 SAVE_EVERY = 2.0  # seconds between manifest saves during a run
-MAX_SEATS = 4
+# Every per-chunk sum is a whole number of 1/144: win credits are multiples of 1/12 (R8.3: a win shared by
+# k <= 4 seats credits 1/k), products of two credits multiples of 1/144, the rest whole numbers.
+SUM_UNITS = 144
 BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64)  # R10.5 upper bounds
 BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
-KINDS = ("seats", "types", "compare", "sweep", "tournament", "skill", "solo")
-
-
-class StudyError(ValueError):
-    """A study folder or request that cannot be used; the message says why."""
-
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.=-]")
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    """One configuration of a study: variant x player count x strategy per seat.
-
-    ``strategies`` holds what ``--strategy`` was given (a built-in name,
-    ``linear:FILE.toml``, ``path/to/bot.py:function``), so any process can
-    load it again (:func:`play_chunk`).
-    """
-
-    variant: str
-    players: int
-    strategies: tuple[str, ...]
-
-    @property
-    def id(self) -> str:
-        """A folder-safe identifier, e.g. ``sleep-token_FF-ID__3p__greedy``."""
-        bots = "-".join(self.strategies) if len(set(self.strategies)) > 1 else self.strategies[0]
-        text = f"{self.variant}__{self.players}p__{bots}".replace(":", "-").replace("+", "_")
-        if _UNSAFE.search(text) or len(text) > 120:  # strategy paths: keep it short and unique
-            digest = hashlib.sha1(repr((self.variant, self.players, self.strategies)).encode()).hexdigest()[:10]
-            text = _UNSAFE.sub("-", text)[:80] + "-" + digest
-        return text
-
-    @property
-    def label(self) -> str:
-        """The strategies as one text, ``greedy`` or ``greedy/greedy/random``."""
-        return self.strategies[0] if len(set(self.strategies)) == 1 else "/".join(self.strategies)
-
-    def parsed_variant(self) -> Variant:
-        return parse_variant(self.variant)
-
-    def to_json(self) -> dict:
-        return {"id": self.id, "variant": self.variant, "players": self.players, "strategies": list(self.strategies)}
-
-    @staticmethod
-    def from_json(data: dict) -> "RunConfig":
-        return RunConfig(str(data["variant"]), int(data["players"]), tuple(str(s) for s in data["strategies"]))
-
-
-@dataclass
-class ChunkRecord:
-    """One finished chunk: games ``first .. first + games - 1`` and its files (relative paths)."""
-
-    first: int
-    games: int
-    files: dict[str, str]
-    seconds: float
-    status: str = "done"
-
-    @property
-    def file(self) -> str:
-        """The per-game rows file, or the aggregate file (version-1 compatibility)."""
-        return self.files.get("games") or self.files["agg"]
-
-    def to_json(self) -> dict:
-        return {"first": self.first, "games": self.games, "files": self.files, "seconds": self.seconds, "status": self.status}
-
-    @staticmethod
-    def from_json(data: dict, aggregate_only: bool) -> "ChunkRecord":
-        if "files" in data:
-            files = {str(k): str(v) for k, v in data["files"].items()}
-        else:  # version 1: one file, per-game rows (or aggregates of an aggregate-only study)
-            files = {"agg" if aggregate_only else "games": str(data["file"])}
-        return ChunkRecord(int(data["first"]), int(data["games"]), files, float(data.get("seconds", 0.0)),
-                           str(data.get("status", "done")))
-
-
-@dataclass
-class StudyManifest:
-    seed: int
-    chunk_size: int
-    aggregate_only: bool
-    configs: list[RunConfig]
-    target_games: dict[str, int]  # config id -> games asked for (grows with --precision)
-    chunks: dict[str, list[ChunkRecord]] = field(default_factory=dict)
-    command: str = ""
-    created: str = ""
-    updated: str = ""
-    versions: dict[str, str] = field(default_factory=dict)
-    format_version: int = FORMAT_VERSION
-    deck: dict | None = None  # the --deck composition (deck_spec_to_json), None: the default deck
-    meta: dict = field(default_factory=dict)  # name, kind, precision, max_games, ...
-
-    def done_games(self, config_id: str) -> int:
-        return sum(c.games for c in self.chunks.get(config_id, []))
-
-    def total_games(self) -> int:
-        return sum(self.done_games(c.id) for c in self.configs)
-
-    def config(self, config_id: str) -> RunConfig:
-        for c in self.configs:
-            if c.id == config_id:
-                return c
-        raise KeyError(config_id)
-
-    def to_json(self) -> dict:
-        return {
-            "format_version": FORMAT_VERSION,
-            "command": self.command,
-            "created": self.created,
-            "updated": self.updated,
-            "seed": self.seed,
-            "chunk_size": self.chunk_size,
-            "aggregate_only": self.aggregate_only,
-            "versions": self.versions,
-            "deck": self.deck,
-            "meta": self.meta,
-            "configs": [c.to_json() for c in self.configs],
-            "target_games": self.target_games,
-            "chunks": {cid: [r.to_json() for r in recs] for cid, recs in self.chunks.items()},
-        }
-
-    @staticmethod
-    def from_json(data: dict) -> "StudyManifest":
-        agg_only = bool(data["aggregate_only"])
-        version = int(data.get("format_version", 1))
-        if version > FORMAT_VERSION:
-            raise ValueError(f"format version {version} is newer than this program's {FORMAT_VERSION}")
-        return StudyManifest(
-            seed=int(data["seed"]),
-            chunk_size=int(data["chunk_size"]),
-            aggregate_only=agg_only,
-            configs=[RunConfig.from_json(c) for c in data["configs"]],
-            target_games={k: int(v) for k, v in data["target_games"].items()},
-            chunks={cid: [ChunkRecord.from_json(c, agg_only) for c in recs] for cid, recs in data.get("chunks", {}).items()},
-            command=data.get("command", ""),
-            created=data.get("created", ""),
-            updated=data.get("updated", ""),
-            versions=data.get("versions", {}),
-            format_version=version,
-            deck=data.get("deck"),
-            meta=dict(data.get("meta") or {}),
-        )
 
 
 def library_versions() -> dict[str, str]:
@@ -393,106 +246,10 @@ def pairs_frame(result, config: RunConfig) -> pl.DataFrame | None:
     })
 
 
-def result_from_games(frame: pl.DataFrame, players: int):
-    """Rebuild a chunk's result arrays from its per-game rows (reads version-1 folders)."""
-    df = frame.sort(["game", "seat"])
-    n = df.height // players
-
-    def arr(col, dtype=np.int64):
-        return df[col].to_numpy().astype(dtype).reshape(n, players)
-
-    return SimpleNamespace(
-        players=players, first_game=int(df["game"][0]) if n else 0,
-        score=arr("score"), z=arr("z"), turns=arr("turns"), win=arr("win", np.float64),
-        length=arr("length")[:, 0], aborted=arr("aborted", bool)[:, 0],
-        performed=np.stack([arr(f"performed_{c}") for c in CODES], axis=2),
-        chain_by_type=np.stack([arr(f"chain_{c}") for c in CODES], axis=2),
-        held=None, card_labels=[],
-    )
-
-
-def aggregate_frame(games: pl.DataFrame) -> pl.DataFrame:
-    """Per-chunk sums from per-game rows (all configurations in ``games``); see :func:`agg_frame`."""
-    parts = []
-    for (config_id,), part in games.group_by("config", maintain_order=True):
-        strategies = part.filter(pl.col("seat").is_in(list(range(MAX_SEATS)))).unique("seat").sort("seat")["strategy"].cast(pl.Utf8).to_list()
-        cfg = SimpleNamespace(id=str(config_id), strategies=tuple(strategies))
-        parts.append(agg_frame(result_from_games(part, len(strategies)), cfg))
-    return pl.concat(parts) if parts else pl.DataFrame()
-
-
 def write_frame_atomic(frame: pl.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     frame.write_parquet(tmp, compression="lz4", statistics=False)
     os.replace(tmp, path)
-
-
-# ============================================================================ playing a chunk
-
-_STRATEGY_NAMES: dict[str, str] = {}
-_DECKS: dict[tuple, object] = {}
-
-
-def load_strategies(specs: Iterable[str]) -> list[str]:
-    """Load (in this process) and return the registered names of ``--strategy`` values."""
-    out = []
-    for spec in specs:
-        name = _STRATEGY_NAMES.get(spec)
-        if name is None:
-            from strategies.api import load_strategy
-
-            name = _STRATEGY_NAMES[spec] = load_strategy(spec)
-        out.append(name)
-    return out
-
-
-def config_deck(variant: str, deck_spec: DeckSpec | None = None):
-    """The deck a configuration plays (cached per variant and composition)."""
-    key = (variant, deck_spec)
-    deck = _DECKS.get(key)
-    if deck is None:
-        deck = _DECKS[key] = parse_variant(variant).deck(deck_spec)
-    return deck
-
-
-def play_chunk(task: ChunkTask):
-    """Play one chunk on the fast engine: the default chunk function of every backend.
-
-    Module-level and driven by a picklable :class:`~analyses.backends.ChunkTask`
-    only, so a Dask worker can run it: strategy specs that are not built in
-    (``path.py:func``, ``linear:FILE.toml``) are loaded in the process that
-    runs the chunk.
-    """
-    from simcore.fast import SimConfig, iter_chunks
-
-    config = task.config
-    names = load_strategies(config.strategies)
-    variant = parse_variant(config.variant)
-    sim = SimConfig(players=config.players, options=variant.options, deck=config_deck(config.variant, task.deck_spec))
-    (result,) = list(iter_chunks(sim, task.games, task.seed, names, chunk_size=max(task.games, 1), first_game=task.first))
-    return result
-
-
-def fast_chunk(config: RunConfig, seed: int, first: int, games: int, deck_spec=None):
-    """Play one chunk on the fast engine (the version-1 call form of :func:`play_chunk`)."""
-    return play_chunk(ChunkTask(config, seed, first, games, deck_spec))
-
-
-ChunkFn = Callable[[ChunkTask], object]  # -> SimResult
-
-
-def _as_task_fn(fn: Callable | None) -> ChunkFn:
-    """Accept chunk functions of a ChunkTask, or of (config, seed, first, games) (version 1)."""
-    if fn is None:
-        return play_chunk
-    try:
-        params = [p for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    except (TypeError, ValueError):
-        return fn
-    if len(params) >= 4:
-        return lambda task: fn(task.config, task.seed, task.first, task.games)
-    return fn
 
 
 # ============================================================================ the study
@@ -666,25 +423,24 @@ class Study:
         :mod:`analyses.precision`) do not depend on the order chunks finished in.
         """
         cache = self._stats.setdefault(config.id, {})
-        games, wins, bands = 0, np.zeros(config.players), np.zeros((config.players, len(BAND_LABELS)))
+        games, wins, bands = 0, np.zeros(config.players, np.int64), np.zeros((config.players, len(BAND_LABELS)))
         for rec in sorted(self.manifest.chunks.get(config.id, []), key=lambda r: r.first):
             if rec.first not in cache:
-                cache[rec.first] = _seat_stats_of(_read_agg(self.folder, rec, config))
+                cache[rec.first] = _seat_stats_of(_read_agg(self.folder, rec))
             n, w, b = cache[rec.first]
             games += n
             wins = wins + w
             bands = bands + b
-        return games, wins, bands
+        return games, wins / SUM_UNITS, bands
 
-    def run(self, chunk_fn: Callable | None = None, progress=True, deck_spec: DeckSpec | None = None, backend=None) -> int:
+    def run(self, chunk_fn: ChunkFn | None = None, progress=True, deck_spec: DeckSpec | None = None, backend=None) -> int:
         """Play every missing chunk through ``backend`` (default: this process); returns games played.
 
         Parameters
         ----------
         chunk_fn : callable, optional
             ``fn(ChunkTask) -> SimResult``, module-level for remote backends
-            (default :func:`play_chunk`). The version-1 form
-            ``fn(config, seed, first, games)`` is still accepted locally.
+            (default :func:`analyses.chunks.play_chunk`).
         progress : bool or progress bar
             Show a progress bar (games/s and ETA) on stderr, or update this one.
         deck_spec : DeckSpec, optional
@@ -703,13 +459,13 @@ class Study:
         if not pending:
             self.save()
             return 0
-        fn = _as_task_fn(chunk_fn)
+        fn = chunk_fn or play_chunk
         deck = self.deck_spec
         tasks = [ChunkTask(c, self.manifest.seed, first, games, deck) for c, first, games in pending]
         own_backend = backend is None
         backend = backend or LocalBackend()
         own_bar = isinstance(progress, bool)
-        bar = _progress_bar(sum(t.games for t in tasks), progress) if own_bar else progress
+        bar = progress_bar(sum(t.games for t in tasks), enabled=progress) if own_bar else progress
         if not own_bar:
             bar.total = (bar.total or 0) + sum(t.games for t in tasks)
             bar.refresh()
@@ -739,10 +495,21 @@ def _deck_key(deck_json: dict | None):
     return (tuple(map(tuple, deck_json["base"])), tuple(map(tuple, deck_json["expansion"])))
 
 
+def units(column: str) -> pl.Expr:
+    """A per-chunk float sum as the exact whole number of 1/:data:`SUM_UNITS` it stands for.
+
+    Chunk sums are added in these integers and divided once, so a study's
+    numbers do not depend on its chunk size (float sums would, in the last
+    digit). The float sum of one chunk is far closer to its exact value than
+    half a unit, so rounding recovers it.
+    """
+    return (pl.col(column) * SUM_UNITS).round().cast(pl.Int64)
+
+
 def _seat_stats_of(agg: pl.DataFrame) -> tuple[int, np.ndarray, np.ndarray]:
     agg = agg.sort("seat")
     n = int(agg["n"][0]) if agg.height else 0
-    wins = agg["sum_win"].to_numpy().astype(np.float64)
+    wins = agg.select(units("sum_win"))["sum_win"].to_numpy()  # in units: summed exactly by seat_stats
     if "band_0" in agg.columns:
         bands = np.stack([agg[f"band_{k}"].to_numpy() for k in range(len(BAND_LABELS))], axis=1).astype(np.float64)
     else:
@@ -750,23 +517,11 @@ def _seat_stats_of(agg: pl.DataFrame) -> tuple[int, np.ndarray, np.ndarray]:
     return n, wins, bands
 
 
-def _read_agg(folder: Path, rec: ChunkRecord, config: RunConfig) -> pl.DataFrame:
-    path = folder / rec.files["agg"] if "agg" in rec.files else None
-    if path is not None:
-        if not path.is_file():
-            raise StudyError(f"{folder}: damaged study, chunk file missing: {path}")
-        return pl.read_parquet(path)
-    games = folder / rec.files["games"]
-    if not games.is_file():
-        raise StudyError(f"{folder}: damaged study, chunk file missing: {games}")
-    return agg_frame(result_from_games(pl.read_parquet(games), config.players), config)
-
-
-def _progress_bar(total: int, enabled: bool):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="games", unit_scale=True, disable=not enabled, dynamic_ncols=True,
-                smoothing=0.1, file=sys.stderr, mininterval=0.5)
+def _read_agg(folder: Path, rec: ChunkRecord) -> pl.DataFrame:
+    path = folder / rec.files["agg"]
+    if not path.is_file():
+        raise StudyError(f"{folder}: damaged study, chunk file missing: {path}")
+    return pl.read_parquet(path)
 
 
 # ============================================================================ reading
@@ -811,25 +566,13 @@ def has_games(folder: str | Path) -> bool:
 
 
 def scan_aggs(folder: str | Path) -> pl.LazyFrame:
-    """All per-chunk aggregates (:func:`agg_frame` columns) of a study as a lazy frame.
-
-    Version-1 chunks without an aggregate file are aggregated from their
-    per-game rows on the fly.
-    """
+    """All per-chunk aggregates (:func:`agg_frame` columns) of a study as a lazy frame."""
     folder = Path(folder)
     m = load_manifest(folder)
     _nonempty(folder, m)
     files = _files(folder, m, "agg")
-    parts: list[pl.LazyFrame] = []
-    if files:
-        parts.append(pl.scan_parquet([str(f) for f in files]).with_columns(
-            pl.col("config").cast(pl.Utf8), pl.col("strategy").cast(pl.Utf8)))
-    by_id = {c.id: c for c in m.configs}
-    legacy = [(cid, rec) for cid, recs in m.chunks.items() for rec in recs if "agg" not in rec.files]
-    if legacy:
-        frames = [_read_agg(folder, rec, by_id[cid]) for cid, rec in legacy]
-        parts.append(pl.concat(frames, how="diagonal_relaxed").lazy())
-    return pl.concat(parts, how="diagonal_relaxed") if len(parts) > 1 else parts[0]
+    return pl.scan_parquet([str(f) for f in files]).with_columns(
+        pl.col("config").cast(pl.Utf8), pl.col("strategy").cast(pl.Utf8))
 
 
 def scan_pairs(folder: str | Path) -> pl.LazyFrame:
@@ -868,6 +611,8 @@ _TOTALS: dict[Path, tuple[tuple, list[Path], pl.DataFrame]] = {}
 def seat_totals(folder: str | Path) -> pl.DataFrame:
     """Every agg column summed over chunks per (config, seat, strategy), joined with the configurations.
 
+    Float columns are added exactly (:func:`units`): the totals do not depend on the chunk size.
+
     Cached per folder until its manifest changes (a report reads it many times).
     """
     folder = Path(folder)
@@ -885,7 +630,8 @@ def seat_totals(folder: str | Path) -> pl.DataFrame:
             raise StudyError(f"{folder}: damaged study, chunk file missing: {missing[0]}")
         return hit[2]
     aggs = scan_aggs(folder)
-    sums = [pl.col(c).sum() for c in aggs.collect_schema().names() if c not in ("config", "seat", "strategy")]
+    sums = [(units(c).sum() / SUM_UNITS).alias(c) if dtype.is_float() else pl.col(c).sum()
+            for c, dtype in aggs.collect_schema().items() if c not in ("config", "seat", "strategy")]
     out = aggs.group_by(["config", "seat", "strategy"]).agg(sums).collect()
     out = out.join(configs_frame(folder), on="config").sort(["players", "variant", "config", "seat"])
     if stamp is not None:

@@ -36,32 +36,67 @@ it to a study folder (resuming one that exists). A study file is TOML::
     variants = ["base"]
     strategy = "greedy"
 
-Group keys may also stand at the top level (one group). Any problem raises
-:class:`~analyses.study.StudyError` with one line naming the file and the key.
+    [[configs]]
+    label = "skill"           # a name for the group (progress lines, the manifest)
+    games = 2000              # this group's games per configuration (not with precision)
+    players = [2, 4]
+    rotate = ["linear", "chain"]   # one linear seat among chain bots, in every seat in turn
+
+Group keys may also stand at the top level (one group). Configurations come
+in the order the groups list them (within a group: variants, then player
+counts, then strategies or seatings); a configuration listed twice is played
+once, with the most games any of its groups asks for. Any problem raises
+:class:`~analyses.model.StudyError` with one line naming the file and the key.
+
+The main study of ``dreamscape study`` is such a file too:
+:data:`MAIN_STUDY` (``--quick``: :data:`MAIN_STUDY_QUICK`).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyses.chunks import load_strategies
+from analyses.model import RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
-from analyses.study import RunConfig, Study, StudyError, load_strategies
+from analyses.study import Study
+from analyses.sweep import sweep_variants
+from analyses.tournament import schedule
 from simcore.decks import DeckError, DeckSpec, load_spec
 from simcore.variants import VariantError, parse_variant
 
 DEFAULT_GAMES = 10_000
 DEFAULT_CHUNK = 50_000
-EXAMPLE = Path(__file__).resolve().parent / "data" / "example_study.toml"
+DATA = Path(__file__).resolve().parent / "data"
+EXAMPLE = DATA / "example_study.toml"
+MAIN_STUDY = DATA / "main_study.toml"  # dreamscape study
+MAIN_STUDY_QUICK = DATA / "main_study_quick.toml"  # dreamscape study --quick
 
 TOP_KEYS = {"name", "seed", "games", "precision", "max_games", "chunk_size", "aggregate_only", "deck", "configs"}
-GROUP_KEYS = {"variant", "variants", "swaps", "options", "players", "strategy", "strategies", "tournament"}
+GROUP_KEYS = {"label", "games", "variant", "variants", "swaps", "options", "players", "strategy", "strategies",
+              "tournament", "rotate"}
+
+
+@dataclass
+class PlanPart:
+    """One group of a study file: its label, configurations and games per configuration (None: the plan's)."""
+
+    label: str
+    configs: list[RunConfig]
+    games: int | None = None
 
 
 @dataclass
 class StudyPlan:
-    """What a study plays: configurations, and games or a precision."""
+    """What a study plays: configurations, and games or a precision.
+
+    ``config_games`` gives some configurations their own game count (a study
+    file's groups with ``games``); the others play ``games``.
+    """
 
     configs: list[RunConfig]
     games: int | None = None
@@ -74,12 +109,34 @@ class StudyPlan:
     name: str = ""
     kind: str = "custom"
     meta: dict = field(default_factory=dict)
+    config_games: dict[str, int] = field(default_factory=dict)
+    parts: list[PlanPart] = field(default_factory=list)
+
+    def games_of(self, config: RunConfig) -> int:
+        """Games ``config`` plays (with a precision: of the first round)."""
+        return self.config_games.get(config.id, self.games or DEFAULT_GAMES)
+
+    @property
+    def total_games(self) -> int:
+        """Games of the whole plan (with a precision: of the first round)."""
+        return sum(self.games_of(c) for c in self.configs)
+
+    def fingerprint(self) -> str:
+        """What the plan asks for, as a short hash: the same request finds the same folder again."""
+        data = {"seed": self.seed, "chunk": self.chunk_size, "precision": self.precision, "max": self.max_games,
+                "games": self.games, "agg": self.aggregate_only, "configs": [c.id for c in self.configs],
+                "config_games": self.config_games, "deck": repr(self.deck_spec)}
+        return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def check(self) -> "StudyPlan":
         if not self.configs:
             raise StudyError("the study has no configuration to play")
         if self.games is not None and self.games < 1:
             raise StudyError(f"games must be at least 1, got {self.games}")
+        if any(g < 1 for g in self.config_games.values()):
+            raise StudyError(f"games must be at least 1, got {min(self.config_games.values())}")
+        if self.config_games and self.precision is not None:
+            raise StudyError("games per group need a fixed game count: give games or precision, not both")
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise StudyError(f"precision must be between 0 and 0.5, got {self.precision}")
         if self.max_games < 1:
@@ -94,14 +151,20 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
     """Write ``plan`` to the study folder ``out`` (resuming it if it exists) and play it."""
     plan.check()
     meta = {"name": plan.name, "kind": plan.kind, **plan.meta}
+    if plan.parts:
+        meta["parts"] = [{"label": p.label, "configs": len(p.configs), "games": p.games or plan.games or DEFAULT_GAMES}
+                         for p in plan.parts]
     if plan.precision is not None:
         meta.update({"precision": plan.precision, "max_games": plan.max_games})
-    study = Study(out, plan.configs, 0 if plan.precision is not None else (plan.games or DEFAULT_GAMES), plan.seed,
-                  plan.chunk_size, plan.aggregate_only, command=command, deck_spec=plan.deck_spec, meta=meta)
+    study = Study(out, plan.configs, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
+                  deck_spec=plan.deck_spec, meta=meta)
     if plan.precision is not None:
         run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
                          progress=progress, backend=backend)
     else:
+        for c in study.configs:  # a resumed study never shrinks a target (Study.set_target)
+            study.set_target(c, plan.games_of(c))
+        study.save()
         study.run(chunk_fn, progress=progress, backend=backend)
     return study
 
@@ -124,11 +187,16 @@ def check_strategies(specs: list[str]) -> None:
         raise StudyError(str(exc)) from None
 
 
-def configs_for(variants: list[str], players: list[int], strategies: list[str] | None = None,
-                seats: list[str] | None = None, tournament: list[str] | None = None) -> list[RunConfig]:
-    """The cross product variants x players x (one strategy for all, one per seat, or tournament seatings)."""
-    from analyses.tournament import schedule
+def rotations(strong: str, weak: str, players: int) -> list[tuple[str, ...]]:
+    """One ``strong`` seat among ``weak`` ones, in every seat: (strong, weak, weak), (weak, strong, weak), ..."""
+    return [tuple(strong if s == k else weak for s in range(players)) for k in range(players)]
 
+
+def configs_for(variants: list[str], players: list[int], strategies: list[str] | None = None,
+                seats: list[str] | None = None, tournament: list[str] | None = None,
+                rotate: list[str] | None = None) -> list[RunConfig]:
+    """The cross product variants x players x (one strategy for all, one per seat, tournament seatings,
+    or one ``rotate[0]`` seat among ``rotate[1]`` bots in every seat)."""
     out: list[RunConfig] = []
     for variant in variants:
         name = canonical_variant(variant)
@@ -141,6 +209,12 @@ def configs_for(variants: list[str], players: list[int], strategies: list[str] |
                 if len(set(tournament)) < 2:
                     raise StudyError("a tournament needs at least two different strategies")
                 out.extend(RunConfig(name, p, seating) for seating in schedule(tournament, p))
+            elif rotate:
+                if len(rotate) != 2 or rotate[0] == rotate[1]:
+                    raise StudyError(f"rotate is two different bots [stronger, weaker], got {rotate}")
+                if p < 2:
+                    raise StudyError("rotate needs 2 to 4 players")
+                out.extend(RunConfig(name, p, seating) for seating in rotations(rotate[0], rotate[1], p))
             elif seats:
                 if len(seats) != p:
                     raise StudyError(f"{len(seats)} strategies for {p} seats: give one per seat or one for all")
@@ -175,8 +249,6 @@ def _str_list(data: dict, key: str, where: str) -> list[str] | None:
 
 
 def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunConfig]:
-    from analyses.sweep import sweep_variants
-
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")
@@ -194,17 +266,18 @@ def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunCo
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
     if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
         raise StudyError(f"{where}: players must be a whole number or a list of them, got {group.get('players')!r}")
-    given = [k for k in ("strategy", "strategies", "tournament") if k in group]
+    given = [k for k in ("strategy", "strategies", "tournament", "rotate") if k in group]
     if len(given) > 1:
-        raise StudyError(f"{where}: give only one of strategy, strategies, tournament (got {', '.join(given)})")
+        raise StudyError(f"{where}: give only one of strategy, strategies, tournament, rotate (got {', '.join(given)})")
     one = _str_list(group, "strategy", where)
     if one is not None and len(one) != 1:
         raise StudyError(f"{where}: strategy is one bot for every seat; use strategies = [...] for one per seat")
     seats = _str_list(group, "strategies", where)
     tournament = _str_list(group, "tournament", where)
+    rotate = _str_list(group, "rotate", where)
     try:
-        check_strategies(list(dict.fromkeys((one or []) + (seats or []) + (tournament or []))))
-        return configs_for(variants, players, one, seats, tournament)
+        check_strategies(list(dict.fromkeys((one or []) + (seats or []) + (tournament or []) + (rotate or []))))
+        return configs_for(variants, players, one, seats, tournament, rotate)
     except (VariantError, StudyError) as exc:
         raise StudyError(f"{where}: {exc}") from None
 
@@ -252,22 +325,42 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
         except DeckError as exc:
             raise StudyError(f"{where}: deck: {exc}") from None
     groups = data.get("configs")
-    top_group = {k: v for k, v in data.items() if k in GROUP_KEYS}
+    top_group = {k: v for k, v in data.items() if k in GROUP_KEYS - TOP_KEYS}
     if groups is None:
         groups = [top_group]
     elif top_group:
         raise StudyError(f"{where}: put {', '.join(sorted(top_group))} inside the [[configs]] groups")
     if not isinstance(groups, list) or not groups or not all(isinstance(g, dict) for g in groups):
         raise StudyError(f"{where}: configs must be one or more [[configs]] tables")
-    configs: list[RunConfig] = []
+    configs: dict[str, RunConfig] = {}
+    groups_read: list[tuple[str, list[RunConfig], int | None]] = []
     for i, group in enumerate(groups, start=1):
-        label = f"{where}: [[configs]] #{i}" if "configs" in data else where
-        configs.extend(_group_configs(group, label, spec))
-    configs = list(dict((c.id, c) for c in configs).values())
-    plan = StudyPlan(configs=configs, games=games, precision=precision, max_games=max_games,
+        in_file = "configs" in data
+        label = f"{where}: [[configs]] #{i}" if in_file else where
+        part_label = group.get("label", f"group {i}") if in_file else group.get("label", name)
+        if not isinstance(part_label, str):
+            raise StudyError(f"{label}: label must be a text")
+        part_games = _int(group, "games", label, 1) if in_file else None
+        group_configs = _group_configs({k: v for k, v in group.items() if k not in ("label", "games")}, label, spec)
+        groups_read.append((part_label, group_configs, part_games))
+    config_games: dict[str, int] = {}
+    if any(g is not None for _, _, g in groups_read):  # listed twice: the most games any group asks for
+        for _, group_configs, part_games in groups_read:
+            for c in group_configs:
+                config_games[c.id] = max(config_games.get(c.id, 0), part_games or games or DEFAULT_GAMES)
+    parts: list[PlanPart] = []  # a part: the configurations a group adds; consecutive groups of one label and size join
+    for part_label, group_configs, part_games in groups_read:
+        new = [c for c in group_configs if c.id not in configs]
+        configs.update((c.id, c) for c in new)
+        if parts and (parts[-1].label, parts[-1].games) == (part_label, part_games):
+            parts[-1].configs.extend(new)
+        else:
+            parts.append(PlanPart(part_label, new, part_games))
+    plan = StudyPlan(configs=list(configs.values()), games=games, precision=precision, max_games=max_games,
                      seed=seed if seed is not None else (file_seed if file_seed is not None else 1),
                      chunk_size=chunk, aggregate_only=agg, deck_spec=spec, name=name, kind="file",
-                     meta={"study_file": str(path)})
+                     meta={"study_file": str(path)}, config_games=config_games,
+                     parts=parts if len(parts) > 1 else [])
     try:
         return plan.check()
     except StudyError as exc:

@@ -1,25 +1,30 @@
-"""A study folder's readable summary: every analysis it has data for (:func:`analyses.study.study_kinds`).
+"""A study folder's summary: every analysis it has data for (:func:`analyses.study.study_kinds`).
 
-:func:`summary_data` gathers the tables (for ``--json``), :func:`summary_lines`
-prints them for a terminal, long tables cut to their most telling rows.
+:func:`summary_data` gathers the tables as lists of row dicts, :func:`json_ready`
+makes them strict JSON (``--json``); :mod:`reports.tables` prints them for a
+terminal. :func:`simulation_summary` is the summary of one in-memory run
+(``dreamscape simulate`` without ``--out``).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
-import polars as pl
-
-from analyses.study import StudyError, load_manifest, study_kinds
-
-MAX_SEAT_CONFIGS = 12  # per-seat tables for at most this many configurations
-MAX_ROWS = 10
-
+from analyses.balance import game_lengths, seat_advantage
+from analyses.compare import compare_variants
+from analyses.model import StudyError
+from analyses.skill import skill_vs_luck
+from analyses.solo import solo_bands
+from analyses.stats import wilson
+from analyses.strength import pair_strength, type_strength
+from analyses.study import load_manifest, study_kinds
+from analyses.sweep import swap_sweep
+from analyses.tournament import tournament_from_study, tournament_groups
+from simcore.cards import N_TYPES
 
 def summary_data(folder: str | Path) -> dict:
     """Every analysis the folder has data for, as lists of row dicts (JSON-ready)."""
-    from analyses.balance import game_lengths, seat_advantage
-
     folder = Path(folder)
     m = load_manifest(folder)
     kinds = study_kinds(folder)
@@ -34,24 +39,16 @@ def summary_data(folder: str | Path) -> dict:
         "game_length": game_lengths(folder).to_dicts(),
     }
     if "compare" in kinds:
-        from analyses.compare import compare_variants
-
         out["compare"] = compare_variants(folder).to_dicts()
     if "sweep" in kinds:
-        from analyses.sweep import swap_sweep
-
         out["sweep"] = swap_sweep(folder).to_dicts()
     if "types" in kinds:
-        from analyses.strength import pair_strength, type_strength
-
         out["types"] = type_strength(folder).to_dicts()
         try:
             out["pairs"] = pair_strength(folder).to_dicts()
         except StudyError:
             out["pairs"] = []
     if "tournament" in kinds:
-        from analyses.tournament import tournament_from_study, tournament_groups
-
         out["tournament"] = []
         for players, variant in tournament_groups(folder):
             t = tournament_from_study(folder, players, variant)
@@ -61,12 +58,8 @@ def summary_data(folder: str | Path) -> dict:
                 "dominant": t.dominant, "cycles": [list(c) for c in t.cycles],
             })
     if "skill" in kinds:
-        from analyses.skill import skill_vs_luck
-
         out["skill"] = skill_vs_luck(folder).to_dicts()
     if "solo" in kinds:
-        from analyses.solo import solo_bands
-
         out["solo"] = solo_bands(folder).to_dicts()
     return out
 
@@ -82,158 +75,37 @@ def json_ready(obj):
     return obj
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+def simulation_summary(result, strategy_names: Sequence[str] | None = None) -> dict:
+    """The ``dreamscape simulate --json`` summary of an in-memory run (a :class:`simcore.fast.SimResult`).
 
-
-def _rate(r: dict, value: str, low: str, high: str) -> str:
-    if r[value] is None or r[value] != r[value]:  # no seat-game to rate (NaN)
-        return "n/a (no games)"
-    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
-
-
-def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
-    """The summary for a terminal."""
-    d = data or summary_data(folder)
-    lines = []
-    title = d["name"] or Path(d["folder"]).name
-    lines.append(f"study {title}: {d['configs']} configuration(s), {d['games']:,} games, seed {d['seed']}"
-                 + (f", precision +-{100 * d['precision']:.1f} points" if d.get("precision") else "")
-                 + (", aggregates only" if d["aggregate_only"] else "") + f"; deck {d['deck']}")
-    lines.append("has: " + ", ".join(d["kinds"]))
-    lines += _seat_lines(d)
-    if d.get("compare"):
-        if "sweep" in d["kinds"] and len(d["compare"]) > 4 * MAX_ROWS:
-            lines += ["", f"Variants against the base deck: {len(d['compare'])} comparisons in --json (the sweep below ranks the decks)"]
-        else:
-            lines += _compare_lines(d["compare"])
-    if d.get("sweep"):
-        lines += _sweep_lines(d["sweep"])
-    if d.get("types"):
-        lines += _type_lines(d["types"])
-    for t in d.get("tournament", []):
-        lines += _tournament_lines(t)
-    if d.get("skill"):
-        lines += _skill_lines(d["skill"])
-    if d.get("solo"):
-        lines += _solo_lines(d["solo"])
-    return lines
-
-
-def _seat_lines(d: dict) -> list[str]:
-    seats = [r for r in d["seats"] if r["players"] >= 2]
-    lengths = {r["config"]: r for r in d["game_length"]}
-    configs = list(dict.fromkeys(r["config"] for r in seats))
-    if not configs:
-        return []
-    lines = ["", "Seat advantage (win rate with 95% Wilson interval; * = interval excludes the fair share 1/players)"]
-    if len(configs) > MAX_SEAT_CONFIGS:
-        lines.append(f"  {len(configs)} multi-player configurations: per-seat tables in --json; the sweep below ranks them")
-        return lines
-    for config in configs:
-        part = [r for r in seats if r["config"] == config]
-        first, length = part[0], lengths[config]
-        lines.append(f"{first['players']} players, variant {first['variant']}, {first['strategies']}, {first['games']:,} games; "
-                     f"mean game length {length['mean_length']:.2f} turns ({length['length_low']:.2f}-{length['length_high']:.2f})")
-        lines.append(f"  {'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'vs fair':>9}{'mean score':>12}{'mean Z':>8}")
-        for r in part:
-            flag = "*" if r["significant"] else " "
-            lines.append(f"  {r['seat']:<5}{r['strategy']:<16}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
-                         f"{100 * r['lift']:>+8.1f}%{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
-    return lines
-
-
-def _compare_lines(rows: list[dict]) -> list[str]:
-    paired = rows[0]["paired"]
-    lines = ["", "Variants against the baseline (difference variant - baseline, 95% "
-             + ("paired interval on common random numbers; unpaired alongside)" if paired else "unpaired interval: aggregate-only study)")]
-    lines.append(f"  {'players':<8}{'strategies':<14}{'variant':<30}{'metric':<16}{'baseline':>9}{'variant':>9}"
-                 f"{'diff (95% CI)':>26}{'unpaired CI':>20}")
-    shown = rows if len(rows) <= 4 * MAX_ROWS else sorted(rows, key=lambda r: -abs(r["diff"]) if r["significant"] else 0)[:4 * MAX_ROWS]
-    for r in shown:
-        pct = r["metric"] in ("seat_spread", "first_seat_win")
-        f = (lambda x: f"{100 * x:.1f}%") if pct else (lambda x: f"{x:.2f}")
-        diff = f"{f(r['diff'])} ({f(r['diff_low'])}..{f(r['diff_high'])})" + ("*" if r["significant"] else " ")
-        lines.append(f"  {r['players']:<8}{r['strategies'][:13]:<14}{r['variant'][:29]:<30}{r['metric']:<16}"
-                     f"{f(r['baseline_value']):>9}{f(r['variant_value']):>9}{diff:>26}"
-                     f"{'(' + f(r['unpaired_low']) + '..' + f(r['unpaired_high']) + ')':>20}")
-    if len(shown) < len(rows):
-        lines.append(f"  ... {len(rows) - len(shown)} more rows in --json")
-    lines.append("  * the interval excludes 0; baseline " + rows[0]["baseline"])
-    return lines
-
-
-def _sweep_lines(rows: list[dict]) -> list[str]:
-    lines = ["", "Swap sweep (seat spread = best seat's win rate - worst seat's, 95% interval)"]
-    df = pl.DataFrame(rows)
-    for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
-        part = part.sort("seat_spread")
-        lines.append(f"{players} players: {part.height} configurations; most balanced first"
-                     + (f" (top and bottom {MAX_ROWS // 2})" if part.height > MAX_ROWS else ""))
-        lines.append(f"  {'variant':<40}{'games':>8}{'seat spread (95% CI)':>26}{'seat 1 wins':>12}{'win score':>10}"
-                     f"{'length':>8}  strongest type")
-        picked = part.to_dicts()
-        if len(picked) > MAX_ROWS:
-            picked = picked[:MAX_ROWS // 2] + [None] + picked[-(MAX_ROWS // 2):]
-        for r in picked:
-            if r is None:
-                lines.append("  ...")
-                continue
-            lines.append(f"  {r['variant'][:39]:<40}{r['games']:>8,}{_rate(r, 'seat_spread', 'spread_low', 'spread_high'):>26}"
-                         f"{_pct(r['first_seat_win']):>12}{r['mean_winning_score']:>10.2f}{r['mean_length']:>8.2f}"
-                         f"  {r['strongest_type'] or '-'} ({100 * r['strongest_lift']:+.1f})")
-    return lines
-
-
-def _type_lines(rows: list[dict]) -> list[str]:
-    groups = list(dict.fromkeys((r["variant"], r["players"]) for r in rows))
-    lines = ["", "Dream-type strength (win rate of seats performing the type more than the table's mean; * = excludes fair)"]
-    if len(groups) > 4:
-        lines.append(f"  {len(groups)} variant x player groups: tables in --json")
-        return lines
-    for variant, players in groups:
-        lines.append(f"{players} players, variant {variant}")
-        lines.append(f"  {'type':<22}{'per game':>9}{'share':>8}{'win rate when more (95% CI)':>32}{'lift':>8}{'chain pts':>10}")
-        for r in (r for r in rows if r["variant"] == variant and r["players"] == players):
-            flag = "*" if r["significant"] else " "
-            lines.append(f"  {r['type'] + ' ' + r['name']:<22}{r['performed_per_game']:>9.2f}{_pct(r['pick_share']):>8}"
-                         f"{_rate(r, 'win_rate_more', 'win_low', 'win_high'):>32}"
-                         + (f"{100 * r['lift']:>+7.1f}{flag}" if r["lift"] == r["lift"] else f"{'n/a':>7} ")
-                         + f"{r['chain_points_per_game']:>10.2f}")
-    return lines
-
-
-def _tournament_lines(t: dict) -> list[str]:
-    fair = 100 / t["players"]
-    lines = ["", f"Tournament: {t['players']} players, variant {t['variant']}, {t['games_per_seating']:,} games per seating "
-             f"(fair share {fair:.1f}%)",
-             f"  {'rank':<6}{'strategy':<24}{'win rate (95% CI)':<26}{'lift':>8}{'mean score':>12}{'rating':>9}"]
-    for i, r in enumerate(t["standings"], start=1):
-        lines.append(f"  {i:<6}{r['strategy'][:23]:<24}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
-                     f"{100 * r['lift']:>+7.1f}%{r['mean_score']:>12.2f}{r['rating']:>9.2f}")
-    lines.append("  dominant strategy: " + (t["dominant"] or "none"))
-    lines.append("  cycles: " + ("; ".join(" > ".join(c) + f" > {c[0]}" for c in t["cycles"]) if t["cycles"] else "none"))
-    return lines
-
-
-def _skill_lines(rows: list[dict]) -> list[str]:
-    lines = ["", "Skill vs luck (the stronger bot's win rate in games where it met the weaker one)",
-             f"  {'variant':<30}{'players':>8}  {'stronger > weaker':<28}{'games':>9}{'win rate (95% CI)':>26}{'fair':>8}"]
-    for r in rows[:4 * MAX_ROWS]:
-        lines.append(f"  {r['variant'][:29]:<30}{r['players']:>8}  {(r['stronger'] + ' > ' + r['weaker'])[:27]:<28}"
-                     f"{r['games']:>9,}{_rate(r, 'stronger_win_rate', 'win_low', 'win_high'):>26}{_pct(r['fair']):>8}")
-    if len(rows) > 4 * MAX_ROWS:
-        lines.append(f"  ... {len(rows) - 4 * MAX_ROWS} more rows in --json")
-    return lines
-
-
-def _solo_lines(rows: list[dict]) -> list[str]:
-    lines = ["", "Solo score bands (R10.5; share of games with 95% Wilson interval)"]
-    groups = list(dict.fromkeys((r["variant"], r["strategy"]) for r in rows))
-    for variant, strategy in groups:
-        part = [r for r in rows if r["variant"] == variant and r["strategy"] == strategy]
-        r0 = part[0]
-        lines.append(f"variant {variant}, {strategy}, {r0['games']:,} games, mean score {r0['mean_score']:.2f} "
-                     f"({r0['score_low']:.2f}-{r0['score_high']:.2f})")
-        lines.append("  " + "  ".join(f"{r['band']}: {_rate(r, 'share', 'share_low', 'share_high')}" for r in part))
-    return lines
+    Win rates and their 95% Wilson intervals (:func:`analyses.stats.wilson`)
+    count every game (aborted games give no credit); score, Z and turn means
+    are over all games.
+    """
+    names = list(strategy_names) if strategy_names is not None else list(result.strategies)
+    n = result.n_games
+    seats = []
+    for s in range(result.players):
+        wins = float(result.win[:, s].sum()) if n else 0.0
+        rate = wilson(wins, n)
+        seats.append(
+            {
+                "seat": s,
+                "strategy": names[s] if s < len(names) else names[-1],
+                "win_rate": wins / n if n else 0.0,
+                "win_ci": [rate.low, rate.high],
+                "mean_score": float(result.score[:, s].mean()) if n else 0.0,
+                "mean_z": float(result.z[:, s].mean()) if n else 0.0,
+                "mean_turns": float(result.turns[:, s].mean()) if n else 0.0,
+                "performed": (result.performed[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES),
+                "chain_points_by_type": (
+                    result.chain_by_type[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES
+                ),
+            }
+        )
+    return {
+        "games": n,
+        "aborted": int(result.aborted.sum()),
+        "mean_game_length": float(result.length.mean()) if n else 0.0,
+        "seats": seats,
+    }

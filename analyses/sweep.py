@@ -14,9 +14,10 @@ from pathlib import Path
 import polars as pl
 
 from analyses.balance import seat_spread, winning_score
+from analyses.model import StudyError
 from analyses.stats import wilson
 from analyses.strength import type_rows
-from analyses.study import StudyError, finished_configs, seat_totals, to_output
+from analyses.study import finished_configs, seat_totals, to_output
 from simcore.cards import CODES
 from simcore.decks import DeckError, DeckSpec, all_swap_sets, build_deck, swap_label
 from simcore.variants import VariantError, parse_variant

@@ -21,20 +21,18 @@ from itertools import combinations, permutations
 import numpy as np
 import polars as pl
 
+from analyses.chunks import play_chunk
+from analyses.model import ChunkTask, RunConfig, StudyError
 from analyses.stats import wilson
+from analyses.study import finished_configs, has_games, load_manifest, scan_games, seat_totals
 
 # (players, variant, seating (strategy per seat), seed, first game, games) -> SimResult
 PlayFn = Callable[[int, str, tuple[str, ...], int, int, int], object]
 
 
 def fast_play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int):
-    from simcore.fast import SimConfig, iter_chunks
-    from simcore.variants import parse_variant
-
-    v = parse_variant(variant)
-    config = SimConfig(players=players, options=v.options, deck=v.deck())
-    (result,) = list(iter_chunks(config, games, seed, list(seating), chunk_size=max(games, 1), first_game=first))
-    return result
+    """One seating's games on the fast engine (the default :data:`PlayFn`)."""
+    return play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games))
 
 
 def schedule(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -194,8 +192,6 @@ def openskill_ratings(games: pl.DataFrame, players: int, max_games: int, seed: i
 
 def tournament_groups(folder) -> list[tuple[int, str]]:
     """(players, variant) of every tournament a study folder holds: two or more seatings, one mixing strategies."""
-    from analyses.study import finished_configs
-
     groups: dict[tuple[int, str], list] = {}
     for c in finished_configs(folder):
         groups.setdefault((c.players, c.variant), []).append(c)
@@ -213,8 +209,6 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     studies; the openskill ratings need per-game rows (NaN without them).
     ``players``/``variant`` choose among several tournaments (default: the first).
     """
-    from analyses.study import StudyError, finished_configs, has_games, load_manifest, scan_games, seat_totals
-
     groups = tournament_groups(folder)
     chosen = [g for g in groups if (players is None or g[0] == players) and (variant is None or g[1] == variant)]
     if not chosen:

@@ -127,10 +127,6 @@ def _config_info(t: StudyTables) -> pl.DataFrame:
     return pl.DataFrame(schema={"config": pl.Utf8, "variant": pl.Utf8, "players": pl.Int64, "strategies": pl.Utf8})
 
 
-def _homogeneous(strategies: str) -> bool:
-    return len(set(strategies.split("/"))) == 1
-
-
 def option_variants(variants) -> list[str]:
     """The variants without swaps, in the order base, Sleep Token, shifting tokens, both."""
     plain = [v for v in dict.fromkeys(variants) if not split_variant(v).has_swaps]
@@ -172,7 +168,7 @@ def seat_chart(t: StudyTables) -> list[Chart]:
     """Win rate per seat with 95% intervals and the fair share, one panel per player count."""
     if t.seats is None:
         return []
-    df = t.seats.filter((pl.col("players") >= 2) & pl.col("strategies").map_elements(_homogeneous, return_dtype=pl.Boolean))
+    df = homogeneous(t.seats.filter(pl.col("players") >= 2))
     if df.height == 0:
         return []
     variants = shown_variants(df["variant"].to_list())
@@ -230,7 +226,7 @@ def _compare_rows(cmp: pl.DataFrame, limit: int = 16) -> pl.DataFrame:
 def compare_chart(t: StudyTables) -> list[Chart]:
     """Forest plot of paired differences (variant - baseline) with 95% intervals, one panel per metric."""
     cmp = homogeneous(t.compare)
-    if cmp is None:
+    if cmp is None or cmp.height == 0:
         return []
     rows = _compare_rows(cmp.filter(pl.col("players") >= 2))
     if rows.height == 0:
@@ -294,7 +290,7 @@ def compare_chart(t: StudyTables) -> list[Chart]:
 
 def _main_configs(t: StudyTables, prefer: str = "base") -> pl.DataFrame:
     """Per player count, the balance configurations (every seat the same bot) of the shown variants."""
-    info = _config_info(t).filter(pl.col("strategies").map_elements(_homogeneous, return_dtype=pl.Boolean))
+    info = homogeneous(_config_info(t))
     return info.filter(pl.col("variant").is_in(shown_variants(info["variant"].to_list())))
 
 

@@ -22,10 +22,11 @@ import polars as pl
 
 from analyses import balance
 from analyses.compare import compare_variants
+from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
 from analyses.strength import pair_strength, type_strength
-from analyses.study import StudyError, StudyManifest, load_manifest, study_kinds
+from analyses.study import load_manifest, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import tournament_from_study, tournament_groups
 
@@ -73,11 +74,13 @@ class StudyTables:
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
-    """The rows of configurations with the same bot on every seat (``linear`` or ``linear/linear/linear``)."""
+    """The rows of configurations with the same bot on every seat (``linear`` or ``linear/linear/linear``).
+
+    None stays None; a frame without ``column`` is returned as it is; no such row gives an empty frame.
+    """
     if frame is None or column not in frame.columns:
         return frame
-    out = frame.filter(pl.col(column).map_elements(lambda s: len(set(s.split("/"))) == 1, return_dtype=pl.Boolean))
-    return out if out.height else None
+    return frame.filter(pl.col(column).map_elements(lambda s: len(set(s.split("/"))) == 1, return_dtype=pl.Boolean))
 
 
 def main_strategy(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -85,7 +88,7 @@ def main_strategy(frame: pl.DataFrame | None, column: str = "strategies") -> pl.
     if frame is None or column not in frame.columns:
         return frame
     frame = homogeneous(frame, column)
-    if frame is None:
+    if frame is None or frame.height == 0:
         return None
     first = frame.with_columns(pl.col(column).str.split("/").list.first().alias("_bot"))
     top = first.group_by("_bot").len().sort(["len", "_bot"], descending=[True, False])["_bot"][0]

@@ -69,11 +69,6 @@ def _cell(v) -> str:
     return f"{v:.1f}"
 
 
-def _homogeneous(frame: pl.DataFrame) -> pl.DataFrame:
-    out = homogeneous(frame)
-    return frame.clear() if out is None else out
-
-
 def _main_variant(variants) -> str | None:
     """``base`` if present, else the first variant without swaps, else the first one."""
     variants = list(dict.fromkeys(variants))
@@ -99,7 +94,7 @@ def seat_findings(t: StudyTables) -> list[Finding]:
     """Per player count: the best seat, and the worst one with 3 or 4 players."""
     if t.seats is None:
         return []
-    df = _homogeneous(t.seats.filter(pl.col("players") >= 2))
+    df = homogeneous(t.seats.filter(pl.col("players") >= 2))
     out = []
     for p in sorted(df["players"].unique().to_list()):
         here = df.filter(pl.col("players") == p)
@@ -140,7 +135,7 @@ def _change_sentence(r: dict, lead: str) -> str:
 def compare_findings(t: StudyTables) -> list[Finding]:
     """Each rules option against the baseline: its effect on seat spread, per player count."""
     cmp = homogeneous(t.compare)
-    if cmp is None:
+    if cmp is None or cmp.height == 0:
         return []
     df = cmp.filter((pl.col("metric") == "seat_spread") & (pl.col("players") >= 2))
     out = []
@@ -162,7 +157,7 @@ def swap_findings(t: StudyTables) -> list[Finding]:
     """Per player count: the single swap that lowers seat spread most and the one that raises it most."""
     out: list[Finding] = []
     cmp = homogeneous(t.compare)
-    if cmp is not None:
+    if cmp is not None and cmp.height:
         df = cmp.filter((pl.col("metric") == "seat_spread") & (pl.col("players") >= 2))
         rows = [r for r in df.iter_rows(named=True)
                 if len(split_variant(r["variant"]).swaps) == 1
@@ -304,7 +299,7 @@ def length_findings(t: StudyTables) -> list[Finding]:
     """Mean game length per player count (main variant, every seat the same bot)."""
     if t.lengths is None or "players" not in t.lengths.columns:
         return []
-    df = _homogeneous(t.lengths.filter(pl.col("players") >= 2))
+    df = homogeneous(t.lengths.filter(pl.col("players") >= 2))
     out = []
     for p in sorted(df["players"].unique().to_list()):
         here = df.filter(pl.col("players") == p)

@@ -17,7 +17,6 @@ OPTION_ORDER = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-
 # Okabe-Ito colours (safe for the common colour-vision deficiencies), in the order series use them.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000")
 SIGNIFICANT = "#D55E00"
-NOT_SIGNIFICANT = "#777777"
 
 
 @dataclass(frozen=True)

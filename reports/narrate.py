@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from simcore.cards import CODES
 from simcore.decks import Deck
 from simcore.notation import position_text
 from simcore.reference import Game, GameState

@@ -12,7 +12,7 @@ matplotlib.use("Agg")  # no display: files only
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyses.study import StudyManifest  # noqa: E402
+from analyses.model import StudyManifest  # noqa: E402
 from reports.charts import PAGE, PNG_DPI, Chart, make_charts, styled  # noqa: E402
 from reports.data import StudyTables, collect  # noqa: E402
 from reports.findings import TOPICS, Finding, make_findings  # noqa: E402

@@ -17,10 +17,11 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analyses.balance import game_lengths, length_distribution, score_distribution, seat_advantage
 from analyses.compare import compare_variants
+from analyses.model import RunConfig, StudyError
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
 from analyses.strength import pair_strength, type_strength
-from analyses.study import RunConfig, Study, StudyError, scan_games, study_kinds
+from analyses.study import Study, scan_games, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import run_tournament, tournament_from_study
 from fake_chunks import CARD_LABELS, fake_chunk, fake_result

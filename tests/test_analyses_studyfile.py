@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from analyses.model import StudyError
+from analyses.study import load_manifest
 from analyses.studyfile import EXAMPLE, load_study_file, run_plan
-from analyses.study import StudyError, load_manifest
 from fake_chunks import fake_chunk
 
 
@@ -29,6 +30,30 @@ def test_a_small_study_file_runs_into_a_folder(tmp_path):
     m = load_manifest(tmp_path / "out")
     assert m.seed == 4 and m.meta["name"] == "mine" and all(m.done_games(c.id) == 300 for c in m.configs)
     assert load_study_file(path, seed=9).seed == 9  # --seed overrides the file
+
+
+def test_groups_have_their_own_games_and_a_config_listed_twice_plays_the_most(tmp_path):
+    path = tmp_path / "parts.toml"
+    path.write_text('games = 300\nchunk_size = 100\n'
+                    '[[configs]]\nlabel = "options"\ngames = 500\nplayers = 2\nvariants = ["base", "sleep-token"]\nstrategy = "greedy"\n'
+                    '[[configs]]\nlabel = "swaps"\ngames = 200\nplayers = 2\nswaps = "FF:ID"\noptions = "base"\nstrategy = "greedy"\n'
+                    '[[configs]]\nlabel = "skill"\nplayers = 3\nrotate = ["linear", "chain"]\n')
+    plan = load_study_file(path)
+    # the swaps group lists the base deck too (the sweep's reference): already in "options", it keeps 500 games
+    assert [(c.variant, c.strategies, plan.games_of(c)) for c in plan.configs] == [
+        ("base", ("greedy",) * 2, 500), ("sleep-token", ("greedy",) * 2, 500), ("FF:ID", ("greedy",) * 2, 200),
+        ("base", ("linear", "chain", "chain"), 300), ("base", ("chain", "linear", "chain"), 300),
+        ("base", ("chain", "chain", "linear"), 300)]
+    assert [(p.label, len(p.configs), p.games) for p in plan.parts] == [("options", 2, 500), ("swaps", 1, 200), ("skill", 3, None)]
+    assert plan.total_games == 2 * 500 + 200 + 3 * 300
+    run_plan(plan, tmp_path / "out", chunk_fn=fake_chunk, progress=False)
+    m = load_manifest(tmp_path / "out")
+    assert {c.id: m.done_games(c.id) for c in m.configs} == {c.id: plan.games_of(c) for c in plan.configs}
+    assert [p["games"] for p in m.meta["parts"]] == [500, 200, 300]
+    # the same file with more games in one group is another request (another default folder)
+    more = load_study_file(path)
+    more.config_games[more.configs[-1].id] += 1
+    assert more.fingerprint() != plan.fingerprint() == load_study_file(path).fingerprint()
 
 
 def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
@@ -66,6 +91,12 @@ def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
         ("name = 3", ["name must be a text"]),
         ("configs = 3", ["[[configs]] tables"]),
         ('players = 2\n[[configs]]\nplayers = 3', ["inside the [[configs]]"]),
+        ('rotate = ["linear"]', ["rotate is two different bots"]),
+        ('players = 1\nrotate = ["linear", "chain"]', ["rotate needs 2 to 4 players"]),
+        ('strategy = "greedy"\nrotate = ["linear", "chain"]', ["only one of"]),
+        ('precision = 0.02\n[[configs]]\ngames = 100', ["games per group", "not both"]),
+        ('[[configs]]\ngames = 0', ["[[configs]] #1", "games"]),
+        ('[[configs]]\nlabel = 3', ["label must be a text"]),
     ],
 )
 def test_a_malformed_study_file_is_one_clear_error(tmp_path, text, words):

@@ -20,8 +20,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyses.backends import ChunkTask, LocalBackend, make_backend
-from analyses.study import RunConfig, Study, StudyError, load_manifest, play_chunk, scan_games
+from analyses.backends import LocalBackend, make_backend
+from analyses.chunks import play_chunk
+from analyses.model import ChunkTask, RunConfig, StudyError
+from analyses.study import Study, load_manifest, scan_games
 
 CONFIGS = [
     RunConfig("base", 3, ("greedy", "greedy", "greedy")),

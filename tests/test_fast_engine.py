@@ -6,7 +6,7 @@ import pytest
 
 from simcore.cards import N_TYPES
 from simcore.decks import build_deck, deck_from_swap_texts
-from simcore.fast import SimConfig, register, simulate, summarize
+from simcore.fast import SimConfig, register, simulate
 from simcore.fast.engine import (
     chain_points_at,
     chain_points_by_type,
@@ -167,22 +167,6 @@ def test_user_strategy_plugs_in_without_recompiling_the_engine():
     r = simulate(SimConfig(2), 50, 1, ["test-cheapest", "greedy"])
     assert len(run_chunk.signatures) == before  # one compiled engine for every strategy
     assert r.n_games == 50 and not r.aborted.any()
-
-
-def test_summarize_shape_and_wilson_interval():
-    from statsmodels.stats.proportion import proportion_confint
-
-    r = simulate(SimConfig(2), 400, 2, ["greedy", "random"])
-    s = summarize(r)
-    assert s["games"] == 400 and s["aborted"] == 0
-    assert s["mean_game_length"] == pytest.approx(r.length.mean())
-    assert [x["strategy"] for x in s["seats"]] == ["greedy", "random"]
-    wins = r.win[:, 0].sum()
-    assert s["seats"][0]["win_rate"] == pytest.approx(wins / 400)
-    lo, hi = proportion_confint(wins, 400, method="wilson")
-    assert s["seats"][0]["win_ci"] == pytest.approx([lo, hi])
-    assert s["seats"][0]["win_ci"][0] < s["seats"][0]["win_rate"] < s["seats"][0]["win_ci"][1]
-    assert s["seats"][1]["mean_z"] == pytest.approx(r.z[:, 1].mean())
 
 
 def test_bad_strategy_lists_are_refused():

@@ -18,8 +18,9 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
+from analyses.model import RunConfig, StudyError
 from analyses.stats import wilson
-from analyses.study import RunConfig, Study, StudyError, load_manifest, scan_games
+from analyses.study import Study, load_manifest, scan_games
 from analyses.tournament import run_tournament, schedule
 from reports import build_report
 from reports.charts import make_charts, tournament_charts
@@ -475,11 +476,12 @@ def test_two_strategy_tournaments_are_left_to_the_skill_page():
 
 
 def test_the_main_study_plays_what_issue_6_asks_for():
-    from reports.main_study import FULL, QUICK, TOURNAMENT_BOTS, main_plan
+    from analyses.tournament import schedule
+    from reports.main_study import main_plan
 
     plan = main_plan()
     configs = plan.configs
-    assert len({c.id for c in configs}) == len(configs)
+    assert len({c.id for c in configs}) == len(configs) == 461 and plan.total_games == 10_900_000  # README
     multi = [c for c in configs if len(set(c.strategies)) == 1 and c.players >= 2]
     options = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
     for p in (2, 3, 4):
@@ -490,20 +492,29 @@ def test_the_main_study_plays_what_issue_6_asks_for():
             singles = {v for v in variants if v.startswith(o + "+") or (o == "base" and ":" in v and "+" not in v)}
             singles = {v for v in singles if v.count(":") == 1 and v.replace(o + "+", "", 1).count("+") == 0}
             assert len(singles) == 24, (p, o)
+    bots = ("random", "greedy", "chain", "economist", "spoiler", "linear")
     tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1]
     assert len(tournament) == 20 * 6  # C(6, 3) groups x 3! seatings
-    assert {s for c in tournament for s in c.strategies} == set(TOURNAMENT_BOTS)
+    assert [c.strategies for c in tournament] == schedule(bots, 3)
     assert "rollout" not in {s for c in configs for s in c.strategies}
     assert {c.variant for c in configs if c.players == 1} == set(options)
     skill = [c for c in configs if len(set(c.strategies)) > 1 and c not in tournament]
     assert {(c.players, c.variant) for c in skill} == {(p, o) for p in (2, 3, 4) for o in options} - {(3, "base")}
+    assert all(sorted(c.strategies).count("linear") == 1 and set(c.strategies) == {"linear", "chain"} for c in skill)
+    assert len(skill) == sum(p * (4 - (p == 3)) for p in (2, 3, 4))  # every seat of every table gets the linear bot
+    # games per configuration of each part (README: the main study)
+    games = {(part.label, plan.games_of(part.configs[0])) for part in plan.parts}
+    assert games == {("rules options", 200_000), ("single swaps", 25_000), ("skill against luck", 20_000),
+                     ("tournament", 2_000), ("solo", 50_000)}
     quick = main_plan(quick=True)
     assert {c.id for c in quick.configs} < {c.id for c in configs}
+    assert len(quick.configs) == 245 and quick.total_games == 406_000
     quick_swaps = {(c.players, c.variant) for c in quick.configs if ":" in c.variant}
     assert quick_swaps == {(p, v) for p in (2, 3, 4) for v in {c.variant for c in multi if ":" in c.variant and "+" not in c.variant}}
     assert len(quick_swaps) == 3 * 24  # every single swap, under the base rules only
-    assert quick.games < plan.games / 10 and quick.fingerprint() != plan.fingerprint()
-    assert all(getattr(QUICK, k) < getattr(FULL, k) for k in ("options", "swaps", "skill", "tournament", "solo"))
+    assert quick.fingerprint() != plan.fingerprint()
+    quick_games = {part.label: quick.games_of(part.configs[0]) for part in quick.parts}
+    assert all(quick_games[label] < g for label, g in games)
 
 
 def test_the_default_folder_is_reused_for_the_same_request_only(tmp_path):
@@ -518,26 +529,28 @@ def test_the_default_folder_is_reused_for_the_same_request_only(tmp_path):
     assert default_folder(other, True, None, root=tmp_path).name.endswith("-quick-seed7")
     Study(tmp_path / "x", plan.configs[:1], 10, seed=1)
     changed = main_plan(quick=True)
-    changed.parts[0].games += 1  # another request under the same name gets the next free name
+    changed.config_games[changed.configs[0].id] += 1  # another request under the same name gets the next free name
     assert default_folder(changed, True, None, root=tmp_path) == first.with_name(first.name + "-2")
 
 
 def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path, monkeypatch):
     from reports import main_study
 
-    tiny = main_study.Plan("tiny study", 1, [
-        main_study.Part("rules options", [RunConfig(o, 3, ("linear",) * 3) for o in ("base", "sleep-token")], 800),
-        main_study.Part("solo", [RunConfig("base", 1, ("greedy",))], 400),
-    ])
-    monkeypatch.setattr(main_study, "main_plan", lambda quick=False, seed=1: tiny)
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text('name = "tiny study"\n'
+                    '[[configs]]\nlabel = "rules options"\ngames = 800\nplayers = 3\nvariants = ["base", "sleep-token"]\n'
+                    'strategy = "linear"\n'
+                    '[[configs]]\nlabel = "solo"\ngames = 400\nplayers = 1\nstrategy = "greedy"\n')
+    monkeypatch.setattr(main_study, "MAIN_STUDY_QUICK", tiny)
     monkeypatch.chdir(tmp_path)
     folder = main_study.run_main_study(quick=True, progress=False)
     assert folder == Path("out") / f"study-{date.today().isoformat()}-quick"
     assert (folder / "report.pdf").is_file() and {p.stem for p in (folder / "charts").glob("*.png")} >= {"seats", "compare", "solo"}
     m = load_manifest(folder)
-    assert m.total_games() == 2 * 800 + 400 and m.meta["request"] == tiny.fingerprint()
+    assert m.total_games() == 2 * 800 + 400 and m.meta["request"] == main_study.main_plan(quick=True).fingerprint()
+    assert m.meta["parts"] == [{"label": "rules options", "configs": 2, "games": 800}, {"label": "solo", "configs": 1, "games": 400}]
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr(main_study, "build_report", lambda f: rebuilt.append(Path(f)) or _Files())
     assert main_study.run_main_study(quick=True, progress=False) == folder  # the same request: the same folder
     again = load_manifest(folder)
     assert again.total_games() == m.total_games()  # nothing played twice
@@ -553,7 +566,7 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
     from reports.main_study import run_main_study
 
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.main_study.build_report", lambda f: rebuilt.append(Path(f)) or _Files())
     path = tmp_path / "mine.toml"
     path.write_text('name = "two rules"\ngames = 500\n[[configs]]\nvariants = ["base", "sleep-token"]\nplayers = 2\nstrategy = "greedy"\n')
     folder = run_main_study(out=tmp_path / "mine", config=path, progress=False)

@@ -51,3 +51,24 @@ def test_bootstrap_covers_the_median():
     x = np.arange(101, dtype=float)
     est = bootstrap_ci(x, np.median, resamples=500)
     assert est.value == 50 and est.low < 50 < est.high
+
+
+def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
+    from analyses.model import RunConfig
+    from analyses.summary import simulation_summary
+    from fake_chunks import fake_result
+
+    r = fake_result(RunConfig("base", 3, ("greedy", "random", "linear")), 2, 0, 400)
+    s = simulation_summary(r, ["greedy", "random", "linear"])
+    assert s["games"] == 400 and s["aborted"] == int(r.aborted.sum()) > 0  # every 97th game aborts
+    assert s["mean_game_length"] == pytest.approx(r.length.mean())
+    assert [x["strategy"] for x in s["seats"]] == ["greedy", "random", "linear"]
+    for seat in range(3):
+        wins = r.win[:, seat].sum()  # aborted games count, with no credit
+        row = s["seats"][seat]
+        assert row["win_rate"] == pytest.approx(wins / 400)
+        assert row["win_ci"] == pytest.approx(list(wilson_by_hand(wins, 400)), abs=1e-12)
+        assert row["mean_score"] == pytest.approx(r.score[:, seat].mean())
+        assert row["mean_z"] == pytest.approx(r.z[:, seat].mean())
+        assert row["performed"] == pytest.approx(r.performed[:, seat, :].mean(axis=0).tolist())
+    assert sum(x["win_rate"] for x in s["seats"]) == pytest.approx(1 - s["aborted"] / 400)

@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyses.study import RunConfig, Study, StudyError, load_manifest, scan_games
+from analyses.model import RunConfig, StudyError
+from analyses.study import Study, load_manifest, scan_games
 from simcore.cards import N_TYPES
 from simcore.fast.runner import SimResult
 from simcore.rng import mix64
@@ -15,8 +16,9 @@ from simcore.rng import mix64
 CONFIG = RunConfig("sleep-token", 3, ("greedy", "greedy", "random"))
 
 
-def fake_chunk(config, seed, first, games):
+def fake_chunk(task):
     """Deterministic in (seed, game) like the engines: a stand-in that needs no compiling."""
+    config, seed, first, games = task.config, task.seed, task.first, task.games
     p = config.players
     vals = np.array([[mix64(seed * 1_000_003 + g * 7 + s) for s in range(p)] for g in range(first, first + games)], dtype=np.uint64)
     score = (vals % np.uint64(40)).astype(np.int32) - 5
@@ -59,11 +61,11 @@ def test_resume_after_a_kill_gives_exactly_the_uninterrupted_result(tmp_path):
 
     calls = []
 
-    def dies_on_third_chunk(config, seed, first, games):
+    def dies_on_third_chunk(task):
         if len(calls) == 2:
             raise KeyboardInterrupt  # Ctrl-C in the middle of the third chunk
-        calls.append(first)
-        return fake_chunk(config, seed, first, games)
+        calls.append(task.first)
+        return fake_chunk(task)
 
     with pytest.raises(KeyboardInterrupt):
         Study(tmp_path / "cut", [CONFIG], games=900, seed=3, chunk_size=200).run(dies_on_third_chunk, progress=False)
@@ -72,9 +74,9 @@ def test_resume_after_a_kill_gives_exactly_the_uninterrupted_result(tmp_path):
     # Re-running the same command resumes: only the missing chunks are computed.
     computed = []
 
-    def counting(config, seed, first, games):
-        computed.append(first)
-        return fake_chunk(config, seed, first, games)
+    def counting(task):
+        computed.append(task.first)
+        return fake_chunk(task)
 
     Study(tmp_path / "cut", [CONFIG], games=900, seed=3, chunk_size=200).run(counting, progress=False)
     assert computed == [400, 600, 800]
@@ -163,9 +165,9 @@ def test_summarize_a_damaged_folder_is_one_line_exit_2(tmp_path):
 # ----------------------------------------------------------------------------- format version 2
 
 from analyses import study as study_module  # noqa: E402
-from analyses.backends import ChunkTask  # noqa: E402
-from analyses.study import games_frame, scan_aggs, scan_pairs  # noqa: E402
-from fake_chunks import CARD_LABELS, fake_chunk as fake_task_chunk, fake_result  # noqa: E402
+from analyses.model import ChunkTask  # noqa: E402
+from analyses.study import scan_aggs, scan_pairs  # noqa: E402
+from fake_chunks import CARD_LABELS, fake_chunk as fake_task_chunk  # noqa: E402
 
 
 def test_every_chunk_has_agg_games_and_pairs_files(tmp_path):
@@ -197,28 +199,15 @@ def test_aggregate_only_keeps_no_per_game_rows(tmp_path):
     assert scan_aggs(tmp_path / "s").collect()["n"].sum() == 3 * 200
 
 
-def test_a_version_1_folder_still_loads(tmp_path):
+def test_a_version_1_folder_is_refused_in_one_line(tmp_path):
     folder = tmp_path / "old"
-    (folder / "chunks" / CONFIG.id).mkdir(parents=True)
-    recs = []
-    for first in (0, 100):
-        path = f"chunks/{CONFIG.id}/games-{first:012d}.parquet"
-        games_frame(fake_result(CONFIG, 4, first, 100), CONFIG).write_parquet(folder / path)
-        recs.append({"first": first, "games": 100, "file": path, "seconds": 0.1, "status": "done"})
+    folder.mkdir()
+    recs = [{"first": 0, "games": 100, "file": f"chunks/{CONFIG.id}/games-000000000000.parquet", "seconds": 0.1}]
     manifest = {"format_version": 1, "seed": 4, "chunk_size": 100, "aggregate_only": False,
                 "configs": [CONFIG.to_json()], "target_games": {CONFIG.id: 200}, "chunks": {CONFIG.id: recs}}
     (folder / "manifest.json").write_text(json.dumps(manifest))
-    from analyses.balance import seat_advantage
-
-    seats = seat_advantage(folder)
-    assert seats["games"].to_list() == [200, 200, 200]
-    rows = scan_games(folder).collect()
-    for seat in range(3):
-        assert seats["win_rate"][seat] == pytest.approx(rows.filter(pl.col("seat") == seat)["win"].mean())
-    # Resuming a version-1 folder adds version-2 chunks beside the old ones.
-    Study(folder, [CONFIG], games=300, seed=4, chunk_size=100).run(fake_task_chunk, progress=False)
-    assert seat_advantage(folder)["games"].to_list() == [300, 300, 300]
-    assert load_manifest(folder).format_version == 2
+    with pytest.raises(StudyError, match="format version 1; this program reads version 2 only"):
+        load_manifest(folder)
 
 
 def test_manifest_saves_are_batched_but_the_end_is_always_saved(tmp_path, monkeypatch):
@@ -309,9 +298,69 @@ def test_a_config_id_is_folder_safe_for_strategy_paths():
 
 
 def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
-    from analyses.study import play_chunk
+    from analyses.chunks import play_chunk
 
     config = RunConfig("base", 2, ("random", "greedy"))
     result = play_chunk(ChunkTask(config, 5, 10, 40))
     assert result.n_games == 40 and result.first_game == 10
     assert result.held is not None and len(result.card_labels) == 52
+
+
+def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
+    """Chunk sums are added exactly: 14,000 games in chunks of 1,000 or 7,000 give the same JSON, byte for byte."""
+    from analyses.studyfile import StudyPlan, run_plan
+    from analyses.summary import json_ready, summary_data
+
+    configs = [RunConfig("base", 3, ("greedy",) * 3), RunConfig("sleep-token", 3, ("greedy",) * 3)]
+    texts = []
+    for size in (1000, 7000):
+        plan = StudyPlan(list(configs), games=14_000, seed=3, chunk_size=size)
+        run_plan(plan, tmp_path / str(size), chunk_fn=fake_task_chunk, progress=False)
+        data = summary_data(tmp_path / str(size))
+        assert data.pop("folder") == str(tmp_path / str(size))
+        texts.append(json.dumps(json_ready(data), allow_nan=False))
+    assert [len(load_manifest(tmp_path / str(s)).chunks[configs[0].id]) for s in (1000, 7000)] == [14, 2]
+    assert texts[0] == texts[1]
+    wins = json.loads(texts[0])["seats"]
+    assert sum(r["win_rate"] for r in wins if r["variant"] == "base") < 1  # shared and aborted games: credits of 1/k
+
+
+def test_analyses_reports_and_cli_import_one_way():
+    """No import cycle among analyses/, reports/ and cli.py, none upwards (simcore <- strategies <- analyses <- reports <- cli),
+    counting imports inside functions too."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    layer = {"simcore": 0, "strategies": 1, "analyses": 2, "reports": 3, "cli": 4}
+    paths = [*root.glob("analyses/*.py"), *root.glob("reports/*.py"), root / "cli.py"]
+    modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p for p in paths}
+    graph, upward = {}, []
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            for target in targets:
+                if layer.get(target.split(".")[0], -1) > layer[name.split(".")[0]]:
+                    upward.append(f"{name} -> {target}")
+                if target in modules and target != name:
+                    deps.add(target)
+        graph[name] = deps
+    assert upward == []
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join([*path, module])
+        if module not in done:
+            for dep in sorted(graph[module]):
+                visit(dep, (*path, module))
+            done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())
+    assert {"analyses.model", "analyses.study", "analyses.backends", "reports.tables", "cli"} <= set(graph)

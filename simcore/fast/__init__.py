@@ -2,9 +2,8 @@
 
 Public API::
 
-    from simcore.fast import SimConfig, simulate, summarize, iter_chunks
+    from simcore.fast import SimConfig, simulate, iter_chunks
     result = simulate(SimConfig(players=3), n_games=100_000, seed=1, strategies="greedy")
-    summary = summarize(result)
 
 Strategies are numba cfuncs of one fixed signature (see
 :mod:`simcore.fast.strategies`), registered by name with :func:`register`
@@ -12,7 +11,7 @@ Strategies are numba cfuncs of one fixed signature (see
 linear strategies (:func:`register_linear`) and flat Monte Carlo players
 (:func:`register_rollout`) run as built-in engine modes without a call.
 """
-from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate, summarize
+from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate
 from simcore.fast.strategies import (
     STRATEGY_SIG,
     STRATEGY_TYPE,
@@ -30,7 +29,6 @@ __all__ = [
     "SimResult",
     "iter_chunks",
     "simulate",
-    "summarize",
     "register",
     "register_linear",
     "register_rollout",
