@@ -25,17 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {"simcore": 0, "strategies": 1, "analyses": 2, "reports": 3, "cli": 4}
 
 # (file, package of the higher layer it imports)
-KNOWN_UPWARD = {
-    ("simcore/fast/differential.py", "strategies"),  # the reference bots, for the fast/reference comparison
-}
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 # Sets of modules that import each other.
-KNOWN_CYCLES = [
-    {"analyses.backends", "analyses.study"},
-]
+KNOWN_CYCLES: list[set[str]] = []
 # (file, module, private name) used across modules.
-KNOWN_PRIVATE = {
-    ("analyses/precision.py", "analyses.study", "_progress_bar"),
-}
+KNOWN_PRIVATE: set[tuple[str, str, str]] = set()
 
 
 def module_name(path: Path, root: Path) -> str:
