@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.decks import Deck, check_deck_fits
-from simcore.fast.engine import run_chunk
+from simcore.fast.batch import run_chunk
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
+from simcore.fast.scratch import MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE
 from simcore.cards import CODES
 from simcore.fast.strategies import get_decides, get_mode, get_params, get_strategy
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
@@ -129,7 +130,7 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
     return names
 
 
-def _strategy_args(names: list[str]) -> list:
+def strategy_args(names: list[str]) -> list:
     """The kernels' strategy arguments: 4 compiled functions, the modes and the weights.
 
     ``modes`` is int64[4, 4] (per seat: score mode, rollout policy mode,
@@ -137,14 +138,14 @@ def _strategy_args(names: list[str]) -> list:
     or a linear rollout policy); unused seats get any valid values.
     """
     fns = [get_strategy(n) for n in names]
-    modes = np.zeros((4, MAX_SEATS), dtype=np.int64)
+    modes = np.zeros((MD_DECIDES + 1, MAX_SEATS), dtype=np.int64)
     weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
     for s, n in enumerate(names):
         w, playouts, policy = get_params(n)
-        modes[0, s] = get_mode(n)
-        modes[1, s] = policy
-        modes[2, s] = playouts
-        modes[3, s] = get_decides(n)
+        modes[MD_SCORE, s] = get_mode(n)
+        modes[MD_POLICY, s] = policy
+        modes[MD_PLAYOUTS, s] = playouts
+        modes[MD_DECIDES, s] = get_decides(n)
         weights[s] = w
     return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 
@@ -183,7 +184,7 @@ def iter_chunks(
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     names = resolve_strategies(strategies, config.players)
-    fns = _strategy_args(names)
+    fns = strategy_args(names)
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)
