@@ -18,6 +18,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import types
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -41,16 +42,19 @@ def digest_of(files: Iterable[Path]) -> str:
     return h.hexdigest()
 
 
-def _probe() -> None:  # a function of this directory, to ask numba where its cache lives
+def _probe() -> None:  # stands in for a kernel of the guarded package when asking numba where it caches
     pass
 
 
-def numba_cache_dir() -> str | None:
-    """The directory numba caches this package's kernels in (NUMBA_CACHE_DIR and locators honoured)."""
+def numba_cache_dir(package_dir: Path = HERE) -> str | None:
+    """The directory numba caches ``package_dir``'s kernels in (NUMBA_CACHE_DIR and locators honoured)."""
     try:
         from numba.core.caching import FunctionCache
 
-        return FunctionCache(_probe)._cache_path  # noqa: SLF001 - numba keeps the resolved path here
+        # numba picks the directory from the defining file: a probe "defined" in package_dir
+        code = _probe.__code__.replace(co_filename=str(package_dir / "__init__.py"))
+        probe = types.FunctionType(code, {}, "_probe")
+        return FunctionCache(probe)._cache_path  # noqa: SLF001 - numba keeps the resolved path here
     except Exception:  # pragma: no cover - numba internals moved, or no writable cache dir
         return None
 
@@ -75,7 +79,7 @@ def drop_stale_cache(
         True when cache files were dropped (the stamp was missing or stale).
     """
     if cache_dir is None:
-        cache_dir = numba_cache_dir()
+        cache_dir = numba_cache_dir(package_dir)
         if cache_dir is None:  # pragma: no cover
             return False
     digest = digest_of(dependency_files(package_dir) if deps is None else deps)
