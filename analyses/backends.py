@@ -454,7 +454,7 @@ def _warm_worker(recipes: dict, expected: tuple[str, str]) -> dict:
     with _CHUNK_LOCK:
         t0 = time.perf_counter()
         install_strategies(recipes)
-        from simcore.fast.engine import run_chunk
+        from simcore.fast.batch import run_chunk
 
         play_chunk(ChunkTask(RunConfig("base", 2, ("greedy", "greedy")), 0, 0, 1))
         return {
@@ -469,7 +469,7 @@ def _warm_worker(recipes: dict, expected: tuple[str, str]) -> dict:
 def engine_cache_stats(dispatcher=None) -> dict[str, int]:
     """``cache_hits`` / ``cache_misses`` (compilations) of the engine kernel in this process."""
     if dispatcher is None:
-        from simcore.fast.engine import run_chunk as dispatcher
+        from simcore.fast.batch import run_chunk as dispatcher
     stats = dispatcher.stats
     return {"cache_hits": int(sum(stats.cache_hits.values())), "cache_misses": int(sum(stats.cache_misses.values()))}
 

@@ -7,14 +7,9 @@ import pytest
 from simcore.cards import N_TYPES
 from simcore.decks import build_deck, deck_from_swap_texts
 from simcore.fast import SimConfig, register, simulate
-from simcore.fast.engine import (
-    chain_points_at,
-    chain_points_by_type,
-    ff_delta,
-    new_state,
-    run_chunk,
-    top_add_delta,
-)
+from simcore.fast.batch import run_chunk
+from simcore.fast.features import chain_points_at, chain_points_by_type, ff_delta, top_add_delta
+from simcore.fast.zones import new_state
 from simcore.fast.layout import H_SEATS, S_REM_LEN, python_offsets
 from simcore.fast.runner import iter_chunks
 from simcore.reference import Game

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.fast.engine import FW_SCORES, decision_features, max_options, new_state, option_features
+from simcore.fast.features import decision_features, option_features
+from simcore.fast.scratch import FW_SCORES, max_options
+from simcore.fast.zones import new_state
 from simcore.fast.layout import (
     BUY_POSITION,
     BUY_RESERVED,
@@ -60,7 +62,7 @@ from simcore.fast.layout import (
     python_offsets,
 )
 
-FF, IS, NT, LD, PR, RD, CD, SD, ID, ED, PS = range(11)
+from simcore.fast.layout import CD, ED, FF, ID, IS, LD, NT, PR, PS, RD, SD  # noqa: E402 - dream type ids (R1.1)
 
 # A designer's deck of 22 cards (id -> its two types).
 CARDS = [

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from simcore.fast import rng as frng
-from simcore.fast.engine import get_rng, rng_below, set_rng
+from simcore.fast.scratch import get_rng, rng_below, set_rng
 from simcore.rng import GameRng
 
 

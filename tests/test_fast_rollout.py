@@ -6,7 +6,7 @@ import pytest
 from numba import cfunc
 
 from simcore.fast import SimConfig, simulate
-from simcore.fast.engine import run_chunk
+from simcore.fast.batch import run_chunk
 from simcore.fast.layout import F_BUDGET_AFTER, F_DELTA, F_LEADER_DENY, F_OPEN_RUN_MAX, F_PERFORM_BASE, N_FEATURES
 from simcore.fast.strategies import (
     STRATEGY_SIG,

@@ -10,7 +10,29 @@ Strategies are numba cfuncs of one fixed signature (see
 (one :class:`StrategyRecord` per name, :func:`get_record`);
 linear strategies (:func:`register_linear`) and flat Monte Carlo players
 (:func:`register_rollout`) run as built-in engine modes without a call.
+
+The house, bottom up (each module imports only those above it)::
+
+    layout     the state vector's layout, dream type ids, option encodings, PERM5
+    rng        SplitMix64 (the twin of simcore.rng)
+    jit        the kernel decorators
+    scratch    the wk / fw scratch of a game, Mode (the seat modes), the game's stream in wk
+    zones      GameState's small helpers (draw, discard, budget, score, opponents, ...)
+    features   chain points (R8.2) and the afterstate features; DELTA_KINDS
+    decisions  choose / decide / pick_best / record, linear scoring
+    kernels    the rule kernels, simcore.reference function for function
+    search     rollouts (flat Monte Carlo) and the game loop running them
+    batch      run_chunk / play_one / game_results: whole games from a seed
+    runner     Python: SimConfig, simulate, iter_chunks, summarize
+    bridge     Python: traced games, decoding, state export (differential test)
+
+:mod:`simcore.fast.cache` guards numba's on-disk cache of all of them; it runs
+here, before any kernel module is imported.
 """
+from simcore.fast.cache import drop_stale_cache
+
+drop_stale_cache()
+
 from simcore.fast.runner import SimConfig, SimResult, iter_chunks, simulate
 from simcore.fast.strategies import (
     STRATEGY_SIG,

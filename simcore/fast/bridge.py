@@ -37,10 +37,13 @@ from simcore.fast.layout import (
     S_Z_LEN,
     TOKEN_DISCARD,
     TOKEN_POINT,
+    PERM5,
+    N_POS,
     python_offsets,
 )
+from simcore.fast.scratch import TC_DECISIONS, TC_OVERFLOW, TC_ROWS, TR_FIRST_ROW, WK_TAIL, WK_TRACE_COUNTERS
 from simcore.fast.rng import seed_key
-from simcore.fast.engine import PERM5, WK_TAIL, play_one
+from simcore.fast.batch import play_one
 from simcore.fast.runner import deck_arrays, resolve_strategies, strategy_args
 from simcore.rules import DECISION_KINDS, Options
 from simcore.scoring import final_score
@@ -60,12 +63,12 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
         seed_key(seed), game, *strategy_args(names), cap_t, cap_r,
     )
-    misc = wk[-3]
-    if misc[2]:
+    counters = wk[WK_TRACE_COUNTERS]
+    if counters[TC_OVERFLOW]:
         raise RuntimeError("trace buffers overflowed; raise max_decisions")
     base_t = wk.shape[0] - WK_TAIL - cap_t - cap_r
-    meta = wk[base_t : base_t + misc[0], :5].copy()
-    opts = wk[base_t + cap_t : base_t + cap_t + misc[1]].copy()
+    meta = wk[base_t : base_t + counters[TC_DECISIONS], : TR_FIRST_ROW + 1].copy()
+    opts = wk[base_t + cap_t : base_t + cap_t + counters[TC_ROWS]].copy()
     return st, meta, opts
 
 
@@ -122,7 +125,7 @@ def dump_cards_state(st: np.ndarray, cards) -> dict:
     code = lambda i: card_code(cards[int(i)])  # noqa: E731
     ptr = int(st[H_DECK_PTR])
     dreamscape = []
-    for p in range(5):
+    for p in range(N_POS):
         card = int(st[H_DS_CARD + p])
         dreamscape.append(None if card < 0 else ("~" if st[H_DS_DOWN + p] else "") + code(card))
     seats = []
@@ -146,7 +149,7 @@ def dump_cards_state(st: np.ndarray, cards) -> dict:
     over = bool(st[H_GAME_OVER])
     return {
         "options": Options(bool(st[H_OPT_SLEEP_TOKEN]), bool(st[H_OPT_SHIFT_TOKENS]))._asdict(),
-        "costs": [int(x) for x in st[H_COSTS : H_COSTS + 5]],
+        "costs": [int(x) for x in st[H_COSTS : H_COSTS + N_POS]],
         "sleep_deck": [code(x) for x in st[off["deck"] + ptr : off["deck"] + c]],
         "sleep_deck_count": c - ptr,
         "dreamscape": dreamscape,

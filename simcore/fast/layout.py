@@ -66,7 +66,7 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
 ``F_TURN``          10: turns played so far
 ``F_ARG``           11: the option's main value (position, seat, type id,
                      reserve index, 1/0 for yes/no choices, -1 for "stop",
-                     the order's index in engine.PERM5 for shifting_*)
+                     the order's index in layout.PERM5 for shifting_*)
 ``F_REM_LEN``       12: own REM stack size
 ``F_CHAIN_NOW``     13: own chain points now
 ``F_N_SEATS``       14: number of seats
@@ -113,12 +113,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.rules import DECISION_ID
+from itertools import permutations
+
+from simcore.cards import DreamType
+from simcore.rules import DECISION_ID, N_POSITIONS
 from simcore.scoring import CHAIN_POINTS_TABLE
 
 MAX_SEATS = 4
-N_TYPES = 11
-N_POS = 5
+N_TYPES = len(DreamType)
+N_POS = N_POSITIONS  # R2.3: Dreamscape positions 1..5 are indices 0..4 of the H_DS_* / H_COSTS slots
+
+# Dream type ids (R1.1), the one source being simcore.cards.DreamType. Plain
+# ints: numba freezes them into the kernels as constants.
+FF = int(DreamType.FLOATING_FREE)
+IS = int(DreamType.INTERRUPTED_SLEEP)
+NT = int(DreamType.NIGHT_TERROR)
+LD = int(DreamType.LUCID_DREAMING)
+PR = int(DreamType.PERFECT_RESPITE)
+RD = int(DreamType.RECURRING_DREAM)
+CD = int(DreamType.COLLECTIVE_DREAM)
+SD = int(DreamType.SHIFTING_DREAMS)
+ID = int(DreamType.INVASIVE_DREAMING)
+ED = int(DreamType.EMPOWERED_DREAMING)
+PS = int(DreamType.PARADIGM_SHIFT)
 
 # ---------------------------------------------------------------- header slots
 H_N_SEATS = 0
@@ -182,7 +199,7 @@ TOKEN_DISCARD, TOKEN_POINT, TOKEN_PASS = 0, 1, 2
 # buy: row[0] = BUY_POSITION (row[1] = position 1..5), BUY_RESERVED (row[1] = index), BUY_STOP
 BUY_POSITION, BUY_RESERVED, BUY_STOP = 0, 1, 2
 # paradigm_shift / solo_discard_order: row[0] = count, row[1..] = positions
-# shifting_dreams / shifting_tokens: row[0] = index of the order in engine.PERM5
+# shifting_dreams / shifting_tokens: row[0] = index of the order in PERM5 below
 #   (the 120 orders of positions 1..5 in lexicographic order)
 # invasive_dreaming: row[0] = seat (-1 solo), row[1] = position
 # all others: row[0] = the value (position, seat, index, type id, 0/1)
@@ -224,29 +241,10 @@ N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark
 SEAT_BLOCKS = 5  # REM, REM masks, Deep Sleep, reserve, ready
 
 
-def state_size(n_cards: int) -> int:
-    """Length of the state vector for a deck of ``n_cards`` cards."""
-    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards
-
-
 # ---------------------------------------------------------------- block offsets
 # Tiny inlined helpers: the offset of each block from the deck size stored in
-# the header, so a strategy or test can read any zone of any state vector.
-@njit(inline="always", cache=True)
-def off_card_a(st):
-    return HEADER
-
-
-@njit(inline="always", cache=True)
-def off_card_b(st):
-    return HEADER + st[H_N_CARDS]
-
-
-@njit(inline="always", cache=True)
-def off_mask(st):
-    return HEADER + 2 * st[H_N_CARDS]
-
-
+# the header. (Card types are read as st[HEADER + card] / st[HEADER + C + card]
+# and the type mask as st[HEADER + 2C + card]: blocks 0-2.)
 @njit(inline="always", cache=True)
 def off_deck(st):
     return HEADER + 3 * st[H_N_CARDS]
@@ -266,12 +264,6 @@ def off_mark(st):
 def off_rem(st, seat):
     c = st[H_N_CARDS]
     return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c
-
-
-@njit(inline="always", cache=True)
-def off_rem_mask(st, seat):
-    c = st[H_N_CARDS]
-    return HEADER + N_BLOCKS * c + seat * SEAT_BLOCKS * c + c
 
 
 @njit(inline="always", cache=True)
@@ -297,6 +289,11 @@ def seat_base(seat):
     return H_SEATS + seat * SEAT_STRIDE
 
 
+def state_size(n_cards: int) -> int:
+    """Length of the state vector for a deck of ``n_cards`` cards."""
+    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards
+
+
 def python_offsets(n_cards: int) -> dict[str, int]:
     """Block offsets as plain ints (for Python readers of a state vector)."""
     c = n_cards
@@ -320,3 +317,34 @@ def python_offsets(n_cards: int) -> dict[str, int]:
 
 # R8.2 chain chart, run length -> points (long enough for any deck).
 CHAIN_TABLE = np.array(CHAIN_POINTS_TABLE, dtype=np.int32)
+
+
+# ---------------------------------------------------------------- Dreamscape orders
+# All 120 orders of positions 1..5 in lexicographic order (itertools order):
+# the option lists of shifting_tokens and (filtered) shifting_dreams, R6.8.
+PERM5 = np.array(list(permutations(range(1, N_POS + 1))), dtype=np.int32)
+N_ORDERS = PERM5.shape[0]
+
+
+def _distinct_rows():
+    """For each set of empty positions (bit mask), the PERM5 rows distinct_rearrangements keeps.
+
+    Only empty positions are interchangeable (cards are distinct and an empty
+    position is always face up), so an order is the lexicographically first
+    of its class exactly when the empty positions it draws from appear in
+    ascending order.
+    """
+    n_masks = 1 << N_POS
+    rows = np.zeros((n_masks, N_ORDERS), dtype=np.int32)
+    counts = np.zeros(n_masks, dtype=np.int32)
+    for mask in range(n_masks):
+        for r, order in enumerate(PERM5):
+            empties = [int(q) for q in order if mask >> (int(q) - 1) & 1]
+            if empties == sorted(empties):
+                rows[mask, counts[mask]] = r
+                counts[mask] += 1
+    return rows, counts
+
+
+# reference.distinct_rearrangements as a table: DISTINCT_ROWS[mask, :DISTINCT_COUNTS[mask]]
+DISTINCT_ROWS, DISTINCT_COUNTS = _distinct_rows()

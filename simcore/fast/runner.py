@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.decks import Deck, build_deck, check_deck_fits
-from simcore.fast.engine import run_chunk
+from simcore.fast.batch import run_chunk
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
+from simcore.fast.scratch import MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE
 from simcore.cards import CODES
 from simcore.fast.strategies import get_record
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
@@ -130,7 +131,7 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
 def strategy_args(names: Sequence[str]) -> list:
     """The engine kernels' strategy arguments for one strategy name per seat.
 
-    ``run_chunk`` and ``play_one`` (:mod:`simcore.fast.engine`) take them
+    ``run_chunk`` and ``play_one`` (:mod:`simcore.fast.batch`) take them
     after the game's seed key and game index, in this order.
 
     Parameters
@@ -150,15 +151,15 @@ def strategy_args(names: Sequence[str]) -> list:
     """
     records = [get_record(n) for n in names]
     fns = [r.compiled for r in records]
-    modes = np.zeros((4, MAX_SEATS), dtype=np.int64)
+    modes = np.zeros((MD_DECIDES + 1, MAX_SEATS), dtype=np.int64)
     weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
     for s, r in enumerate(records):
-        modes[0, s] = r.mode
-        modes[1, s] = r.policy
-        modes[2, s] = r.playouts
-        modes[3, s] = r.decides
+        modes[MD_SCORE, s] = r.mode
+        modes[MD_POLICY, s] = r.policy
+        modes[MD_PLAYOUTS, s] = r.playouts
+        modes[MD_DECIDES, s] = r.decides
         weights[s] = r.weights
-    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]
+    return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 
 
 def card_labels(deck: Deck) -> list[str]:

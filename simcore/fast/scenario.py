@@ -27,7 +27,9 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcore.cards import CODE_TO_TYPE, Card
 from simcore.fast.bridge import decode_option, dump_cards_state
-from simcore.fast.engine import MODE_SCRIPT, PERM5, WK_TAIL, max_options, new_state, new_work, play_scripted
+from simcore.fast.batch import play_scripted
+from simcore.fast.scratch import MODE_SCRIPT, WK_TAIL, max_options, new_work
+from simcore.fast.zones import new_state
 from simcore.fast.layout import (
     BUY_POSITION,
     BUY_RESERVED,
@@ -42,6 +44,7 @@ from simcore.fast.layout import (
     MAX_SEATS,
     N_FEATURES,
     OPT_WIDTH,
+    PERM5,
     S_CHAIN,
     S_REM_LEN,
     S_RES_LEN,
@@ -152,7 +155,7 @@ def fast_state(s: GameState) -> np.ndarray:
     """A reference position at a turn start as a fast state vector (same card ids).
 
     The card table is ``s.cards`` (a scenario's physical cards); the caches
-    the kernels keep are filled as :func:`simcore.fast.engine.new_state` and
+    the kernels keep are filled as :func:`simcore.fast.zones.new_state` and
     the kernels expect: the REM type masks, chain points, positions by cost.
     Only turn-start positions are representable (no Sleep Token point taken,
     no purchase resolving, so every R6.12 mark is 0).

@@ -17,7 +17,7 @@ decision (2+ options, R11) to :func:`script_pick`, which
   against. Every later decision (and every decision after a failure) takes
   option 0 so the current turn ends; the driver then stops.
 
-This module sits below :mod:`simcore.fast.engine` (the engine imports
+This module sits below :mod:`simcore.fast.decisions` (which imports
 :func:`script_pick`), so it imports only the layout.
 
 Script block (rows of ``OPT_WIDTH`` ints from ``base``, the first trace row)
@@ -35,11 +35,7 @@ then                  the state snapshot (``ceil(len(st) / OPT_WIDTH)`` rows)
 """
 from __future__ import annotations
 
-from itertools import permutations
-
-import numpy as np
-from numba import njit
-
+from simcore.fast.jit import kernel
 from simcore.fast.layout import (
     BUY_STOP,
     H_DS_CARD,
@@ -49,9 +45,8 @@ from simcore.fast.layout import (
     K_SHIFTING_DREAMS,
     K_SOLO_DISCARD_ORDER,
     OPT_WIDTH,
+    PERM5,
 )
-
-script_kernel = njit(cache=True, _nrt=False, error_model="numpy")
 
 # Rows of the script block.
 SR_STATUS = 0
@@ -69,23 +64,19 @@ FAIL_WRONG_KIND = 1  # the asked decision is not the entry's kind
 FAIL_REFUSED = 2  # no legal option matches the entry
 FAIL_ACCEPTED = 3  # an entry marked illegal matches a legal option
 
-# The 120 orders of positions 1..5 in lexicographic order: the same table as
-# engine.PERM5 (rebuilt here, since the engine imports this module).
-SCRIPT_PERM5 = np.array(list(permutations(range(1, 6))), dtype=np.int32)
-
 
 def script_rows(n_entries: int, n_opt: int, state_len: int) -> int:
     """Trace rows the script block of ``n_entries`` entries needs."""
     return SR_ENTRIES + 2 * n_entries + n_opt + -(-state_len // OPT_WIDTH)
 
 
-@script_kernel
+@kernel
 def script_running(wk, base):
     """True while the script has entries left to answer (no snapshot, no failure yet)."""
     return wk[base + SR_STATUS, 2] == SCRIPT_RUNNING
 
 
-@script_kernel
+@kernel
 def option_matches(st, kind, opt, entry):
     """True if option row ``opt`` is the choice of entry row ``entry`` (only the columns the kind uses)."""
     if kind == K_BUY:
@@ -106,15 +97,15 @@ def option_matches(st, kind, opt, entry):
         # order per outcome: two orders have the same outcome when they differ
         # only in which empty position moves where (cards are distinct).
         for p in range(5):
-            a = SCRIPT_PERM5[opt[0], p]
-            b = SCRIPT_PERM5[entry[0], p]
+            a = PERM5[opt[0], p]
+            b = PERM5[entry[0], p]
             if a != b and (st[H_DS_CARD + a - 1] >= 0 or st[H_DS_CARD + b - 1] >= 0):
                 return False
         return True
     return opt[0] == entry[0]
 
 
-@script_kernel
+@kernel
 def script_pick(st, wk, kind, seat, n, base):
     """The option index the script answers at an asked decision (see the module docstring)."""
     status = wk[base + SR_STATUS]
@@ -149,7 +140,7 @@ def script_pick(st, wk, kind, seat, n, base):
     return 0
 
 
-@script_kernel
+@kernel
 def script_fail(wk, base, code, kind, seat, n):
     """Record a failure at the current entry (copying the ``n`` legal options out); option 0 goes on."""
     status = wk[base + SR_STATUS]
@@ -166,7 +157,7 @@ def script_fail(wk, base, code, kind, seat, n):
     return 0
 
 
-@script_kernel
+@kernel
 def snapshot(st, wk, base):
     """Copy the state vector into the script block's snapshot rows."""
     status = wk[base + SR_STATUS]

@@ -78,11 +78,11 @@ def kinds_mask(decides) -> int:
         mask |= 1 << int(kind)
     return mask
 
-# Engine modes (simcore.fast.engine.MODE_*). Shortcuts: the built-ins' scores
+# Engine modes (simcore.fast.scratch.MODE_*). Shortcuts: the built-ins' scores
 # are known without calling them, so the engine may skip the call with the
 # same outcome. MODE_LINEAR scores dot(weights, features) inside the engine;
 # MODE_ROLLOUT is the flat Monte Carlo player.
-MODE_CALL, MODE_ZERO, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT = 0, 1, 2, 3, 4
+from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_ZERO  # noqa: E402
 _NO_WEIGHTS = np.zeros(N_FEATURES)
 _NO_WEIGHTS.setflags(write=False)  # shared by every record that does not score linearly
 

@@ -1,0 +1,143 @@
+"""The batch drivers: whole games from a seed, many at once, and their results.
+
+:func:`run_chunk` plays a chunk of games in parallel (``prange``) and writes
+each game's results (:func:`game_results`); :func:`play_one` plays one game,
+optionally traced (:mod:`simcore.fast.bridge`). A game deals itself with
+:func:`start_game` (Game.new) and runs :func:`simcore.fast.kernels.play_game`,
+or :func:`simcore.fast.search.play_game_rollout` when a seat plays
+Mode.ROLLOUT.
+
+The top of the one-way import chain
+(layout <- scratch <- zones <- features <- decisions <- kernels <- search <- batch);
+:mod:`simcore.fast.runner` and :mod:`simcore.fast.bridge` call it from Python.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.fast.features import chain_points_by_type
+from simcore.fast.jit import kernel
+from simcore.fast.kernels import play_game, play_turn, setup_state
+from simcore.fast.layout import (
+    H_ABORTED,
+    H_GAME_OVER,
+    H_PERF,
+    H_N_WINNERS,
+    H_TURNS,
+    H_WINNERS,
+    N_TYPES,
+    S_REM_LEN,
+    S_TURNS,
+    S_Z_LEN,
+    off_rem,
+    seat_base,
+)
+from simcore.fast.rng import shuffle, stream_state
+from simcore.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
+from simcore.fast.script import script_running
+from simcore.fast.search import play_game_rollout, playout_buffers
+from simcore.fast.zones import new_state, score
+
+
+@njit(cache=True)
+def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng):
+    """Game.new: shuffle ids 0..C-1 with the game's stream, then setup_state (R2)."""
+    c = cards_a.shape[0]
+    order = np.arange(c).astype(np.int32)
+    shuffle(rng, order)
+    st = new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens)
+    setup_state(st, order)
+    return st
+
+
+@kernel
+def game_results(
+    st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+):
+    """Write one finished game's results into row ``i`` of the output arrays.
+
+    ``held_out[i, s, c]`` is 1 when deck card ``c`` ends in seat s's REM stack.
+    """
+    length_out[i] = st[H_TURNS]
+    aborted = st[H_ABORTED] != 0
+    aborted_out[i] = aborted
+    nw = st[H_N_WINNERS]
+    mask = st[H_WINNERS]
+    for s in range(n_seats):
+        b = seat_base(s)
+        score_out[i, s] = score(st, s)
+        z_out[i, s] = st[b + S_Z_LEN]
+        turns_out[i, s] = st[b + S_TURNS]
+        win_out[i, s] = 1.0 / nw if (not aborted and nw > 0 and (mask >> s) & 1) else 0.0
+        for t in range(N_TYPES):
+            perf_out[i, s, t] = st[H_PERF + s * N_TYPES + t]
+        chain_points_by_type(st, s, chain_out[i, s])
+        rem = off_rem(st, s)
+        for k in range(st[b + S_REM_LEN]):
+            held_out[i, s, st[rem + k]] = 1
+
+
+@njit(cache=True)
+def any_rollout(modes, n_seats):
+    """True when a seat plays Mode.ROLLOUT (``modes`` as new_work takes it)."""
+    for s in range(n_seats):
+        if modes[MD_SCORE, s] == MODE_ROLLOUT:
+            return True
+    return False
+
+
+@njit(cache=True, parallel=True)
+def run_chunk(
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game,
+    s0, s1, s2, s3, modes, weights,
+    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
+):
+    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel.
+
+    ``modes`` int64[4, 4] (per seat: score mode, rollout policy mode,
+    playouts per option, kinds a MODE_CALL strategy is called at) and ``weights`` float64[4, N_FEATURES] (MODE_LINEAR
+    weights / linear rollout policies) come from :func:`simcore.fast.runner.strategy_args`.
+    """
+    n = length_out.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    rollout = any_rollout(modes, n_seats)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+        wk, fw = new_work(c, rng[0], 0, 0, modes, weights)  # no trace
+        if rollout:
+            play_game_rollout(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
+        else:
+            play_game(st, wk, fw, strats)
+        game_results(
+            st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+        )
+
+
+@njit(cache=True)
+def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, weights, trace_decisions, trace_rows):
+    """One game, optionally traced (``trace_decisions > 0``): final state and the work array."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_state(key, game)
+    st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+    wk, fw = new_work(cards_a.shape[0], rng[0], trace_decisions, trace_rows, modes, weights)
+    if any_rollout(modes, n_seats):
+        play_game_rollout(st, wk, fw, (s0, s1, s2, s3), playout_buffers(st, wk, fw, modes))
+    else:
+        play_game(st, wk, fw, (s0, s1, s2, s3))
+    return st, wk
+
+
+@njit(cache=True)
+def play_scripted(st, wk, fw, strats):
+    """Play a scenario's turns with every seat in MODE_SCRIPT (driver: :mod:`simcore.fast.scenario`).
+
+    Turns from the active seat's turn start until the script is done or has
+    failed (that turn is finished with option 0) or the game ends.
+    """
+    base = trace_start(wk)
+    while st[H_GAME_OVER] == 0 and script_running(wk, base):
+        play_turn(st, wk, fw, strats)

@@ -1,0 +1,242 @@
+"""Decisions: how a seat picks one of the legal options the rule kernels list.
+
+The rule kernels (:mod:`simcore.fast.kernels`) write a decision's options into
+the rows of ``wk`` and call :func:`choose` (R11: none -> -1, one -> taken
+without asking). :func:`decide` scores 2+ options by the seat's
+:class:`~simcore.fast.scratch.Mode` (a strategy call per option with its
+features, or the random / greedy / linear shortcuts) and :func:`pick_best`
+takes the best, exact ties broken by ``below(n_tied)`` on the game's stream as
+:mod:`strategies.reference_bots` does; :func:`record` keeps the trace.
+
+Imports :mod:`simcore.fast.layout`, :mod:`simcore.fast.scratch`,
+:mod:`simcore.fast.zones` and :mod:`simcore.fast.features`; imported by
+kernels and search. A rollout seat's buy decisions are not made here (that
+would make the rules call the search, which calls the rules): see
+:mod:`simcore.fast.search`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.fast.features import (
+    decision_features,
+    has_delta,
+    option_delta,
+    option_features,
+    perform_delta,
+    take_z_delta,
+)
+from simcore.fast.jit import inline_kernel, kernel
+from simcore.fast.script import script_pick
+from simcore.fast.layout import (
+    F_ARG,
+    F_OPTION_INDEX,
+    K_PERFORM,
+    K_SHIFTING_DREAMS,
+    K_SHIFTING_TOKENS,
+    K_TAKE_Z,
+    N_FEATURES,
+    OPT_WIDTH,
+)
+from simcore.fast.scratch import (
+    FW_LIN_IDX,
+    FW_LIN_N,
+    FW_SCORES,
+    FW_WEIGHTS,
+    MODE_CALL,
+    MODE_DELTA,
+    MODE_LINEAR,
+    MODE_ROLLOUT,
+    MODE_SCRIPT,
+    MODE_ZERO,
+    TC_CAP_DECISIONS,
+    TC_CAP_ROWS,
+    TC_DECISIONS,
+    TC_OVERFLOW,
+    TC_ROWS,
+    TR_CHOSEN,
+    TR_FIRST_ROW,
+    TR_KIND,
+    TR_N,
+    TR_SEAT,
+    WK_DECIDES,
+    WK_POLICY,
+    WK_TAIL,
+    WK_TRACE_COUNTERS,
+    rng_below,
+    seat_mode,
+    trace_start,
+    tracing,
+)
+
+
+@inline_kernel
+def choose(st, wk, fw, strats, kind, seat, n, aux):
+    """R11: none -> -1 (the effect does nothing), one -> taken without asking, else decide."""
+    if n <= 0:
+        return -1
+    if n == 1:
+        return 0
+    # np.int64(...) drops literal types: numba would otherwise compile decide
+    # once per (kind, n) constant of each call site (20+ copies, minutes of compile).
+    return decide(st, wk, fw, strats, np.int64(kind), np.int64(seat), np.int64(n), np.int64(aux))
+
+
+@kernel
+def decide(st, wk, fw, strats, kind, seat, n, aux):
+    """Score the ``n >= 2`` options in ``wk`` with the seat's strategy and pick one.
+
+    The contract of strategies.reference_bots: best score wins; exact ties are
+    broken by ``below(n_tied)`` over the tied options in engine order; a single
+    best option draws nothing.
+
+    Built-in strategies whose score is known without calling them (mode
+    MODE_ZERO: 'random'; MODE_DELTA: 'greedy' = features[0]) take a shortcut
+    with the identical outcome: when every option scores 0 the pick is
+    ``below(n)`` directly, and greedy needs only the delta slot. MODE_LINEAR
+    scores the features with the seat's weights without a call; a
+    MODE_ROLLOUT seat plays its policy mode here (its buy decisions never
+    reach decide, see search.direct_your_sleep_rollout). A MODE_CALL strategy is not called
+    at the kinds it declared it does not tell apart (register(decides=...)):
+    there every option would tie, so the pick is below(n) directly.
+    """
+    mode = seat_mode(wk, seat)
+    if mode == MODE_SCRIPT:  # scripted play (conformance): the script block starts at the first trace row
+        return script_pick(st, wk, kind, seat, n, trace_start(wk))
+    if mode == MODE_ROLLOUT:
+        mode = wk[wk.shape[0] + WK_POLICY, seat]
+    if (
+        mode == MODE_ZERO
+        or (mode == MODE_DELTA and not has_delta(kind, aux))
+        or (mode == MODE_CALL and (wk[wk.shape[0] + WK_DECIDES, seat] >> kind) & 1 == 0)
+    ):
+        # every option ties (at 0, or a kind the strategy declared it does not tell apart)
+        best_i = rng_below(wk, n)
+        if tracing(wk):
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    f = fw[:N_FEATURES]
+    scores = fw[FW_SCORES:]
+    if mode == MODE_DELTA and (kind == K_TAKE_Z or kind == K_PERFORM):
+        # The two most frequent decisions (always two options), scored in place
+        # with option_delta's own score changes (take_z_delta, perform_delta).
+        if kind == K_TAKE_Z:
+            s0 = take_z_delta(wk[0, 0])
+            s1 = take_z_delta(wk[1, 0])
+        else:
+            s0 = perform_delta(st, wk[0, 0])
+            s1 = perform_delta(st, wk[1, 0])
+        if s0 == s1:
+            best_i = rng_below(wk, 2)  # the two tie: below(2) over them
+        else:
+            best_i = 0 if s0 > s1 else 1
+        if tracing(wk):
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    if mode == MODE_DELTA:
+        for i in range(n):
+            scores[i] = np.float64(option_delta(st, kind, seat, aux, wk, i))
+    else:
+        shifting = kind == K_SHIFTING_DREAMS or kind == K_SHIFTING_TOKENS
+        if mode == MODE_LINEAR and shifting and linear_ignores_order(fw, seat):
+            # The 120 orders differ only in F_OPTION_INDEX and F_ARG: with both
+            # weighted 0 every order scores the same sum, so all tie (R6.8 is
+            # ~70% of all options in a game; same pick, same draw).
+            best_i = rng_below(wk, n)
+            if tracing(wk):
+                record(wk, kind, seat, n, best_i)
+            return best_i
+        decision_features(st, kind, seat, n, aux, fw)
+        strat = strats[seat]
+        for i in range(n):
+            if shifting and i > 0:
+                # an order of the Dreamscape changes no other slot (R6.8): keep option 0's
+                fw[F_OPTION_INDEX] = i
+                fw[F_ARG] = wk[i, 0]
+            else:
+                option_features(st, kind, seat, aux, wk, i, fw)
+            if mode == MODE_LINEAR:
+                scores[i] = linear_score(fw, seat)
+            else:
+                scores[i] = strat(kind, seat, f, st)
+    best_i = pick_best(wk, scores, n)
+    if tracing(wk):
+        record(wk, kind, seat, n, best_i)
+    return best_i
+
+
+@inline_kernel
+def pick_best(wk, scores, n):
+    """Index of the best of ``scores[0:n]``; exact ties broken by below(n_tied) on the game's stream."""
+    best = scores[0]
+    n_best = 1
+    best_i = 0
+    for i in range(1, n):
+        sc = scores[i]
+        if sc > best:
+            best = sc
+            n_best = 1
+            best_i = i
+        elif sc == best:
+            n_best += 1
+    if n_best > 1:
+        k = rng_below(wk, n_best)
+        for i in range(n):
+            if scores[i] == best:
+                if k == 0:
+                    best_i = i
+                    break
+                k -= 1
+    return best_i
+
+
+@inline_kernel
+def linear_score(fw, seat):
+    """MODE_LINEAR: dot(weights[seat], features), summed in slot order from 0.0.
+
+    The same operations in the same order as a strategy looping
+    ``total += w[i] * features[i]``, so both pick identical options: the
+    terms of zero weights are skipped (new_work lists the nonzero slots),
+    which only turns a -0.0 sum into +0.0 or back, equal under the engine's
+    ``>`` / ``==`` comparisons (features are finite).
+    """
+    base = FW_LIN_IDX + seat * N_FEATURES
+    total = 0.0
+    for k in range(np.int64(fw[FW_LIN_N + seat])):
+        j = np.int64(fw[base + k])
+        total += fw[FW_WEIGHTS + seat * N_FEATURES + j] * fw[j]
+    return total
+
+
+@inline_kernel
+def linear_ignores_order(fw, seat):
+    """True if the seat's linear weights give F_OPTION_INDEX and F_ARG weight 0."""
+    w0 = FW_WEIGHTS + seat * N_FEATURES
+    return fw[w0 + F_OPTION_INDEX] == 0.0 and fw[w0 + F_ARG] == 0.0
+
+
+@kernel
+def record(wk, kind, seat, n, chosen):
+    """Trace mode: keep the asked decision and its options (no-op without trace rows)."""
+    tc = wk.shape[0] + WK_TRACE_COUNTERS
+    cap_t = wk[tc, TC_CAP_DECISIONS]
+    if cap_t == 0:
+        return
+    cap_r = wk[tc, TC_CAP_ROWS]
+    base_t = wk.shape[0] - WK_TAIL - cap_t - cap_r
+    base_r = base_t + cap_t
+    t = wk[tc, TC_DECISIONS]
+    row = wk[tc, TC_ROWS]
+    if t >= cap_t or row + n > cap_r:
+        wk[tc, TC_OVERFLOW] = 1  # the trace is incomplete
+        return
+    wk[base_t + t, TR_KIND] = kind
+    wk[base_t + t, TR_SEAT] = seat
+    wk[base_t + t, TR_N] = n
+    wk[base_t + t, TR_CHOSEN] = chosen
+    wk[base_t + t, TR_FIRST_ROW] = row
+    for i in range(n):
+        for j in range(OPT_WIDTH):
+            wk[base_r + row + i, j] = wk[i, j]
+    wk[tc, TC_DECISIONS] = t + 1
+    wk[tc, TC_ROWS] = row + n
