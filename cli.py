@@ -23,7 +23,7 @@ from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spe
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
 from analyses.model import StudyError
-from analyses.progress import progress_bar
+from analyses.progress import progress_bar, set_progress
 
 
 class UserInputError(Exception):
@@ -80,6 +80,36 @@ SwapOpt = Annotated[
 DeckOpt = Annotated[
     Optional[Path], typer.Option("--deck", help="A deck composition TOML file (format of the default deck, R1.3).")
 ]
+
+
+ProgressOpt = Annotated[
+    Optional[bool],
+    typer.Option("--progress/--no-progress", help="Draw progress bars on stderr (default: only when stderr is a terminal)."),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result as one JSON object (seats counted from 0, see README).")]
+_NOTICES: set[str] = set()
+
+
+def notice(line: str) -> None:
+    """One line on stderr, at most once per command (e.g. that the engine must compile first)."""
+    if line not in _NOTICES:
+        _NOTICES.add(line)
+        typer.echo(line, err=True)
+
+
+def prepare_engine(progress: bool | None) -> None:
+    """Apply ``--progress/--no-progress`` and announce compilation on stderr before it starts.
+
+    The engine's compile (a cold numba cache) is announced here, a user
+    strategy's when it is loaded (:func:`simcore.fast.strategies.set_compile_notice`).
+    """
+    from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from simcore.fast.strategies import set_compile_notice
+
+    set_progress(progress)
+    set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
+    if not engine_compiled():
+        notice(COMPILE_NOTICE)
 
 
 def check_players(players: int) -> int:
@@ -293,11 +323,21 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
 
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
+    warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
         return run_plan(plan, out, command=command_line(), backend=engine, progress=True)
     finally:
         engine.close()
+
+
+def warm_local(backend: str) -> None:
+    """Load (or compile) the kernels before a local run's progress bar starts, so it counts play only."""
+    if backend == "local":
+        from analyses.warmup import warm_run
+        from simcore.fast import SimConfig
+
+        warm_run(SimConfig(players=3), ["greedy"])
 
 
 def print_summary(folder: Path, as_json: bool) -> None:
@@ -328,12 +368,15 @@ def simulate(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
+    prepare_engine(progress)
     import json
     import time
 
-    from analyses.summary import simulation_summary
+    from analyses.runsummary import simulation_summary
+    from analyses.warmup import warm_run
     from reports.tables import simulation_lines
     from simcore.fast import SimConfig, simulate as run_simulation
 
@@ -356,6 +399,7 @@ def simulate(
     if precision is not None or aggregate_only or backend != "local":
         raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     config = SimConfig(players=players, options=the.options, deck=the_deck)
+    warm_run(config, names)  # load or compile first: the bar, time and games/s count play only
     with progress_bar(games, "games", leave=False) as bar:
         t0 = time.perf_counter()
         result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
@@ -397,8 +441,10 @@ def compare(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
+    prepare_engine(progress)
     from analyses.model import RunConfig
     from analyses.studyfile import StudyPlan
     from simcore.variants import parse_variant
@@ -445,8 +491,10 @@ def sweep(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Sweep the Controlled Study swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
+    prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from analyses.sweep import sweep_variants
 
@@ -484,8 +532,10 @@ def solo(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Virtual Dreaming (solo, R10): the rulebook's score bands (R10.5) per strategy and variant."""
+    prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from simcore.variants import parse_variant
 
@@ -544,8 +594,10 @@ def study(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
+    prepare_engine(progress)
     from analyses.backends import make_backend
 
     if config is not None:
@@ -558,6 +610,7 @@ def study(
         from reports.main_study import run_main_study
     except ImportError as exc:
         raise UserInputError(f"the main study is not available in this installation ({exc})") from None
+    warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
         folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)
@@ -619,8 +672,10 @@ def tune(
     games_per_eval: Annotated[int, typer.Option("--games-per-eval", help="Games per candidate, seats rotated.")] = 3000,
     field: Annotated[str, typer.Option("--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
     seed: SeedOpt = 1,
+    progress: ProgressOpt = None,
 ) -> None:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
+    prepare_engine(progress)
     from strategies.linear import write_weights
     from strategies.tuner import tune as run_tune
     from simcore.variants import variant_from_flags
@@ -635,6 +690,7 @@ def tune(
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
+    warm_local("local")
     with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
             bar.update(n)
@@ -665,8 +721,10 @@ def tournament(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
+    prepare_engine(progress)
     import json
 
     from analyses.tournament import run_tournament, schedule
@@ -693,6 +751,7 @@ def tournament(
         if aggregate_only or backend != "local":
             raise UserInputError("--aggregate-only and --backend write a study folder: add --out DIR")
         total = len(schedule(names, players)) * games
+        warm_local("local")
         with progress_bar(total, "games", leave=False) as bar:
             result = run_tournament(names, players, variant, games, seed, progress=bar.update)
     data = {
@@ -702,7 +761,7 @@ def tournament(
         **({"folder": str(out)} if out is not None else {}),
     }
     if as_json:
-        from analyses.summary import json_ready
+        from analyses.runsummary import json_ready
 
         typer.echo(json.dumps(json_ready(data)))
         return
