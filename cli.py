@@ -146,6 +146,7 @@ def conformance(
     engine: Annotated[
         str, typer.Option("--engine", help="Engine(s) to play the scenarios on: reference, fast or both.")
     ] = "both",
+    as_json: JsonFlag = False,
 ) -> None:
     """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions.
 
@@ -163,16 +164,24 @@ def conformance(
     if not files:
         raise UserInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths)}")
     passed = failed = malformed = 0
+    rows = []
     for path in files:
         result = run_scenario_file(path, engine)
         malformed += result.malformed
+        rows.append({"name": result.name, "file": str(path), "passed": bool(result.passed),
+                     "reason": None if result.passed else result.reason, "malformed": bool(result.malformed)})
         if result.passed:
             passed += 1
-            typer.echo(f"PASS {result.name}")
         else:
             failed += 1
-            typer.echo(f"FAIL {result.name}: {result.reason}")
-    typer.echo(f"{passed} passed, {failed} failed")
+        if not as_json:
+            typer.echo(f"PASS {result.name}" if result.passed else f"FAIL {result.name}: {result.reason}")
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"engine": engine, "passed": passed, "failed": failed, "scenarios": rows}))
+    else:
+        typer.echo(f"{passed} passed, {failed} failed")
     if malformed:
         raise typer.Exit(2)
     if failed:
@@ -215,6 +224,7 @@ def decks(
     swaps: Annotated[
         str, typer.Option("--swaps", help="Which swap decks to list: all, none, single, double or triple.")
     ] = "all",
+    as_json: JsonFlag = False,
 ) -> None:
     """List the Controlled Study decks (R1.4) with their size and cards per dream type."""
     from reports.tables import deck_lines
@@ -224,6 +234,16 @@ def decks(
         raise UserInputError(f"--swaps must be one of {', '.join(sizes)}, got {swaps!r}")
     spec = load_spec(deck) if deck else default_spec()
     chosen = [d for d in all_swap_decks(spec) if sizes[swaps] is None or len(d.removed) == sizes[swaps]]
+    if as_json:
+        import json
+
+        from simcore.cards import CODES
+
+        rows = [{"deck": d.label, "cards": len(d), "removed": [CODES[t] for t in sorted(d.removed)],
+                 "added": [CODES[t] for t in sorted(d.added)],
+                 "type_counts": dict(zip(CODES, (int(n) for n in d.type_counts())))} for d in chosen]
+        typer.echo(json.dumps({"source": str(spec.source), "decks": rows}, default=str))
+        return
     for line in deck_lines(chosen, spec.source):
         typer.echo(line)
 
@@ -594,6 +614,7 @@ def study(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
     progress: ProgressOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
@@ -616,10 +637,32 @@ def study(
         folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)
     finally:
         engine.close()
+    report_pdf = Path(folder) / "report.pdf"
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"folder": str(folder), "report": str(report_pdf) if report_pdf.exists() else None,
+                               "charts": sorted(str(p) for p in Path(folder).glob("*.png"))}))
+        return
     typer.echo(f"study folder {folder}")
-    for name in ("report.pdf",):
-        if (Path(folder) / name).exists():
-            typer.echo(f"report {Path(folder) / name}")
+    if report_pdf.exists():
+        typer.echo(f"report {report_pdf}")
+
+
+# ----------------------------------------------------------------------------- warmup
+
+
+@app.command()
+def warmup() -> None:
+    """Compile the fast engine and the built-in strategies into numba's cache once (1-3 minutes on 2 cores).
+
+    Every later command loads them in about a second. ``python3 dev.py setup``
+    runs this after installing; a command that still has to compile says so
+    in one line on stderr first.
+    """
+    from analyses.warmup import warm_up
+
+    warm_up(say=lambda line: typer.echo(line, err=True))
 
 
 # ----------------------------------------------------------------------------- bench
@@ -649,11 +692,16 @@ def bench(
 
 
 @app.command()
-def strategies() -> None:
+def strategies(as_json: JsonFlag = False) -> None:
     """List the built-in strategies with a one-line description each."""
     from reports.tables import strategy_lines
     from strategies.api import strategy_table
 
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"strategies": [{"name": n, "description": d} for n, d in strategy_table()]}))
+        return
     for line in strategy_lines(strategy_table()):
         typer.echo(line)
 
@@ -672,6 +720,7 @@ def tune(
     games_per_eval: Annotated[int, typer.Option("--games-per-eval", help="Games per candidate, seats rotated.")] = 3000,
     field: Annotated[str, typer.Option("--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
     seed: SeedOpt = 1,
+    as_json: JsonFlag = False,
     progress: ProgressOpt = None,
 ) -> None:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
@@ -701,6 +750,18 @@ def tune(
         f"seed {seed}, {result.evaluations} evaluations of {games_per_eval} games; best mean win credit {result.fitness:.4f}"
     )
     write_weights(out, result.weights, f"tuned-{players}p-{variant.name}", comment)
+    if as_json:
+        import json
+
+        from strategies.features import NAMES
+
+        typer.echo(json.dumps({
+            "out": str(out), "players": players, "variant": variant.name, "field": opponents, "seed": seed,
+            "evaluations": result.evaluations, "games_per_eval": games_per_eval, "best_win_credit": result.fitness,
+            "fair_share": 1 / players,
+            "weights": {NAMES[i]: float(w) for i, w in enumerate(result.weights) if i in NAMES and w != 0.0},
+        }))
+        return
     typer.echo(f"wrote {out}: best mean win credit {100 * result.fitness:.1f}% (fair share {100 / players:.1f}%) after {result.evaluations} evaluations")
 
 
