@@ -23,7 +23,7 @@ from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spe
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
 from analyses.model import StudyError
-from analyses.progress import progress_bar
+from analyses.progress import progress_bar, set_progress
 
 
 class UserInputError(Exception):
@@ -82,6 +82,36 @@ DeckOpt = Annotated[
 ]
 
 
+ProgressOpt = Annotated[
+    Optional[bool],
+    typer.Option("--progress/--no-progress", help="Draw progress bars on stderr (default: only when stderr is a terminal)."),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result as one JSON object (seats counted from 0, see README).")]
+_NOTICES: set[str] = set()
+
+
+def notice(line: str) -> None:
+    """One line on stderr, at most once per command (e.g. that the engine must compile first)."""
+    if line not in _NOTICES:
+        _NOTICES.add(line)
+        typer.echo(line, err=True)
+
+
+def prepare_engine(progress: bool | None) -> None:
+    """Apply ``--progress/--no-progress`` and announce compilation on stderr before it starts.
+
+    The engine's compile (a cold numba cache) is announced here, a user
+    strategy's when it is loaded (:func:`simcore.fast.strategies.set_compile_notice`).
+    """
+    from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from simcore.fast.strategies import set_compile_notice
+
+    set_progress(progress)
+    set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
+    if not engine_compiled():
+        notice(COMPILE_NOTICE)
+
+
 def check_players(players: int) -> int:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise UserInputError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {players}")
@@ -116,6 +146,7 @@ def conformance(
     engine: Annotated[
         str, typer.Option("--engine", help="Engine(s) to play the scenarios on: reference, fast or both.")
     ] = "both",
+    as_json: JsonFlag = False,
 ) -> None:
     """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions.
 
@@ -133,16 +164,24 @@ def conformance(
     if not files:
         raise UserInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths)}")
     passed = failed = malformed = 0
+    rows = []
     for path in files:
         result = run_scenario_file(path, engine)
         malformed += result.malformed
+        rows.append({"name": result.name, "file": str(path), "passed": bool(result.passed),
+                     "reason": None if result.passed else result.reason, "malformed": bool(result.malformed)})
         if result.passed:
             passed += 1
-            typer.echo(f"PASS {result.name}")
         else:
             failed += 1
-            typer.echo(f"FAIL {result.name}: {result.reason}")
-    typer.echo(f"{passed} passed, {failed} failed")
+        if not as_json:
+            typer.echo(f"PASS {result.name}" if result.passed else f"FAIL {result.name}: {result.reason}")
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"engine": engine, "passed": passed, "failed": failed, "scenarios": rows}))
+    else:
+        typer.echo(f"{passed} passed, {failed} failed")
     if malformed:
         raise typer.Exit(2)
     if failed:
@@ -185,6 +224,7 @@ def decks(
     swaps: Annotated[
         str, typer.Option("--swaps", help="Which swap decks to list: all, none, single, double or triple.")
     ] = "all",
+    as_json: JsonFlag = False,
 ) -> None:
     """List the Controlled Study decks (R1.4) with their size and cards per dream type."""
     from reports.tables import deck_lines
@@ -194,6 +234,16 @@ def decks(
         raise UserInputError(f"--swaps must be one of {', '.join(sizes)}, got {swaps!r}")
     spec = load_spec(deck) if deck else default_spec()
     chosen = [d for d in all_swap_decks(spec) if sizes[swaps] is None or len(d.removed) == sizes[swaps]]
+    if as_json:
+        import json
+
+        from simcore.cards import CODES
+
+        rows = [{"deck": d.label, "cards": len(d), "removed": [CODES[t] for t in sorted(d.removed)],
+                 "added": [CODES[t] for t in sorted(d.added)],
+                 "type_counts": dict(zip(CODES, (int(n) for n in d.type_counts())))} for d in chosen]
+        typer.echo(json.dumps({"source": str(spec.source), "decks": rows}, default=str))
+        return
     for line in deck_lines(chosen, spec.source):
         typer.echo(line)
 
@@ -293,11 +343,21 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
 
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
+    warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
         return run_plan(plan, out, command=command_line(), backend=engine, progress=True)
     finally:
         engine.close()
+
+
+def warm_local(backend: str) -> None:
+    """Load (or compile) the kernels before a local run's progress bar starts, so it counts play only."""
+    if backend == "local":
+        from analyses.warmup import warm_run
+        from simcore.fast import SimConfig
+
+        warm_run(SimConfig(players=3), ["greedy"])
 
 
 def print_summary(folder: Path, as_json: bool) -> None:
@@ -328,12 +388,15 @@ def simulate(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
+    prepare_engine(progress)
     import json
     import time
 
-    from analyses.summary import simulation_summary
+    from analyses.runsummary import simulation_summary
+    from analyses.warmup import warm_run
     from reports.tables import simulation_lines
     from simcore.fast import SimConfig, simulate as run_simulation
 
@@ -356,6 +419,7 @@ def simulate(
     if precision is not None or aggregate_only or backend != "local":
         raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     config = SimConfig(players=players, options=the.options, deck=the_deck)
+    warm_run(config, names)  # load or compile first: the bar, time and games/s count play only
     with progress_bar(games, "games", leave=False) as bar:
         t0 = time.perf_counter()
         result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
@@ -397,8 +461,10 @@ def compare(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
+    prepare_engine(progress)
     from analyses.model import RunConfig
     from analyses.studyfile import StudyPlan
     from simcore.variants import parse_variant
@@ -445,8 +511,10 @@ def sweep(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Sweep the Controlled Study swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
+    prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from analyses.sweep import sweep_variants
 
@@ -484,8 +552,10 @@ def solo(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Virtual Dreaming (solo, R10): the rulebook's score bands (R10.5) per strategy and variant."""
+    prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from simcore.variants import parse_variant
 
@@ -544,8 +614,11 @@ def study(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
+    prepare_engine(progress)
     from analyses.backends import make_backend
 
     if config is not None:
@@ -558,15 +631,38 @@ def study(
         from reports.main_study import run_main_study
     except ImportError as exc:
         raise UserInputError(f"the main study is not available in this installation ({exc})") from None
+    warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
         folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)
     finally:
         engine.close()
+    report_pdf = Path(folder) / "report.pdf"
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"folder": str(folder), "report": str(report_pdf) if report_pdf.exists() else None,
+                               "charts": sorted(str(p) for p in Path(folder).glob("*.png"))}))
+        return
     typer.echo(f"study folder {folder}")
-    for name in ("report.pdf",):
-        if (Path(folder) / name).exists():
-            typer.echo(f"report {Path(folder) / name}")
+    if report_pdf.exists():
+        typer.echo(f"report {report_pdf}")
+
+
+# ----------------------------------------------------------------------------- warmup
+
+
+@app.command()
+def warmup() -> None:
+    """Compile the fast engine and the built-in strategies into numba's cache once (1-3 minutes on 2 cores).
+
+    Every later command loads them in about a second. ``python3 dev.py setup``
+    runs this after installing; a command that still has to compile says so
+    in one line on stderr first.
+    """
+    from analyses.warmup import warm_up
+
+    warm_up(say=lambda line: typer.echo(line, err=True))
 
 
 # ----------------------------------------------------------------------------- bench
@@ -596,11 +692,16 @@ def bench(
 
 
 @app.command()
-def strategies() -> None:
+def strategies(as_json: JsonFlag = False) -> None:
     """List the built-in strategies with a one-line description each."""
     from reports.tables import strategy_lines
     from strategies.api import strategy_table
 
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"strategies": [{"name": n, "description": d} for n, d in strategy_table()]}))
+        return
     for line in strategy_lines(strategy_table()):
         typer.echo(line)
 
@@ -619,8 +720,11 @@ def tune(
     games_per_eval: Annotated[int, typer.Option("--games-per-eval", help="Games per candidate, seats rotated.")] = 3000,
     field: Annotated[str, typer.Option("--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
     seed: SeedOpt = 1,
+    as_json: JsonFlag = False,
+    progress: ProgressOpt = None,
 ) -> None:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
+    prepare_engine(progress)
     from strategies.linear import write_weights
     from strategies.tuner import tune as run_tune
     from simcore.variants import variant_from_flags
@@ -635,6 +739,7 @@ def tune(
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
+    warm_local("local")
     with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
             bar.update(n)
@@ -645,6 +750,18 @@ def tune(
         f"seed {seed}, {result.evaluations} evaluations of {games_per_eval} games; best mean win credit {result.fitness:.4f}"
     )
     write_weights(out, result.weights, f"tuned-{players}p-{variant.name}", comment)
+    if as_json:
+        import json
+
+        from strategies.features import NAMES
+
+        typer.echo(json.dumps({
+            "out": str(out), "players": players, "variant": variant.name, "field": opponents, "seed": seed,
+            "evaluations": result.evaluations, "games_per_eval": games_per_eval, "best_win_credit": result.fitness,
+            "fair_share": 1 / players,
+            "weights": {NAMES[i]: float(w) for i, w in enumerate(result.weights) if i in NAMES and w != 0.0},
+        }))
+        return
     typer.echo(f"wrote {out}: best mean win credit {100 * result.fitness:.1f}% (fair share {100 / players:.1f}%) after {result.evaluations} evaluations")
 
 
@@ -665,8 +782,10 @@ def tournament(
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
+    progress: ProgressOpt = None,
 ) -> None:
     """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
+    prepare_engine(progress)
     import json
 
     from analyses.tournament import run_tournament, schedule
@@ -693,6 +812,7 @@ def tournament(
         if aggregate_only or backend != "local":
             raise UserInputError("--aggregate-only and --backend write a study folder: add --out DIR")
         total = len(schedule(names, players)) * games
+        warm_local("local")
         with progress_bar(total, "games", leave=False) as bar:
             result = run_tournament(names, players, variant, games, seed, progress=bar.update)
     data = {
@@ -702,7 +822,7 @@ def tournament(
         **({"folder": str(out)} if out is not None else {}),
     }
     if as_json:
-        from analyses.summary import json_ready
+        from analyses.runsummary import json_ready
 
         typer.echo(json.dumps(json_ready(data)))
         return

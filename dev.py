@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but Python 3.11+.
 
+    python3 dev.py setup     # create .venv if needed, install, compile the engine once (timed)
     python3 dev.py study     # create .venv if needed, install, run the main job (dreamscape study)
     python3 dev.py test      # create .venv if needed, install with test extras, run every test
 
@@ -40,11 +41,15 @@ def ensure_environment() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("study", "test"):
+    if not argv or argv[0] not in ("setup", "study", "test"):
         print(__doc__)
         return 2
     ensure_environment()
     command, extra = argv[0], argv[1:]
+    if command == "setup":
+        # numba compiles the fast engine into its on-disk cache here, once, and says how long it took,
+        # so the first real command answers in seconds instead of looking hung for a minute.
+        return subprocess.call([str(BIN / "dreamscape"), "warmup", *extra], cwd=ROOT)
     if command == "study":
         return subprocess.call([str(BIN / "dreamscape"), "study", *extra], cwd=ROOT)
     code = subprocess.call([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)

@@ -2,26 +2,24 @@
 
 :func:`summary_data` gathers the tables as lists of row dicts, :func:`json_ready`
 makes them strict JSON (``--json``); :mod:`reports.tables` prints them for a
-terminal. :func:`simulation_summary` is the summary of one in-memory run
-(``dreamscape simulate`` without ``--out``).
+terminal. :func:`simulation_summary` (in :mod:`analyses.runsummary`, re-exported
+here) is the summary of one in-memory run (``dreamscape simulate`` without ``--out``).
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from pathlib import Path
 
 from analyses.balance import game_lengths, seat_advantage
 from analyses.compare import compare_variants
 from analyses.model import StudyError
+from analyses.runsummary import json_ready, simulation_summary  # noqa: F401 - part of this module's API
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
-from analyses.stats import wilson
 from analyses.strength import pair_strength, type_strength
 from analyses.study import load_manifest, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import tournament_from_study, tournament_groups
-from simcore.cards import N_TYPES
+
 
 def summary_data(folder: str | Path) -> dict:
     """Every analysis the folder has data for, as lists of row dicts (JSON-ready)."""
@@ -62,50 +60,3 @@ def summary_data(folder: str | Path) -> dict:
     if "solo" in kinds:
         out["solo"] = solo_bands(folder).to_dicts()
     return out
-
-
-def json_ready(obj):
-    """``obj`` with NaN and infinite floats as None, so ``json.dumps`` writes strict JSON."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: json_ready(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [json_ready(v) for v in obj]
-    return obj
-
-
-def simulation_summary(result, strategy_names: Sequence[str] | None = None) -> dict:
-    """The ``dreamscape simulate --json`` summary of an in-memory run (a :class:`simcore.fast.SimResult`).
-
-    Win rates and their 95% Wilson intervals (:func:`analyses.stats.wilson`)
-    count every game (aborted games give no credit); score, Z and turn means
-    are over all games.
-    """
-    names = list(strategy_names) if strategy_names is not None else list(result.strategies)
-    n = result.n_games
-    seats = []
-    for s in range(result.players):
-        wins = float(result.win[:, s].sum()) if n else 0.0
-        rate = wilson(wins, n)
-        seats.append(
-            {
-                "seat": s,
-                "strategy": names[s] if s < len(names) else names[-1],
-                "win_rate": wins / n if n else 0.0,
-                "win_ci": [rate.low, rate.high],
-                "mean_score": float(result.score[:, s].mean()) if n else 0.0,
-                "mean_z": float(result.z[:, s].mean()) if n else 0.0,
-                "mean_turns": float(result.turns[:, s].mean()) if n else 0.0,
-                "performed": (result.performed[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES),
-                "chain_points_by_type": (
-                    result.chain_by_type[:, s, :].mean(axis=0).tolist() if n else [0.0] * N_TYPES
-                ),
-            }
-        )
-    return {
-        "games": n,
-        "aborted": int(result.aborted.sum()),
-        "mean_game_length": float(result.length.mean()) if n else 0.0,
-        "seats": seats,
-    }

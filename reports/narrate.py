@@ -1,4 +1,7 @@
-"""Turn-by-turn narration of one reference-engine game, for `dreamscape play`."""
+"""Turn-by-turn narration of one reference-engine game, for `dreamscape play`.
+
+Seats are numbered from 1 (seat 1 plays first), as in every table and report.
+"""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -29,7 +32,7 @@ def table_lines(s: GameState) -> list[str]:
         rem = " ".join(s.code(c) for c in st.rem) or "(empty)"
         reserved = ", ".join(s.code(c) for c in st.reserved) or "none"
         lines.append(
-            f"  Seat {i}: Z {st.z:>2}  score {s.score(i):>3}  reserved {reserved}  REM (bottom->top) {rem}"
+            f"  Seat {i + 1}: Z {st.z:>2}  score {s.score(i):>3}  reserved {reserved}  REM (bottom->top) {rem}"
         )
     return lines
 
@@ -51,7 +54,7 @@ def narrate_game(deck: Deck, players: int, seed: int, options: Options, bots: li
     s.on_turn_end = turn_end
     mode = "solo (Virtual Dreaming)" if players == 1 else f"{players} players"
     yield f"Project Dreamscape: {mode}, rules {options.label()}, deck {deck.label} ({len(deck)} cards from {deck.source}), seed {seed}"
-    yield "Bots: " + ", ".join(f"seat {i} {name}" for i, name in enumerate(bots))
+    yield "Bots: " + ", ".join(f"seat {i} {name}" for i, name in enumerate(bots, start=1))
     yield "Set-up (R2): one Z card dealt to each seat, the Dreamscape filled from position 5 down to 1."
     yield from table_lines(s)
     while not game.over:
@@ -66,8 +69,8 @@ def narrate_game(deck: Deck, players: int, seed: int, options: Options, bots: li
     yield "Final scores (R8.2: chain points - Z cards):"
     for i, st in enumerate(s.seats):
         extra = f", band {solo_band(s.score(i))} (R10.5)" if players == 1 else ""
-        yield f"  Seat {i} ({bots[i]}): {s.score(i)} with {st.z} Z cards after {s.seat_turns[i]} turns{extra}"
+        yield f"  Seat {i + 1} ({bots[i]}): {s.score(i)} with {st.z} Z cards after {s.seat_turns[i]} turns{extra}"
     if s.aborted:
         yield "The game was aborted at the safety cap (R8.4): no winner."
     else:
-        yield "Winner(s): " + ", ".join(f"seat {w}" for w in s.winners) + (" (shared win)" if len(s.winners) > 1 else "")
+        yield "Winner(s): " + ", ".join(f"seat {w + 1}" for w in s.winners) + (" (shared win)" if len(s.winners) > 1 else "")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import polars as pl
-
-from analyses.summary import json_ready, summary_data
+# polars and analyses.summary are imported in the functions that read a study
+# folder: `dreamscape simulate`, `decks` and `strategies` print their tables
+# without loading them (about a second of start-up).
 
 MAX_SEAT_CONFIGS = 12  # per-seat tables for at most this many configurations
 MAX_ROWS = 10
@@ -19,6 +19,8 @@ MAX_ROWS = 10
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
     """A study folder's summary: one line of strict JSON, or the tables of :func:`summary_lines`."""
+    from analyses.summary import json_ready, summary_data
+
     data = summary_data(folder)
     if as_json:
         return [json.dumps(json_ready(data), default=str, allow_nan=False)]
@@ -36,7 +38,7 @@ def simulation_lines(summary: dict) -> list[str]:
     for s in summary["seats"]:
         lo, hi = s["win_ci"]
         rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-        lines.append(f"{s['seat']:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
+        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
     lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
     return lines
 
@@ -71,6 +73,8 @@ def _rate(r: dict, value: str, low: str, high: str) -> str:
 
 def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
     """The summary for a terminal."""
+    from analyses.summary import summary_data
+
     d = data or summary_data(folder)
     lines = []
     title = d["name"] or Path(d["folder"]).name
@@ -115,7 +119,7 @@ def _seat_lines(d: dict) -> list[str]:
         lines.append(f"  {'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'vs fair':>9}{'mean score':>12}{'mean Z':>8}")
         for r in part:
             flag = "*" if r["significant"] else " "
-            lines.append(f"  {r['seat']:<5}{r['strategy']:<16}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
+            lines.append(f"  {r['seat'] + 1:<5}{r['strategy']:<16}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
                          f"{100 * r['lift']:>+8.1f}%{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
     return lines
 
@@ -142,6 +146,8 @@ def _compare_lines(rows: list[dict]) -> list[str]:
 
 def _sweep_lines(rows: list[dict]) -> list[str]:
     lines = ["", "Swap sweep (seat spread = best seat's win rate - worst seat's, 95% interval)"]
+    import polars as pl
+
     df = pl.DataFrame(rows)
     for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
         part = part.sort("seat_spread")

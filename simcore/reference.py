@@ -229,7 +229,7 @@ def play_turn(s: GameState) -> Flow:
     seat = s.active
     s.turns_played += 1
     s.seat_turns[seat] += 1
-    s.say(f"--- Turn {s.turns_played}: seat {seat} ---")
+    s.say(f"--- Turn {s.turns_played}: seat {seat + 1} ---")
     if s.options.sleep_token:
         yield from use_sleep_token(s, seat)
     yield from deep_sleep_accumulation(s, seat)
@@ -248,10 +248,10 @@ def use_sleep_token(s: GameState, seat: int) -> Flow:
     choice = yield from ask("sleep_token", seat, choices)
     if choice == "discard":
         discard_top_z(s, seat)
-        s.say(f"Seat {seat} flips the Sleep Token to restless sleep and discards a Z card.")
+        s.say(f"Seat {seat + 1} flips the Sleep Token to restless sleep and discards a Z card.")
     elif choice == "point":
         s.token_point = True
-        s.say(f"Seat {seat} flips the Sleep Token to restful sleep: +1 point this turn.")
+        s.say(f"Seat {seat + 1} flips the Sleep Token to restful sleep: +1 point this turn.")
 
 
 def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
@@ -261,7 +261,7 @@ def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
     take = yield from ask("take_z", seat, [True, False])
     if take:
         s.seats[seat].deep_sleep.append(s.draw())
-        s.say(f"Seat {seat} takes a Z card (now {s.seats[seat].z}).")
+        s.say(f"Seat {seat + 1} takes a Z card (now {s.seats[seat].z}).")
 
 
 def direct_your_sleep(s: GameState, seat: int) -> Flow:
@@ -308,15 +308,15 @@ def purchase(s: GameState, seat: int, choice: dict) -> Flow:
         card, was_face_down = take_from_dreamscape(s, p)
         if was_face_down:  # R5.4: a Z card goes to Deep Sleep unspent, nothing performed
             st.deep_sleep.append(card)
-            s.say(f"Seat {seat} buys the face-down card at position {p} for {cost}: a Z card (now {st.z}).")
+            s.say(f"Seat {seat + 1} buys the face-down card at position {p} for {cost}: a Z card (now {st.z}).")
             return
-        s.say(f"Seat {seat} buys {s.code(card)} at position {p} for {cost}.")
+        s.say(f"Seat {seat + 1} buys {s.code(card)} at position {p} for {cost}.")
     else:
         i = choice["reserved"]
         pay(s, seat, 1)
         card = st.reserved.pop(i)
         st.ready.pop(i)
-        s.say(f"Seat {seat} buys reserved {s.code(card)} for 1.")
+        s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for 1.")
     st.rem.append(card)  # R5.3: on top of the REM stack, then perform one type
     yield from perform_card(s, Purchase(buyer=seat), card, seat, source_stack=st.rem)
 
@@ -366,7 +366,7 @@ def perform_card(
     first, second = s.cards[card]
     code = yield from ask("perform", acting, [CODES[first], CODES[second]], card=card)
     dream = type_from_code(code)
-    s.say(f"  Seat {acting} performs {code} of {s.code(card)}.")
+    s.say(f"  Seat {acting + 1} performs {code} of {s.code(card)}.")
     own_stack = s.seats[acting].rem
     if may_target_discard:
         # R10.1/R10.2: without target_discard, "your REM stack" stays the REM
@@ -419,9 +419,9 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if perf.invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = yield from ask_give_up_spent(s, target, perf.card)
     if discard_top_z(s, target, from_spent=from_spent):
-        s.say(f"    Night Terror: seat {target} discards a Z card (now {st.z}).")
+        s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).")
     else:
-        s.say(f"    Night Terror on seat {target}, who holds one Z card: nothing happens (R3.2).")
+        s.say(f"    Night Terror on seat {target + 1}, who holds one Z card: nothing happens (R3.2).")
 
 
 def ask_give_up_spent(s: GameState, seat: int, card: int) -> Flow:
@@ -442,7 +442,7 @@ def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     st = s.seats[perf.acting]
     from_spent = yield from ask_give_up_spent(s, perf.acting, perf.card)
     if discard_top_z(s, perf.acting, from_spent=from_spent):
-        s.say(f"    Night Terror: seat {perf.acting} discards one of its own Z cards (now {st.z}).")
+        s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).")
 
 
 def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
@@ -454,14 +454,14 @@ def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     st = s.seats[perf.acting]
     st.reserved.append(card)
     st.ready.append(False)
-    s.say(f"    Lucid Dreaming: seat {perf.acting} reserves {s.code(card)} from position {p}.")
+    s.say(f"    Lucid Dreaming: seat {perf.acting + 1} reserves {s.code(card)} from position {p}.")
 
 
 def perfect_respite(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     """R6.5: the Sleep Deck's top card becomes an unspent Z card."""
     if s.sleep_deck:
         s.seats[perf.acting].deep_sleep.append(s.draw())
-        s.say(f"    Perfect Respite: seat {perf.acting} gains a Z card (now {s.seats[perf.acting].z}).")
+        s.say(f"    Perfect Respite: seat {perf.acting + 1} gains a Z card (now {s.seats[perf.acting].z}).")
     return
     yield  # a generator like every performer
 
@@ -491,7 +491,7 @@ def collective_dream(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if target is None:
         return
     their = s.seats[target].rem
-    s.say(f"    Collective Dream copies seat {target}'s top card {s.code(their[-1])}.")
+    s.say(f"    Collective Dream copies seat {target + 1}'s top card {s.code(their[-1])}.")
     # R6.7: the copied card's stack is the source stack for R6.6.
     yield from perform_card(s, ctx, their[-1], perf.acting, their)
 
@@ -546,8 +546,8 @@ def invasive_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     their.append(incoming)  # face up on their REM stack
     s.dreamscape[p - 1], s.face_down[p - 1] = outgoing, False  # their old top, face up
     s.say(
-        f"    Invasive Dreaming swaps seat {target}'s top card {s.code(outgoing)} with "
-        f"{s.code(incoming)} at position {p}; seat {target} must perform it."
+        f"    Invasive Dreaming swaps seat {target + 1}'s top card {s.code(outgoing)} with "
+        f"{s.code(incoming)} at position {p}; seat {target + 1} must perform it."
     )
     yield from perform_card(s, ctx, incoming, target, their, invader=perf.acting)
 
@@ -684,7 +684,7 @@ def end_game(s: GameState) -> None:
     tied = [i for i, sc in enumerate(scores) if sc == best]
     most_z = max(s.seats[i].z for i in tied)
     s.winners = [i for i in tied if s.seats[i].z == most_z]
-    s.say(f"Final scores {scores}; winner(s): {', '.join(f'seat {w}' for w in s.winners)}.")
+    s.say(f"Final scores {scores}; winner(s): {', '.join(f'seat {w + 1}' for w in s.winners)}.")
 
 
 # ============================================================================ the driver
@@ -733,7 +733,7 @@ class Game:
         if kind is not None and kind != d.kind:
             raise IllegalChoice(f"the pending decision is {d.kind!r}, not {kind!r}")
         if not d.is_legal(choice):
-            raise IllegalChoice(f"{choice!r} is not a legal {d.kind} choice for seat {d.seat}")
+            raise IllegalChoice(f"{choice!r} is not a legal {d.kind} choice for seat {d.seat + 1}")
         self.history.append((d.kind, choice))
         self._resume(choice)
 

@@ -21,6 +21,7 @@ the linear bot with the weights of a TOML file (see :mod:`strategies.linear`).
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -92,11 +93,24 @@ def _import_file(path_text: str):
     path = Path(path_text)
     if not path.is_file():
         raise StrategyError(f"strategy file {path_text} does not exist")
-    name = f"dreamscape_user_strategy_{abs(hash(str(path.resolve())))}"
+    # A name fixed by the file's path (not hash(), which changes per process): numba's on-disk cache
+    # of the file's strategies refers to their module by name and imports it when loading them.
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    name = f"dreamscape_user_strategy_{digest}"
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before running it: a @strategy in the file compiles (or loads) right away
+    try:
+        _run_file(path_text, module, spec)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _run_file(path_text: str, module, spec) -> None:
     try:
         spec.loader.exec_module(module)
     except StrategyError as exc:  # from a decorator in the file: say which file
@@ -105,8 +119,6 @@ def _import_file(path_text: str):
         raise StrategyError(f"strategy file {path_text} does not load: SyntaxError line {exc.lineno}: {exc.msg}") from None
     except Exception as exc:
         raise StrategyError(f"strategy file {path_text} does not load: {type(exc).__name__}: {error_line(exc)}") from None
-    sys.modules[name] = module
-    return module
 
 
 def _import_module(name: str):

@@ -77,10 +77,13 @@ def test_play_narrates_a_whole_game(players):
     result = run("play", "--players", str(players), "--seed", "3", "--strategy", "random")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "--- Turn 1: seat 0 ---" in out
-    assert out.count("Seat 0: Z") >= 2  # the table after set-up and after turns
+    # People count seats from 1: seat 1 plays first, the last seat is seat N, there is no seat 0.
+    assert "--- Turn 1: seat 1 ---" in out
+    assert out.count("Seat 1: Z") >= 2  # the table after set-up and after turns
+    assert f"Seat {players}: Z" in out and f"Seat {players + 1}: Z" not in out
+    assert not re.search(r"\b[Ss]eat 0\b", out)
     assert "Final scores (R8.2" in out
-    assert re.search(r"Winner\(s\): seat \d", out)
+    assert re.search(r"Winner\(s\): seat [1-4]", out)
     if players == 1:
         assert "band" in out  # R10.5
 

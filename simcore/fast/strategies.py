@@ -32,6 +32,7 @@ signature.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -129,6 +130,55 @@ class StrategyRecord:
 _RECORDS: dict[str, StrategyRecord] = {}
 
 
+_COMPILE_NOTICE: list[Callable[[str], None]] = []
+
+
+def set_compile_notice(notice: Callable[[str], None] | None) -> None:
+    """Call ``notice(where)`` before a strategy is compiled rather than loaded from numba's cache (None: silent)."""
+    _COMPILE_NOTICE[:] = [notice] if notice is not None else []
+
+
+def cached_entries(py: Callable) -> int:
+    """How many compiled versions of ``py`` numba's on-disk cache holds for its current source (0: must compile).
+
+    Reads the cache's index file (numba invalidates it when the source file's
+    stamp changes, or for another numba version) without compiling or loading
+    anything; works for ``@njit`` dispatchers (their Python function) and plain
+    functions. 0 when numba cannot cache ``py`` at all.
+    """
+    from numba.core.caching import FunctionCache
+
+    py = getattr(py, "py_func", py)
+    try:
+        index = FunctionCache(py)._cache_file._load_index()  # noqa: SLF001 - numba has no public query
+    except Exception:  # no cache locator, unreadable index: treat as not cached
+        return 0
+    code = hashlib.sha256(py.__code__.co_code).hexdigest()
+    # An entry's key ends with (bytecode hash, closure hash): count the entries of this very bytecode.
+    return sum(1 for key in index if len(key) > 2 and key[2][0] == code)
+
+
+def compile_cfunc(py: Callable) -> CFunc:
+    """Compile a Python function into a cfunc of :data:`STRATEGY_SIG`, through numba's on-disk cache.
+
+    A function defined in a file is cached beside it (``__pycache__``, or
+    numba's user-wide cache folder when that is not writable): the next run
+    loads it instead of compiling it again (``compiled.cache_hits == 1``).
+    Numba keys the cache on the file's stamp (modification time and size)
+    and the function's bytecode, so an edited file is compiled again and an
+    unchanged one is not. A function numba cannot cache (defined in a
+    string or at the interactive prompt) is compiled without the cache.
+    """
+    if _COMPILE_NOTICE and not cached_entries(py):
+        _COMPILE_NOTICE[0](getattr(py, "__qualname__", "strategy"))
+    try:
+        return cfunc(STRATEGY_SIG, cache=True)(py)
+    except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available for file ..."
+        if "cannot cache" not in str(exc):
+            raise
+    return cfunc(STRATEGY_SIG)(py)
+
+
 def register(
     name: str,
     fn: Callable | CFunc,
@@ -191,7 +241,7 @@ def register(
         py = getattr(fn, "py_func", fn)  # an @njit dispatcher: compile its Python source
         if not callable(py):
             raise TypeError(f"strategy {name!r} is not callable")
-        compiled = cfunc(STRATEGY_SIG)(py)
+        compiled = compile_cfunc(py)
     _RECORDS[name] = StrategyRecord(
         name=name,
         compiled=compiled,

@@ -1,0 +1,166 @@
+"""First contact (issue 17): compile once, start fast, seats from 1, clean pipes, --json on every table."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def dreamscape(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The command line in a fresh process, stdout and stderr piped (not terminals)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], cwd=cwd, env=env,
+                          capture_output=True, timeout=600)
+
+
+# ----------------------------------------------------------------------------- seats from 1
+
+
+def test_simulate_table_numbers_seats_from_1():
+    result = run("simulate", "--players", "4", "--games", "20", "--seed", "2", "--no-progress")
+    assert result.exit_code == 0, result.output
+    rows = [line.split()[0] for line in result.output.splitlines()[2:6]]
+    assert rows == ["1", "2", "3", "4"]
+
+
+def test_simulate_json_keeps_seat_indexes_from_0():
+    """The documented JSON convention (README): "seat" is the index, 0 for the first player."""
+    result = run("simulate", "--players", "2", "--games", "20", "--json", "--no-progress")
+    data = json.loads(result.output)
+    assert [s["seat"] for s in data["seats"]] == [0, 1]
+
+
+def test_reference_log_and_errors_number_seats_from_1():
+    from simcore.decks import build_deck
+    from simcore.reference import Game, IllegalChoice
+    from simcore.rng import GameRng
+    from simcore.rules import Options
+
+    game = Game.new(build_deck(), 2, GameRng(5), Options())
+    d = game.pending
+    with pytest.raises(IllegalChoice, match=f"for seat {d.seat + 1}$"):
+        game.apply(10_000)
+
+
+# ----------------------------------------------------------------------------- pipes and --json
+
+
+def test_piped_run_writes_no_carriage_return_unless_asked():
+    quiet = dreamscape("simulate", "--players", "3", "--games", "3000", "--chunk-size", "500")
+    assert quiet.returncode == 0, quiet.stderr
+    assert b"\r" not in quiet.stderr and b"\r" not in quiet.stdout
+    assert quiet.stdout.decode().splitlines()[1].startswith("seat")  # stdout: only the result
+    forced = dreamscape("simulate", "--players", "3", "--games", "3000", "--chunk-size", "500", "--progress")
+    assert b"\r" in forced.stderr and b"\r" not in forced.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("decks", "--swaps", "single"),
+    ("strategies",),
+    ("conformance", str(SCENARIOS), "--engine", "reference"),
+    ("simulate", "--players", "3", "--games", "50"),
+])
+def test_every_table_command_has_json_that_parses(args):
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert isinstance(data, dict)
+    if args[0] == "decks":
+        assert data["decks"] and all(len(d["removed"]) == len(d["added"]) == 1 for d in data["decks"])
+        assert all(2 * d["cards"] == sum(d["type_counts"].values()) for d in data["decks"])  # two types a card
+    if args[0] == "strategies":
+        assert {"greedy", "linear", "chain"} <= {s["name"] for s in data["strategies"]}
+    if args[0] == "conformance":
+        assert data["failed"] == 0 and data["passed"] == len(data["scenarios"]) > 0
+
+
+def test_tune_json_parses(tmp_path):
+    out = tmp_path / "w.toml"
+    result = run("tune", "--out", str(out), "--players", "2", "--budget", "2", "--games-per-eval", "20",
+                 "--field", "greedy", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["out"] == str(out) and out.exists() and data["evaluations"] >= 1
+
+
+def test_help_renders_flags_as_flags():
+    result = run("simulate", "--help")
+    json_line = next(line for line in result.output.splitlines() if "--json" in line)
+    assert "<bool>" not in json_line and "--no-progress" in result.output
+
+
+# ----------------------------------------------------------------------------- compile once
+
+
+def test_wilson_critical_value_is_scipys():
+    from scipy import stats
+
+    from analyses.stats import Z_95
+
+    assert Z_95 == float(stats.norm.isf((1 - 0.95) / 2))
+
+
+LOAD = textwrap.dedent("""
+    import sys
+    from simcore.fast.strategies import get_strategy
+    from strategies.api import load_strategy
+    name = load_strategy(sys.argv[1])
+    print(get_strategy(name).cache_hits, get_strategy("chain").cache_hits)
+""")
+
+
+def load_in_fresh_process(spec: str, cwd: Path) -> tuple[int, int]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", LOAD, spec], cwd=cwd, env=env, capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    a, b = out.split()
+    return int(a), int(b)
+
+
+def test_a_strategy_file_compiles_once_per_version(tmp_path):
+    bot = tmp_path / "bot.py"
+    bot.write_text("def hoard(kind, seat, features, state):\n    return features[0] + 0.25 * features[1]\n")
+    spec = f"{bot}:hoard"
+    first, chain = load_in_fresh_process(spec, tmp_path)
+    assert first == 0  # compiled: nothing cached yet
+    assert chain == 1  # a built-in: loaded from numba's cache, not compiled again
+    again, _ = load_in_fresh_process(spec, tmp_path)
+    assert again == 1  # the same file in a new process: loaded from the cache
+    bot.write_text("def hoard(kind, seat, features, state):\n    return features[0] - 0.5 * features[1]\n")
+    os.utime(bot, (bot.stat().st_atime, bot.stat().st_mtime + 5))
+    changed, _ = load_in_fresh_process(spec, tmp_path)
+    assert changed == 0  # edited: compiled again
+
+
+def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
+    bot = tmp_path / "bot2.py"
+    bot.write_text("def edge(kind, seat, features, state):\n    return 2.0 * features[0]\n")
+    first = dreamscape("simulate", "--players", "2", "--games", "5", "--strategy", f"{bot}:edge", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.decode().splitlines()
+    assert [line for line in lines if line.startswith("compiling strategy")] == [lines[0]]
+    second = dreamscape("simulate", "--players", "2", "--games", "5", "--strategy", f"{bot}:edge", cwd=tmp_path)
+    assert "compiling" not in second.stderr.decode()
+
+
+def test_engine_cache_state_is_read_without_compiling():
+    from analyses.warmup import engine_compiled, warm_run
+    from simcore.fast import SimConfig
+
+    warm_run(SimConfig(players=2), ["greedy"])
+    assert engine_compiled()
