@@ -20,7 +20,7 @@ STRATEGY_NOTICE = "compiling strategy {} (once per version of its file)…"
 
 def engine_compiled() -> bool:
     """Whether numba's cache holds the fast engine compiled from its current source (no compilation here)."""
-    from simcore.fast.runner import run_chunk
+    from simcore.fast.batch import run_chunk
     from simcore.fast.strategies import cached_entries
 
     return cached_entries(run_chunk) > 0
