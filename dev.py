@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Set up and run the project with nothing but Python 3.11+.
 
-    python3 dev.py setup     # create .venv if needed, install, compile the engine once (timed)
     python3 dev.py study     # create .venv if needed, install, run the main job (dreamscape study)
     python3 dev.py test      # create .venv if needed, install with test extras, run every test
+    python3 dev.py setup     # only create/refresh .venv and compile the engine
+
+Each command compiles the engine into numba's on-disk cache right after an install (``dreamscape
+warmup``, timed), so the first real command answers in seconds instead of looking hung.
 
 Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
 The virtual environment is reinstalled whenever pyproject.toml changes.
@@ -38,6 +41,9 @@ def ensure_environment() -> None:
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask]"], check=True)
     STAMP.write_text(wanted)
+    # numba compiles the fast engine into its on-disk cache here, once per install, and says how long it
+    # took, so the first real command answers in seconds instead of looking hung for a minute.
+    subprocess.run([str(BIN / "dreamscape"), "warmup"], cwd=ROOT, check=True)
 
 
 def main(argv: list[str]) -> int:
@@ -46,9 +52,7 @@ def main(argv: list[str]) -> int:
         return 2
     ensure_environment()
     command, extra = argv[0], argv[1:]
-    if command == "setup":
-        # numba compiles the fast engine into its on-disk cache here, once, and says how long it took,
-        # so the first real command answers in seconds instead of looking hung for a minute.
+    if command == "setup":  # the install above compiled the engine; warmup again reports (or rebuilds) the cache
         return subprocess.call([str(BIN / "dreamscape"), "warmup", *extra], cwd=ROOT)
     if command == "study":
         return subprocess.call([str(BIN / "dreamscape"), "study", *extra], cwd=ROOT)
