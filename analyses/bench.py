@@ -33,7 +33,8 @@ from collections.abc import Sequence
 import strategies.builtins  # noqa: F401 - registers the bots timed here ('rollout', 'chain', ...)
 from simcore.decks import build_deck
 from simcore.fast import SimConfig, simulate
-from simcore.fast.strategies import GREEDY_DECIDES, greedy_strategy, register
+from simcore.fast.features import DELTA_KINDS
+from simcore.fast.strategies import greedy_strategy, register
 from simcore.reference import Game
 from simcore.rng import GameRng
 from simcore.rules import Options
@@ -48,7 +49,7 @@ register(GREEDY_HOOK, greedy_strategy, "'greedy' scored through the strategy hoo
 # The same, declaring the kinds greedy tells apart: calls skipped elsewhere.
 GREEDY_HOOK_KINDS = "greedy-hook-kinds"
 register(GREEDY_HOOK_KINDS, greedy_strategy, "'greedy' through the hook, declaring its kinds (bench row)",
-         decides=GREEDY_DECIDES)
+         decides=DELTA_KINDS)
 
 _START_SCRIPT = (
     "import sys; from cli import app; "

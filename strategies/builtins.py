@@ -14,7 +14,7 @@ from pathlib import Path
 
 from numba import njit
 
-from simcore.cards import DreamType
+from simcore.fast.layout import CD, FF, IS, LD, NT, PR, RD  # dream type ids as plain ints (numba constants)
 from simcore.fast.strategies import register_linear, register_rollout
 from simcore.rules import DECISION_ID
 from strategies import features as F
@@ -41,10 +41,6 @@ DECK_FRACTION = F.DECK_FRACTION
 LEADER, TARGET_Z, GAP, DENY = F.TARGET_IS_LEADER, F.TARGET_Z, F.TARGET_GAP, F.LEADER_DENY
 ARG = F.ARG
 PERF = F.PERFORM_BASE  # + dream type id
-# Dream type ids as plain ints, the same reason.
-FF, IS, NT = int(DreamType.FLOATING_FREE), int(DreamType.INTERRUPTED_SLEEP), int(DreamType.NIGHT_TERROR)
-LD, PR = int(DreamType.LUCID_DREAMING), int(DreamType.PERFECT_RESPITE)
-RD, CD = int(DreamType.RECURRING_DREAM), int(DreamType.COLLECTIVE_DREAM)
 
 
 @njit(cache=True)

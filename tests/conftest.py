@@ -10,14 +10,15 @@ instead of the engine's shortcuts, to check that the shortcuts change no game:
 
 * ``random-hook``, ``greedy-hook``: called at every decision kind;
 * ``greedy-hook-kinds``: greedy declaring the kinds where an option can change
-  its own score at once (``GREEDY_DECIDES``), so the engine skips the rest.
+  its own score at once (``DELTA_KINDS``), so the engine skips the rest.
 """
 from __future__ import annotations
 
 import strategies.builtins  # noqa: F401 - registers the built-in bots
-from simcore.fast.strategies import GREEDY_DECIDES, greedy_strategy, random_strategy, register
+from simcore.fast.features import DELTA_KINDS
+from simcore.fast.strategies import greedy_strategy, random_strategy, register
 
 register("random-hook", random_strategy, "'random' scored through the strategy hook (tests)")
 register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook (tests)")
 register("greedy-hook-kinds", greedy_strategy, "'greedy' through the hook, declaring its kinds (tests)",
-         decides=GREEDY_DECIDES)
+         decides=DELTA_KINDS)

@@ -26,9 +26,19 @@ HERE = Path(__file__).resolve().parent
 STAMP_NAME = "fast-engine.deps-stamp"
 
 
+def compiles_kernels(path: Path) -> bool:
+    """True for a module that numba compiles or freezes into kernels (it imports numba or the decorators).
+
+    The Python drivers beside them (runner, bridge, scenario, differential, this guard) are left
+    out, so editing one of them does not force a full recompile.
+    """
+    text = path.read_text(encoding="utf-8")
+    return "from numba import" in text or "from simcore.fast.jit import" in text
+
+
 def dependency_files(package_dir: Path = HERE) -> list[Path]:
-    """Every source file the kernels read: simcore/fast/*.py and the rule/scoring/card modules."""
-    own = sorted(package_dir.glob("*.py"))
+    """Every source file the kernels read: the kernel modules here and the rule/scoring/card modules."""
+    own = [p for p in sorted(package_dir.glob("*.py")) if compiles_kernels(p)]
     return own + [package_dir.parent / name for name in ("rules.py", "scoring.py", "cards.py")]
 
 

@@ -15,8 +15,8 @@ One source per score change: :func:`perform_delta` (Perfect Respite, R6.5),
 :func:`take_z_delta` (R4.1), :func:`token_delta` (R9 discard),
 :func:`top_add_delta` / :func:`ff_delta_runs` (R8.2); the kinds whose options
 can change the deciding seat's score at once are :data:`DELTA_KINDS`, from
-which :func:`has_delta` is built (strategies.py's GREEDY_DECIDES is the same
-list).
+which :func:`has_delta` is built (a strategy declaring ``decides=DELTA_KINDS``
+plays greedy's games through the hook).
 
 Imports :mod:`simcore.fast.layout`, :mod:`simcore.fast.scratch` (the fw
 slots) and :mod:`simcore.fast.zones`; imported by decisions, kernels, search

@@ -41,6 +41,7 @@ from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
 from simcore.fast.layout import F_DELTA, N_FEATURES
+from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_ZERO
 from simcore.rules import DECISION_ID, DECISION_KINDS
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
@@ -79,11 +80,10 @@ def kinds_mask(decides) -> int:
         mask |= 1 << int(kind)
     return mask
 
-# Engine modes (simcore.fast.scratch.MODE_*). Shortcuts: the built-ins' scores
-# are known without calling them, so the engine may skip the call with the
-# same outcome. MODE_LINEAR scores dot(weights, features) inside the engine;
-# MODE_ROLLOUT is the flat Monte Carlo player.
-from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_ZERO  # noqa: E402
+# Engine modes (simcore.fast.scratch.Mode): the built-ins' scores are known
+# without calling them, so the engine may skip the call with the same outcome.
+# MODE_LINEAR scores dot(weights, features) inside the engine; MODE_ROLLOUT is
+# the flat Monte Carlo player.
 _NO_WEIGHTS = np.zeros(N_FEATURES)
 _NO_WEIGHTS.setflags(write=False)  # shared by every record that does not score linearly
 
@@ -173,9 +173,8 @@ def compile_cfunc(py: Callable) -> CFunc:
         _COMPILE_NOTICE[0](getattr(py, "__qualname__", "strategy"))
     try:
         return cfunc(STRATEGY_SIG, cache=True)(py)
-    except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available for file ..."
-        if "cannot cache" not in str(exc):
-            raise
+    except Exception:  # noqa: BLE001 - numba could not cache it ("no locator available for file ...", or a
+        pass  # module a Dask worker loaded under another path); a real compile error is raised again just below
     return cfunc(STRATEGY_SIG)(py)
 
 
@@ -372,11 +371,6 @@ def describe(name: str) -> str:
     record = _RECORDS.get(name)
     return record.description if record is not None else ""
 
-
-# Greedy tells options apart only at the kinds where an option can change its
-# own score at once (has_delta in the engine); a strategy declaring these kinds
-# plays greedy's games through the hook.
-GREEDY_DECIDES = ("buy", "take_z", "sleep_token", "perform", "floating_free")
 
 register("random", random_strategy, "uniform random legal choices", mode=MODE_ZERO, builtin=True)
 register("greedy", greedy_strategy, "maximises the immediate change of its own score", mode=MODE_DELTA, builtin=True)
