@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from simcore.rules import MAX_PLAYERS
 from simcore.variants import Variant, parse_variant
 
 FORMAT_VERSION = 2  # study folder format: every chunk lists its files ({"agg": ..., "games": ..., "pairs": ...})
-MAX_SEATS = 4
+MAX_SEATS = MAX_PLAYERS  # seat columns of the per-seat sums (R2.1)
 
 
 class StudyError(ValueError):

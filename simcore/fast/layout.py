@@ -116,10 +116,10 @@ from numba import njit
 from itertools import permutations
 
 from simcore.cards import DreamType
-from simcore.rules import DECISION_ID, N_POSITIONS
+from simcore.rules import DECISION_ID, MAX_PLAYERS, N_POSITIONS
 from simcore.scoring import CHAIN_POINTS_TABLE
 
-MAX_SEATS = 4
+MAX_SEATS = MAX_PLAYERS  # R2.1: seat blocks of the state vector
 N_TYPES = len(DreamType)
 N_POS = N_POSITIONS  # R2.3: Dreamscape positions 1..5 are indices 0..4 of the H_DS_* / H_COSTS slots
 
