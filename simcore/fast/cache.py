@@ -18,6 +18,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+import re
 import types
 from collections.abc import Iterable
 from pathlib import Path
@@ -33,7 +34,7 @@ def compiles_kernels(path: Path) -> bool:
     out, so editing one of them does not force a full recompile.
     """
     text = path.read_text(encoding="utf-8")
-    return "from numba import" in text or "from simcore.fast.jit import" in text
+    return re.search(r"^from (numba|simcore\.fast\.jit) import", text, flags=re.MULTILINE) is not None
 
 
 def dependency_files(package_dir: Path = HERE) -> list[Path]:
