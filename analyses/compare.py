@@ -1,8 +1,9 @@
 """Variant comparison against a baseline, paired on common random numbers.
 
-Game ``g`` of every configuration of a study plays from the random stream
-``(seed, g)``, so game ``g`` of two variants starts from the same shuffle and
-the same luck. A difference between variants is then best measured game by
+Game ``g`` of every configuration of a study is dealt from the random stream
+``(seed, g)`` and breaks its ties on a separate decision stream of ``(seed,
+g)`` (:mod:`simcore.rng`), so game ``g`` of two variants of one deck starts
+from the same shuffle and draws the same tie-break numbers: the same luck. A difference between variants is then best measured game by
 game: the paired interval (Student t on the per-game differences) removes the
 luck the two variants share, and is usually much narrower than the unpaired
 (Welch) interval of two independent samples, which is given alongside.
