@@ -8,12 +8,13 @@ Game ``g`` of a run seeded ``s`` draws from two independent streams:
   :func:`decision_stream_state`) breaks every tie and seeds the rollouts'
   playouts.
 
-Why two: with one stream, the decisions started where the shuffle stopped, so
-two variants of one run (e.g. base and Sleep Token, which asks extra
-decisions, or a deck of another size) shared the deal but broke their ties on
-different numbers from the first decision on, and paired comparisons barely
-paired. Now game ``g`` of every variant of a deck starts from the same deal,
-and its decision draws do not depend on the deck size.
+Why two: with one stream, the decisions started where the shuffle of the deck
+stopped, so the first tie-break numbers depended on the deck's size and the
+decision draws were tied to the deal. Now game ``g`` of every variant of a
+deck starts from the same deal, and its decision stream starts from the same
+state whatever the deck. (Variants that ask extra decisions, like Sleep
+Token, still use up draws of that stream; README "Paired comparisons"
+measures what the split did to paired intervals.)
 
 Both engines draw from this same small generator so that game ``g`` has the
 same shuffle and the same tie-breaks in the readable reference engine and in
@@ -25,8 +26,8 @@ from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
-# Keys the decision stream off the deal stream's start (an odd constant, as
-# SplitMix64 constants are; any fixed value distinct from 0 would do).
+# Keys the decision stream off the deal stream's start: an arbitrary fixed
+# 64-bit constant (any nonzero value would do; changing it changes every game).
 DECISION_SALT = 0x6A09E667F3BCC909
 
 
