@@ -75,8 +75,8 @@ def time_reference(players: int, options: Options, strategy: str, games: int, se
     bot = REFERENCE_BOTS[strategy]
     t0 = time.perf_counter()
     for g in range(games):
-        rng = GameRng(seed, g)
-        game = Game.new(deck, players, rng, options)
+        game = Game.new(deck, players, GameRng(seed, g), options)
+        rng = GameRng.decisions(seed, g)
         while not game.over:
             game.apply(bot.choose(game.state, game.pending, rng))
     return time.perf_counter() - t0

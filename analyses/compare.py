@@ -1,11 +1,16 @@
 """Variant comparison against a baseline, paired on common random numbers.
 
-Game ``g`` of every configuration of a study plays from the random stream
-``(seed, g)``, so game ``g`` of two variants starts from the same shuffle and
-the same luck. A difference between variants is then best measured game by
-game: the paired interval (Student t on the per-game differences) removes the
-luck the two variants share, and is usually much narrower than the unpaired
-(Welch) interval of two independent samples, which is given alongside.
+Game ``g`` of every configuration of a study is dealt from the random stream
+``(seed, g)`` and breaks its ties on a separate decision stream of ``(seed,
+g)`` (:mod:`simcore.rng`), so game ``g`` of two variants of one deck starts
+from the same shuffle and the same decision stream: the same luck, as far as
+the variants let the games stay alike. A difference between variants is then
+best measured game by game: the paired interval (Student t on the per-game
+differences) removes the luck the two variants share. It is narrower than
+the unpaired (Welch) interval of two independent samples, given alongside,
+when a variant leaves the games alike for long (shifting tokens: about half
+as wide) and about as wide when it changes them at once (Sleep Token); see
+README "Paired comparisons".
 """
 from __future__ import annotations
 

@@ -8,9 +8,10 @@ A study folder holds::
     chunks/<config-id>/pairs-<first>.parquet     per (config, seat, strategy, card) sums: cards held at game end
 
 A chunk is the game range ``[first, first + games)`` of one configuration;
-game ``g`` always plays from the random stream ``(seed, g)``, so results do
-not depend on chunk size, thread count or backend (common random numbers:
-game ``g`` of two variants is the same deal of the same stream), and
+game ``g`` always plays from the random streams of ``(seed, g)`` (deal and
+decisions, :mod:`simcore.rng`), so results do not depend on chunk size, thread
+count or backend (common random numbers: game ``g`` of two variants of a deck
+is the same deal and the same decision stream), and
 re-running the same command resumes: finished chunks are kept, nothing is
 computed twice.
 

@@ -39,8 +39,8 @@ def table_lines(s: GameState) -> list[str]:
 
 def narrate_game(deck: Deck, players: int, seed: int, options: Options, bots: list[str]) -> Iterator[str]:
     """Play one game with the named reference bots and yield the narration line by line."""
-    rng = GameRng(seed)
-    game = Game.new(deck, players, rng, options)
+    game = Game.new(deck, players, GameRng(seed), options)
+    rng = GameRng.decisions(seed)  # the bots' tie-breaks: game 0's decision stream
     s = game.state
     chunks: list[str] = []
     printed = 0

@@ -8,10 +8,13 @@ the choice back, so nested effects (Floating Free -> a card's Recurring Dream
 
 Use it through :class:`Game`::
 
-    game = Game.new(deck, players=3, rng=GameRng(seed))
+    game = Game.new(deck, players=3, rng=GameRng(seed, g))   # the deal stream shuffles
     while not game.over:
         decision = game.pending            # kind, deciding seat, legal choices
         game.apply(decision.choices[0])    # an illegal choice raises, state untouched
+
+Bots break their ties on the game's separate decision stream,
+``GameRng.decisions(seed, g)`` (see :mod:`simcore.rng`).
 
 The fast engine (:mod:`simcore.fast`) mirrors these functions one for one.
 """
@@ -708,7 +711,11 @@ class Game:
     # --- construction ----------------------------------------------------------------
     @classmethod
     def new(cls, deck: Deck, players: int, rng: GameRng, options: Options = Options()) -> "Game":
-        """Set up a fresh game (R2): shuffle, deal one Z card per seat, fill the Dreamscape."""
+        """Set up a fresh game (R2): shuffle, deal one Z card per seat, fill the Dreamscape.
+
+        ``rng`` is the game's deal stream, ``GameRng(seed, game)``; it is used for
+        the shuffle only (decisions draw from ``GameRng.decisions(seed, game)``).
+        """
         if not 1 <= players <= 4:
             raise ValueError(f"players must be 1 to 4, got {players}")
         check_deck_fits(deck, players)

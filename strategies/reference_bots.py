@@ -4,7 +4,8 @@ Both follow the engine-wide decision contract that the fast engine mirrors:
 
 * a bot gives every legal option a score; the best score wins;
 * when two or more options share the best score (exact equality), the game's
-  own random stream picks among them with ``rng.below(number_tied)``, the
+  decision stream (``GameRng.decisions(seed, game)``, not the deal stream that
+  shuffled) picks among them with ``rng.below(number_tied)``, the
   tied options kept in the engine's option order; with a single best option
   no random number is drawn;
 * decisions with a single legal option are never shown to a bot (R11).
@@ -68,7 +69,7 @@ def immediate_score_delta(s: GameState, d: Decision, choice) -> float:
 
 
 def pick_best(scores: list[float], rng: GameRng) -> int:
-    """Index of the best score; exact ties broken by the game's random stream."""
+    """Index of the best score; exact ties broken by the game's decision stream."""
     best = max(scores)
     tied = [i for i, x in enumerate(scores) if x == best]
     if len(tied) == 1:

@@ -5,7 +5,8 @@ A playthrough file (``tests/playthroughs/*.json``) holds one whole game:
 ``config``
     ``deck`` (swap tokens ``XX:YY``, R1.4), ``players``, ``options``
     (sleep_token, shifting_tokens), ``seed``, ``game`` (the game index: the
-    game plays the random stream (seed, game)) and ``bots`` (one per seat).
+    game is dealt from the random stream (seed, game) and decides on its
+    decision stream, :mod:`simcore.rng`) and ``bots`` (one per seat).
 ``decisions``
     every asked decision (2+ options, R11) in order, one per line:
     ``[kind, seat, options, chosen]`` with choices as JSON values of

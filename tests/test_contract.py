@@ -52,8 +52,8 @@ class Engine:
 def _play_reference(deck: Deck, players: int, options: Options, seed: int, game: int, bot: str) -> dict:
     from strategies.reference_bots import REFERENCE_BOTS
 
-    rng = GameRng(seed, game)
-    g = Game.new(deck, players, rng, options)
+    g = Game.new(deck, players, GameRng(seed, game), options)
+    rng = GameRng.decisions(seed, game)
     while not g.over:
         g.apply(REFERENCE_BOTS[bot].choose(g.state, g.pending, rng))
     return dump_state(g.state)

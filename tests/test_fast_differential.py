@@ -2,7 +2,7 @@
 
 For every seat count 1-4, every option combination (sleep_token x
 shifting_tokens) and several swap decks, game g of a run plays on both engines
-from the same stream (seed, g); the decision sequence (kind, seat, option
+from the same streams (the deal (seed, g) and its decision stream); the decision sequence (kind, seat, option
 list, chosen option) and the final state (every zone, counts, scores,
 winners, turns) must be identical. A failure names the game, the step and the
 first differing field.

@@ -85,8 +85,8 @@ def test_top_add_delta_matches_full_recount():
 
 
 def _reference_results(deck, players, options, seed, game, bot):
-    rng = GameRng(seed, game)
-    g = Game.new(deck, players, rng, options)
+    g = Game.new(deck, players, GameRng(seed, game), options)
+    rng = GameRng.decisions(seed, game)
     while not g.over:
         g.apply(REFERENCE_BOTS[bot].choose(g.state, g.pending, rng))
     s = g.state

@@ -157,7 +157,7 @@ def check_end(g: Game) -> None:
 
 def play_with_bots(deck, players, options, seed, bots) -> Game:
     g = Game.new(deck, players, GameRng(seed, 0), options)
-    rng = GameRng(seed, 1)
+    rng = GameRng.decisions(seed, 0)
     check = Checker(g)
     for _ in range(MAX_STEPS):
         if g.over:
@@ -239,7 +239,7 @@ def test_illegal_choices_change_nothing_and_copy_replays(players, options, deck,
     from simcore.reference import IllegalChoice
 
     g = Game.new(deck, players, GameRng(seed, 0), options)
-    rng = GameRng(seed, 1)
+    rng = GameRng.decisions(seed, 0)
     copied = False
     step = 0
     while not g.over and step < MAX_STEPS:

@@ -191,8 +191,7 @@ def test_same_seed_same_games_whatever_the_chunking(bot):
 def replay_in_reference(deck, players, options, seed, game, names) -> None:
     """Replay the fast engine's decisions into the reference engine: each must be legal there."""
     st, meta, opts = play_traced(deck, players, options, seed, game, names)
-    rng = GameRng(seed, game)
-    ref = Game.new(deck, players, rng, options)
+    ref = Game.new(deck, players, GameRng(seed, game), options)
     for step, (kind, seat, choices, chosen) in enumerate(decode_trace(meta, opts)):
         d = ref.pending
         assert d is not None, f"step {step}: reference game over, fast asked {kind}"

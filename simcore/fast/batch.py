@@ -33,7 +33,7 @@ from simcore.fast.layout import (
     off_rem,
     seat_base,
 )
-from simcore.fast.rng import shuffle, stream_state
+from simcore.fast.rng import decision_state, shuffle, stream_state
 from simcore.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
 from simcore.fast.script import script_running
 from simcore.fast.search import play_game_rollout, playout_buffers
@@ -42,7 +42,7 @@ from simcore.fast.zones import new_state, score
 
 @njit(cache=True)
 def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng):
-    """Game.new: shuffle ids 0..C-1 with the game's stream, then setup_state (R2)."""
+    """Game.new: shuffle ids 0..C-1 with the game's deal stream ``rng``, then setup_state (R2)."""
     c = cards_a.shape[0]
     order = np.arange(c).astype(np.int32)
     shuffle(rng, order)
@@ -105,9 +105,9 @@ def run_chunk(
     rollout = any_rollout(modes, n_seats)
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
-        rng[0] = stream_state(key, first_game + i)
+        rng[0] = stream_state(key, first_game + i)  # the deal stream
         st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
-        wk, fw = new_work(c, rng[0], 0, 0, modes, weights)  # no trace
+        wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
         if rollout:
             play_game_rollout(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
         else:
@@ -121,9 +121,9 @@ def run_chunk(
 def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, weights, trace_decisions, trace_rows):
     """One game, optionally traced (``trace_decisions > 0``): final state and the work array."""
     rng = np.empty(1, dtype=np.uint64)
-    rng[0] = stream_state(key, game)
+    rng[0] = stream_state(key, game)  # the deal stream
     st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
-    wk, fw = new_work(cards_a.shape[0], rng[0], trace_decisions, trace_rows, modes, weights)
+    wk, fw = new_work(cards_a.shape[0], decision_state(key, game), trace_decisions, trace_rows, modes, weights)
     if any_rollout(modes, n_seats):
         play_game_rollout(st, wk, fw, (s0, s1, s2, s3), playout_buffers(st, wk, fw, modes))
     else:

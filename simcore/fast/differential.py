@@ -11,7 +11,7 @@ Two ways to drive the reference engine:
 * every seat's bot has a reference twin (``reference_bots``, a mapping of
   name -> object with ``choose(state, decision, rng)``, such as
   ``strategies.reference_bots.REFERENCE_BOTS``): the reference bots choose,
-  on the game's own stream, so the choices themselves are compared;
+  on the game's decision stream, so the choices themselves are compared;
 * otherwise (bots that exist only on the fast engine: chain, economist,
   linear, rollout...): the fast engine's recorded choices are replayed into
   the reference engine, which must ask exactly the same decisions with the
@@ -36,9 +36,13 @@ from simcore.rules import Options
 def reference_game(
     deck: Deck, players: int, options: Options, seed: int, game: int, strategies: list[str], reference_bots: Mapping
 ):
-    """Play a game on the reference engine with reference bots; returns (final state dump, decisions)."""
-    rng = GameRng(seed, game)
-    g = Game.new(deck, players, rng, options)
+    """Play a game on the reference engine with reference bots; returns (final state dump, decisions).
+
+    The deal stream ``GameRng(seed, game)`` shuffles; the bots decide on the
+    decision stream ``GameRng.decisions(seed, game)``, as the fast engine does.
+    """
+    g = Game.new(deck, players, GameRng(seed, game), options)
+    rng = GameRng.decisions(seed, game)
     decisions = []
     while not g.over:
         d = g.pending
@@ -49,7 +53,7 @@ def reference_game(
 
 
 def replay_game(deck: Deck, players: int, options: Options, seed: int, game: int, choices: list):
-    """Replay given choices on the reference engine (set up from the stream (seed, game)).
+    """Replay given choices on the reference engine (dealt from the stream (seed, game)).
 
     Returns (final state dump, decisions asked); stops early, with the
     decisions so far, when the choices run out or the game ends first.

@@ -1,16 +1,19 @@
 """SplitMix64 in numba: the bit-identical twin of :mod:`simcore.rng`.
 
 A game's stream is one ``uint64`` held in a 1-element array (so kernels can
-advance it in place). Game ``g`` of a run seeded ``seed`` starts from
-``stream_state(mix64(seed), g)``, exactly :func:`simcore.rng.game_stream_state`,
-so both engines shuffle and break ties identically whatever the thread count.
+advance it in place). Game ``g`` of a run seeded ``seed`` shuffles from the
+deal stream ``stream_state(mix64(seed), g)``, exactly
+:func:`simcore.rng.game_stream_state`, and decides from the decision stream
+``decision_state(mix64(seed), g)``, exactly
+:func:`simcore.rng.decision_stream_state`, so both engines shuffle and break
+ties identically whatever the thread count.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcore.rng import MASK64, mix64 as py_mix64
+from simcore.rng import DECISION_SALT as PY_DECISION_SALT, MASK64, mix64 as py_mix64
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -19,6 +22,7 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+DECISION_SALT = np.uint64(PY_DECISION_SALT)
 
 
 @njit(inline="always", cache=True)
@@ -33,6 +37,12 @@ def mix64(z):
 def stream_state(seed_mixed, game):
     """Starting state of game ``game``; ``seed_mixed`` is ``mix64(seed)`` (see :func:`seed_key`)."""
     return mix64(seed_mixed + np.uint64(game) * GOLDEN)
+
+
+@njit(cache=True)
+def decision_state(seed_mixed, game):
+    """Starting state of game ``game``'s decision stream (:func:`simcore.rng.decision_stream_state`)."""
+    return mix64(stream_state(seed_mixed, game) ^ DECISION_SALT)
 
 
 @njit(inline="always", cache=True)
@@ -63,5 +73,10 @@ def seed_key(seed: int) -> np.uint64:
 
 
 def new_stream(seed: int, game: int) -> np.ndarray:
-    """A 1-element stream array for game ``game`` of a run seeded ``seed``."""
+    """A 1-element deal stream array for game ``game`` of a run seeded ``seed``."""
     return np.array([stream_state(seed_key(seed), np.uint64(game & MASK64))], dtype=np.uint64)
+
+
+def new_decision_stream(seed: int, game: int) -> np.ndarray:
+    """A 1-element decision stream array for game ``game`` of a run seeded ``seed``."""
+    return np.array([decision_state(seed_key(seed), np.uint64(game & MASK64))], dtype=np.uint64)

@@ -1,7 +1,8 @@
 """Batch runner of the fast engine: many games, per-game result arrays, summaries.
 
-Game ``g`` of a run seeded ``seed`` plays from its own stream
-(:func:`simcore.fast.rng.stream_state`), so results are identical for any
+Game ``g`` of a run seeded ``seed`` plays from its own two streams, the deal
+(:func:`simcore.fast.rng.stream_state`) and the decisions
+(:func:`simcore.fast.rng.decision_state`), so results are identical for any
 thread count and any chunking. Games of a chunk run in parallel (``prange``);
 memory is bounded by the chunk size when the caller aggregates chunk by chunk
 (:func:`iter_chunks`, or ``simulate(..., on_chunk=..., keep=False)``).
@@ -231,8 +232,9 @@ def simulate(
     config : SimConfig
         Seats, rules options and deck.
     n_games, seed : int
-        Game g (0 <= g < n_games) plays from stream (seed, g), as the
-        reference engine's ``GameRng(seed, g)``.
+        Game g (0 <= g < n_games) is dealt from stream (seed, g) and decides
+        from its decision stream, as the reference engine's ``GameRng(seed, g)``
+        and ``GameRng.decisions(seed, g)``.
     strategies : str or list of str
         One registered fast strategy for all seats, or one per seat.
     chunk_size : int

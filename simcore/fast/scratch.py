@@ -25,7 +25,7 @@ them through the names below.
                               prepare_next_solo)
     ``WK_TRACE_COUNTERS``     trace counters, columns ``TC_*``
     ``WK_MODES``              per-seat score mode (:class:`Mode`)
-    ``WK_RNG``                the game's random stream (uint64 as the
+    ``WK_RNG``                the game's decision stream (uint64 as the
                               ``RNG_LO`` / ``RNG_HI`` int32 halves)
     ========================  ===============================================
 
