@@ -147,13 +147,8 @@ def search_work(wk, c):
 
 
 @njit(cache=True)
-def play_game_search(st, wk, fw, strats, modes, weights):
-    """kernels.play_game for a game with a search seat (``modes`` / ``weights`` as new_work takes them).
-
-    The game's trace (if any) and stream end in ``wk`` as if the game had been played there.
-    Returns the number of forced choices that were out of range (0: every
-    dealt world agreed with what the seats had seen; the tests check it).
-    """
+def search_buffers(st, wk, fw, modes, weights):
+    """The scratch of a search game: its ``wk`` with the prefix block (seats set up), and the playouts' buffers."""
     c = st[H_N_CARDS]
     rwk, bottom = search_work(wk, c)
     rows = rwk.shape[0]
@@ -175,17 +170,70 @@ def play_game_search(st, wk, fw, strats, modes, weights):
     prows = n_opt_rows(c) + stack_rows(c) + px_rows(c) + WK_TAIL
     pwk = np.zeros((prows, OPT_WIDTH), dtype=np.int32)
     pfw = np.zeros(fw.shape[0], dtype=np.float64)
-    st0 = st.copy()
-    pst = st.copy()
-    slots = np.zeros(c, dtype=np.int64)
-    cards = np.zeros(c, dtype=np.int32)
-    deal = np.zeros(c, dtype=np.int32)
-    totals = np.zeros(2 * n_opt_rows(c), dtype=np.float64)
-    tc = np.zeros(OPT_WIDTH, dtype=np.int32)
+    bufs = (
+        st.copy(), st.copy(), np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
+        np.zeros(2 * n_opt_rows(c), dtype=np.float64), np.zeros(OPT_WIDTH, dtype=np.int32),
+    )
+    return rwk, bottom, pwk, pfw, bufs
+
+
+@njit(cache=True)
+def play_game_search(st, wk, fw, strats, modes, weights):
+    """kernels.play_game for a game with a search seat (``modes`` / ``weights`` as new_work takes them).
+
+    The game's trace (if any) and stream end in ``wk`` as if the game had been played there.
+    Returns the number of forced choices that were out of range (0: every
+    dealt world agreed with what the seats had seen; the tests check it).
+    """
+    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
+    st0, pst, slots, cards, deal, totals, tc = bufs
     while st[H_GAME_OVER] == 0:
         search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc)
-    wk[wk.shape[0] - bottom :] = rwk[rows - bottom :]
+    wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
     return divergences(pwk, st) + divergences(rwk, st)
+
+
+@njit(cache=True)
+def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
+    """A search decision of the turn starting at ``st`` (for the tests; ``st`` / ``wk`` are not changed).
+
+    The first ``skip`` search decisions of the turn are searched and taken as
+    in a game; returns the next one's (kind, seat, n options, the options'
+    mean playout values, the chosen index); kind -1 when the turn asks no
+    further searching decision.
+    """
+    strats = (s0, s1, s2, s3)
+    st = st.copy()
+    fw = fw.copy()
+    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk.copy(), fw, modes, weights)
+    st0, pst, slots, cards, deal, totals, tc = bufs
+    base = prefix_base(st, rwk)
+    head = rwk[base + PX_HEAD]
+    head[HP_LEN] = 0
+    head[HP_RECORD] = 1
+    head[HP_STOP_ON] = 1
+    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    for done in range(skip + 1):
+        for j in range(st.shape[0]):
+            st[j] = st0[j]
+        head[HP_POS] = 0
+        head[HP_STATUS] = PX_RUNNING
+        head[HP_RESTORED] = 0
+        play_turn(st, rwk, fw, strats)
+        if head[HP_STATUS] != PX_STOPPED:
+            return -1, -1, 0, totals[:0].copy(), -1
+        stop = rwk[base + PX_STOP]
+        best = search_decision(
+            st0, rwk, base, strats, modes, weights, stop[0], stop[1], stop[2], get_u64(rwk[base + PX_RNG], RP_STOP),
+            pst, pwk, pfw, slots, cards, deal, totals,
+        )
+        if done == skip:
+            return stop[0], stop[1], stop[2], totals[: stop[2]].copy(), best
+        length = head[HP_LEN]
+        set_entry(rwk, base, length, best)
+        head[HP_LEN] = length + 1
+        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    return -1, -1, 0, totals[:0].copy(), -1
 
 
 @kernel
