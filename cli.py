@@ -832,6 +832,59 @@ def tournament(
         typer.echo(line)
 
 
+@app.command()
+def exploit(
+    strategy: Annotated[str, typer.Option("--strategy", help="The bot to measure (any --strategy value but a search or rollout player).")],
+    players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Variant (repeatable; default base and sleep-token).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell (player count x variant x seat).")] = 1000,
+    playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).")] = 8,
+    seed: SeedOpt = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
+    chunk_size: ChunkOpt = 500,
+) -> None:
+    """How strong is a bot? Per seat, the win rate search:NAME gains over NAME on the same deals."""
+    import json
+
+    from analyses.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS, exploit_data, save_exploit, timed_exploit
+    from simcore.variants import parse_variant
+    from strategies.api import StrategyError, load_strategy
+
+    counts = list(dict.fromkeys(players or DEFAULT_PLAYERS))
+    for p in counts:
+        check_players(p)
+        if p < 2:
+            raise UserInputError("exploit needs --players 2 to 4 (a seat needs an opponent to exploit)")
+    variants = list(dict.fromkeys(parse_variant(v).name for v in (variant or DEFAULT_VARIANTS)))
+    check_study_numbers(games, None, 1, chunk_size)
+    if playouts < 1:
+        raise UserInputError(f"--playouts must be at least 1, got {playouts}")
+    if strategy.startswith("search:"):
+        raise UserInputError(f"--strategy {strategy}: give the bot itself; exploit plays search:NAME against it")
+    try:
+        name = load_strategy(strategy)
+        search = load_strategy(f"search:{name}@{playouts}")
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    total = sum((p + 1) * games for p in counts) * len(variants)
+    with progress_bar(total, "games", leave=False) as bar:
+        frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update)
+    data = exploit_data(frame, seconds, seed)
+    if out is not None:
+        save_exploit(out, frame, data)
+        data["folder"] = str(out)
+    if as_json:
+        from analyses.summary import json_ready
+
+        typer.echo(json.dumps(json_ready(data)))
+        return
+    from reports.tables import exploit_lines
+
+    for line in exploit_lines(data):
+        typer.echo(line)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

@@ -691,12 +691,42 @@ def solo_chart(t: StudyTables) -> list[Chart]:
     return [Chart("solo", "Solo score bands", fig, df)]
 
 
+# ============================================================================ bot strength
+
+
+@styled
+def exploit_chart(t: StudyTables) -> list[Chart]:
+    """How strong were the bots? The search player's gain over the bot in each seat, with 95% intervals."""
+    if t.exploit is None or t.exploit.height == 0:
+        return []
+    df = t.exploit.sort(["variant", "players", "seat"])
+    r0 = df.row(0, named=True)
+    fig = _new("How strong were the bots?",
+               f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
+               f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
+               "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
+               "belong to the bot rather than to the game.")
+    ax = fig.subplots()
+    y = np.arange(df.height)[::-1]
+    x = df["gain"].to_numpy() * 100
+    lo, hi = df["gain_low"].to_numpy() * 100, df["gain_high"].to_numpy() * 100
+    colours = [PALETTE[{2: 0, 3: 1, 4: 2}.get(p, 3)] for p in df["players"].to_list()]
+    ax.hlines(y, lo, hi, colors=colours, lw=3)
+    ax.scatter(x, y, color=colours, s=36, zorder=3)
+    ax.axvline(0, color="#222222", lw=0.8)
+    labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)]
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(f"search gain over {r0['strategy']} (percentage points of win rate)")
+    ax.grid(axis="y", visible=False)
+    return [Chart("exploit", "How strong were the bots?", fig, df)]
+
+
 # ============================================================================ all
 
 
 CHARTS: tuple[Callable[[StudyTables], list[Chart]], ...] = (
     seat_chart, compare_chart, score_chart, length_chart, type_chart, card_chart,
-    swap_charts, tournament_charts, skill_chart, solo_chart,
+    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart,
 )
 
 

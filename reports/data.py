@@ -22,6 +22,7 @@ import polars as pl
 
 from analyses import balance
 from analyses.compare import compare_variants
+from analyses.exploit import load_exploit
 from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
@@ -71,6 +72,7 @@ class StudyTables:
     tournaments: list[Tournament] = field(default_factory=list)  # analyses.tournament.tournament_from_study
     skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
+    exploit: pl.DataFrame | None = None  # analyses.exploit.exploit_table (kept by `dreamscape exploit --out`)
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -188,4 +190,5 @@ def collect(folder: str | Path) -> StudyTables:
         t.skill = _run(skill_vs_luck, folder)
     if "solo" in k:
         t.solo = _run(solo_bands, folder)
+    t.exploit = load_exploit(folder)
     return t

@@ -36,6 +36,7 @@ TOPICS = {
     "skill": "Skill against luck",
     "solo": "Solo",
     "length": "Game length",
+    "exploit": "How strong were the bots?",
 }
 
 
@@ -311,8 +312,28 @@ def length_findings(t: StudyTables) -> list[Finding]:
     return out
 
 
+def exploit_findings(t: StudyTables) -> list[Finding]:
+    """The seat where search gains most over the bot, and how many seats it gains in at all."""
+    if t.exploit is None or t.exploit.height == 0:
+        return []
+    df = t.exploit
+    r = df.sort("gain", descending=True).row(0, named=True)
+    n_sig = int(df.filter(pl.col("gain_low") > 0).height)
+    text = (f"Search over the {r['strategy']} bot ({r['search']}) wins {pp(r['gain'])} more often than the bot itself in "
+            f"seat {r['seat']} of {r['players']}-player games ({variant_label(r['variant'])}): "
+            f"{pct(r['search_win'])} against {pct(r['own_win'])} (gain {pp(r['gain_low'])} to {pp(r['gain_high'])}); "
+            f"it gains significantly in {n_sig} of {df.height} seats, so findings measured with {r['strategy']} "
+            f"may partly belong to the bot's style of play.")
+    return [Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r)]
+
+
+def pp(x: float) -> str:
+    """A difference of rates in percentage points, signed."""
+    return f"{100 * x:+.1f} points"
+
+
 FINDERS = (seat_findings, compare_findings, swap_findings, type_findings, tournament_findings,
-           skill_findings, solo_findings, length_findings)
+           skill_findings, solo_findings, length_findings, exploit_findings)
 
 
 def make_findings(t: StudyTables) -> list[Finding]:

@@ -58,7 +58,8 @@ def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
     """``dreamscape strategies``: one row per built-in strategy and how to bring your own."""
     width = max(len(name) for name, _ in rows) + 2
     return [f"{name:<{width}}{description}" for name, description in rows] + [
-        "Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml"]
+        "Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml; "
+        "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME"]
 
 
 def _pct(x: float) -> str:
@@ -220,4 +221,21 @@ def _solo_lines(rows: list[dict]) -> list[str]:
         lines.append(f"variant {variant}, {strategy}, {r0['games']:,} games, mean score {r0['mean_score']:.2f} "
                      f"({r0['score_low']:.2f}-{r0['score_high']:.2f})")
         lines.append("  " + "  ".join(f"{r['band']}: {_rate(r, 'share', 'share_low', 'share_high')}" for r in part))
+    return lines
+
+
+def exploit_lines(data: dict) -> list[str]:
+    """``dreamscape exploit``: per player count, variant and seat, the search player's gain over the bot."""
+    lines = [f"How strong is {data['strategy']}? {data['search']} in one seat against {data['strategy']} everywhere else, "
+             f"vs {data['strategy']} itself there on the same deals ({data['games_per_cell']:,} games per cell, seed {data['seed']})",
+             f"  {'players':>7}  {'variant':<16}{'seat':>5}{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}"
+             f"{'gain, points (95% CI)':>27}"]
+    for r in data["rows"]:
+        gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+        lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}"
+                     f"{_rate(r, 'search_win', 'search_low', 'search_high'):>25}{_rate(r, 'own_win', 'own_low', 'own_high'):>25}"
+                     f"{gain:>27}")
+    if data["rows"]:
+        seconds = f" in {data['seconds']:.0f} s" if data.get("seconds") is not None else ""
+        lines.append(f"  largest gain {100 * data['max_gain']:+.1f} points; {data['games_played']:,} games played{seconds}")
     return lines

@@ -17,7 +17,9 @@ on-disk cache.
 
 Load one from the command line with ``--strategy path/to/bot.py:function`` or
 ``--strategy package.module:function``; ``--strategy linear:FILE.toml`` plays
-the linear bot with the weights of a TOML file (see :mod:`strategies.linear`).
+the linear bot with the weights of a TOML file (see :mod:`strategies.linear`);
+``--strategy search:NAME@K`` searches every decision with K playouts per
+option played by NAME (:mod:`simcore.fast.isearch`).
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from pathlib import Path
 # Importing the built-ins registers them before any user strategy can be
 # registered through this module, so no user strategy takes a built-in's name.
 import strategies.builtins  # noqa: F401
-from simcore.fast.strategies import describe, get_strategy, is_builtin, strategy_names
+from simcore.fast.strategies import SEARCH_PLAYOUTS, describe, get_strategy, is_builtin, register_search, strategy_names
 from strategies.errors import StrategyError, error_line
 from strategies.linear import load_linear
 from strategies.registry import SIGNATURE_TEXT, compile_strategy
@@ -66,8 +68,13 @@ def load_strategy(spec: str) -> str:
     """Resolve a ``--strategy`` value to a registered strategy name (loading it if needed).
 
     ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``,
-    ``path/to/bot.py:function`` or ``package.module:function``.
+    ``path/to/bot.py:function``, ``package.module:function``, or
+    ``search:SPEC`` / ``search:SPEC@K``: the search player (every decision
+    played out K times per option, default 8) with the strategy SPEC (any of
+    the forms above) in its playouts, registered on first use.
     """
+    if spec.startswith("search:"):
+        return _load_search(spec)
     if spec in strategy_names():
         return spec
     if spec.startswith("linear:"):
@@ -75,7 +82,7 @@ def load_strategy(spec: str) -> str:
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml)"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, search:NAME[@K])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)
@@ -87,6 +94,24 @@ def load_strategy(spec: str) -> str:
         return registered
     compile_strategy(spec, fn, (inspect.getdoc(fn) or "").split("\n")[0], source=spec)
     return spec
+
+
+def _load_search(spec: str) -> str:
+    inner, k_text = spec[len("search:"):], None
+    if "@" in inner:
+        inner, k_text = inner.rsplit("@", 1)
+    if not inner:
+        raise StrategyError(f"strategy {spec!r}: name the playout strategy, e.g. search:linear or search:linear@16")
+    playouts = SEARCH_PLAYOUTS
+    if k_text is not None:
+        if not k_text.isdigit() or int(k_text) < 1:
+            raise StrategyError(f"strategy {spec!r}: playouts K in search:NAME@K must be a whole number >= 1, got {k_text!r}")
+        playouts = int(k_text)
+    policy = load_strategy(inner)
+    try:
+        return register_search(policy, playouts)
+    except ValueError as exc:
+        raise StrategyError(f"strategy {spec!r}: {exc}") from None
 
 
 def _import_file(path_text: str):

@@ -19,9 +19,11 @@ The house, bottom up (each module imports only those above it)::
     scratch    the wk / fw scratch of a game, Mode (the seat modes), the game's stream in wk
     zones      GameState's small helpers (draw, discard, budget, score, opponents, ...)
     features   chain points (R8.2) and the afterstate features; DELTA_KINDS
+    prefix     the forced prefix (Mode.SEARCH): a turn's decisions replayed (below decisions, like script)
     decisions  choose / decide / pick_best / record, linear scoring
     kernels    the rule kernels, simcore.reference function for function
     search     rollouts (flat Monte Carlo) and the game loop running them
+    isearch    the search player: a turn driver, every decision played out, hidden cards dealt anew
     batch      run_chunk / play_one / game_results: whole games from a seed
     runner     Python: SimConfig, simulate, iter_chunks, summarize
     bridge     Python: traced games, decoding, state export (differential test)

@@ -4,11 +4,12 @@
 each game's results (:func:`game_results`); :func:`play_one` plays one game,
 optionally traced (:mod:`simcore.fast.bridge`). A game deals itself with
 :func:`start_game` (Game.new) and runs :func:`simcore.fast.kernels.play_game`,
-or :func:`simcore.fast.search.play_game_rollout` when a seat plays
-Mode.ROLLOUT.
+:func:`simcore.fast.search.play_game_rollout` when a seat plays
+Mode.ROLLOUT, or :func:`simcore.fast.isearch.play_game_search` when a seat
+plays Mode.SEARCH.
 
 The top of the one-way import chain
-(layout <- scratch <- zones <- features <- decisions <- kernels <- search <- batch);
+(layout <- scratch <- zones <- features <- decisions <- kernels <- search <- isearch <- batch);
 :mod:`simcore.fast.runner` and :mod:`simcore.fast.bridge` call it from Python.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from simcore.fast.layout import (
 )
 from simcore.fast.rng import decision_state, shuffle, stream_state
 from simcore.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
+from simcore.fast.isearch import any_search, play_game_search
 from simcore.fast.script import script_running
 from simcore.fast.search import play_game_rollout, playout_buffers
 from simcore.fast.zones import new_state, score
@@ -103,12 +105,15 @@ def run_chunk(
     c = cards_a.shape[0]
     strats = (s0, s1, s2, s3)
     rollout = any_rollout(modes, n_seats)
+    search = any_search(modes, n_seats)
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, first_game + i)  # the deal stream
         st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
         wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
-        if rollout:
+        if search:
+            play_game_search(st, wk, fw, strats, modes, weights)
+        elif rollout:
             play_game_rollout(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
         else:
             play_game(st, wk, fw, strats)
@@ -124,7 +129,9 @@ def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game,
     rng[0] = stream_state(key, game)  # the deal stream
     st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
     wk, fw = new_work(cards_a.shape[0], decision_state(key, game), trace_decisions, trace_rows, modes, weights)
-    if any_rollout(modes, n_seats):
+    if any_search(modes, n_seats):
+        play_game_search(st, wk, fw, (s0, s1, s2, s3), modes, weights)
+    elif any_rollout(modes, n_seats):
         play_game_rollout(st, wk, fw, (s0, s1, s2, s3), playout_buffers(st, wk, fw, modes))
     else:
         play_game(st, wk, fw, (s0, s1, s2, s3))

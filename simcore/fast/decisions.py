@@ -27,6 +27,7 @@ from simcore.fast.features import (
     take_z_delta,
 )
 from simcore.fast.jit import inline_kernel, kernel
+from simcore.fast.prefix import prefix_base, prefix_mode, prefix_pick, prefix_push
 from simcore.fast.script import script_pick
 from simcore.fast.layout import (
     F_ARG,
@@ -48,6 +49,7 @@ from simcore.fast.scratch import (
     MODE_LINEAR,
     MODE_ROLLOUT,
     MODE_SCRIPT,
+    MODE_SEARCH,
     MODE_ZERO,
     TC_CAP_DECISIONS,
     TC_CAP_ROWS,
@@ -96,13 +98,36 @@ def decide(st, wk, fw, strats, kind, seat, n, aux):
     ``below(n)`` directly, and greedy needs only the delta slot. MODE_LINEAR
     scores the features with the seat's weights without a call; a
     MODE_ROLLOUT seat plays its policy mode here (its buy decisions never
-    reach decide, see search.direct_your_sleep_rollout). A MODE_CALL strategy is not called
+    reach decide, see search.direct_your_sleep_rollout); in a search game every
+    seat plays MODE_SEARCH (:func:`prefix_decide`, :mod:`simcore.fast.prefix`). A MODE_CALL strategy is not called
     at the kinds it declared it does not tell apart (register(decides=...)):
     there every option would tie, so the pick is below(n) directly.
     """
     mode = seat_mode(wk, seat)
     if mode == MODE_SCRIPT:  # scripted play (conformance): the script block starts at the first trace row
         return script_pick(st, wk, kind, seat, n, trace_start(wk))
+    if mode == MODE_SEARCH:  # a search game (simcore.fast.isearch): the forced prefix first
+        return prefix_decide(st, wk, fw, strats, kind, seat, n, aux)
+    return decide_with(st, wk, fw, strats, kind, seat, n, aux, mode)
+
+
+@kernel
+def prefix_decide(st, wk, fw, strats, kind, seat, n, aux):
+    """MODE_SEARCH: the prefix's answer, else the seat's own mode (its choice appended to the prefix)."""
+    base = prefix_base(st, wk)
+    best_i = prefix_pick(st, wk, kind, seat, n, base)
+    if best_i >= 0:
+        if tracing(wk):
+            record(wk, kind, seat, n, best_i)
+        return best_i
+    best_i = decide_with(st, wk, fw, strats, kind, seat, n, aux, prefix_mode(wk, base, seat))
+    prefix_push(wk, base, best_i)
+    return best_i
+
+
+@inline_kernel
+def decide_with(st, wk, fw, strats, kind, seat, n, aux, mode):
+    """decide's scoring with the seat's score mode ``mode`` (see :func:`decide`)."""
     if mode == MODE_ROLLOUT:
         mode = wk[wk.shape[0] + WK_POLICY, seat]
     if (

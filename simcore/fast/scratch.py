@@ -67,6 +67,7 @@ class Mode(IntEnum):
     LINEAR = 3  # dot(weights[seat], features): no call, no compile per weight vector
     ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode everywhere else
     SCRIPT = 5  # scripted play (conformance): answers from a script in the trace rows (simcore.fast.script)
+    SEARCH = 6  # search player (simcore.fast.isearch); in a search game's wk every seat: the forced prefix (simcore.fast.prefix)
 
 
 # The same values as plain ints, the form the kernels (and the modes array) use.
@@ -76,6 +77,7 @@ MODE_DELTA = int(Mode.DELTA)
 MODE_LINEAR = int(Mode.LINEAR)
 MODE_ROLLOUT = int(Mode.ROLLOUT)
 MODE_SCRIPT = int(Mode.SCRIPT)
+MODE_SEARCH = int(Mode.SEARCH)
 
 # Rows of ``modes`` (int64[MAX_SEATS, MAX_SEATS]) as new_work takes it, one column per seat.
 MD_SCORE = 0  # the score mode

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
 from simcore.fast.layout import F_DELTA, N_FEATURES
-from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_ZERO
+from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_SEARCH, MODE_ZERO
 from simcore.rules import DECISION_ID, DECISION_KINDS
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
@@ -83,7 +83,7 @@ def kinds_mask(decides) -> int:
 # Engine modes (simcore.fast.scratch.Mode): the built-ins' scores are known
 # without calling them, so the engine may skip the call with the same outcome.
 # MODE_LINEAR scores dot(weights, features) inside the engine; MODE_ROLLOUT is
-# the flat Monte Carlo player.
+# the flat Monte Carlo player, MODE_SEARCH the search player (simcore.fast.isearch).
 _NO_WEIGHTS = np.zeros(N_FEATURES)
 _NO_WEIGHTS.setflags(write=False)  # shared by every record that does not score linearly
 
@@ -101,7 +101,8 @@ class StrategyRecord:
     mode : int
         How the engine scores an option: MODE_CALL (call ``compiled``),
         MODE_ZERO / MODE_DELTA (the built-ins' known scores, no call),
-        MODE_LINEAR (``dot(weights, features)``) or MODE_ROLLOUT.
+        MODE_LINEAR (``dot(weights, features)``), MODE_ROLLOUT or MODE_SEARCH
+        (:func:`register_search`).
     decides : int
         Bit mask over DECISION_ID of the kinds the strategy is called at.
     weights : float64[N_FEATURES], read-only
@@ -109,7 +110,9 @@ class StrategyRecord:
     playouts : int
         Playouts per option of a rollout player (0 when unused).
     policy : int
-        Mode of a rollout player's default policy: MODE_DELTA (greedy) or MODE_LINEAR.
+        Mode of a rollout player's default policy (MODE_DELTA or MODE_LINEAR),
+        or of a search player's playout policy (MODE_SEARCH: ``compiled``,
+        ``weights`` and ``decides`` are the policy's).
     description : str
         One line shown in listings.
     builtin : bool
@@ -348,6 +351,57 @@ def register_rollout(
         w, pmode = _check_weights(name, policy), MODE_LINEAR
     register(name, greedy_strategy, description or f"flat Monte Carlo at buys, {k} playouts per option",
              mode=MODE_ROLLOUT, weights=w, playouts=k, policy=pmode, builtin=builtin)
+
+
+SEARCH_PLAYOUTS = 8  # default K of search:NAME
+
+
+def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
+    """The registered name of the search player over ``policy``: ``search:NAME`` (default K) or ``search:NAME@K``."""
+    return f"search:{policy}" if playouts == SEARCH_PLAYOUTS else f"search:{policy}@{playouts}"
+
+
+def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
+    """Register the search player (MODE_SEARCH, :mod:`simcore.fast.isearch`) over a registered policy.
+
+    At every decision with 2+ options the seat plays each option out
+    ``playouts`` times, hidden cards dealt anew for every playout and every
+    seat playing ``policy`` after it, and takes the best mean of win credit +
+    score margin / 1000.
+
+    Parameters
+    ----------
+    policy : str
+        A registered strategy that plays the playouts (any but a rollout or
+        search player: a playout never searches).
+    playouts : int
+        Playouts per option (K >= 1).
+
+    Returns
+    -------
+    str
+        The registered name (:func:`search_name`).
+
+    Raises
+    ------
+    ValueError
+        ``playouts`` is not a whole number >= 1, or ``policy`` is a rollout or search player.
+    KeyError
+        ``policy`` is not registered.
+    """
+    k = int(playouts)
+    if k < 1 or k != playouts:
+        raise ValueError(f"search:{policy}: playouts must be a whole number >= 1, got {playouts!r}")
+    base = get_record(policy)
+    if base.mode in (MODE_ROLLOUT, MODE_SEARCH):
+        raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy")
+    name = search_name(policy, k)
+    # registered again on every use: the policy may have been re-registered (linear:FILE)
+    register(name, base.compiled, f"search at every decision: {k} playouts per option with {policy!r}",
+             mode=MODE_SEARCH, weights=base.weights, playouts=k, policy=base.mode)
+    # the policy's kinds (a MODE_CALL policy is called only there in the playouts)
+    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides)
+    return name
 
 
 def get_decides(name: str) -> int:

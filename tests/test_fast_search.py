@@ -1,0 +1,204 @@
+"""The search player (search:NAME@K, Mode.SEARCH): legal, reproducible, blind to hidden cards, stronger than its policy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+import strategies.builtins  # noqa: F401 - registers linear, rollout, chain, ...
+from simcore.decks import deck_from_swap_texts
+from simcore.fast import SimConfig, simulate
+from simcore.fast.batch import start_game
+from simcore.fast.differential import compare_game
+from simcore.fast.isearch import first_search, play_game_search
+from simcore.fast.kernels import play_turn
+from simcore.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, off_deck, off_z, seat_base
+from simcore.fast.rng import seed_key, stream_state
+from simcore.fast.runner import deck_arrays, strategy_args
+from simcore.fast.scratch import MODE_SEARCH, new_work
+from simcore.fast.strategies import get_record
+from simcore.rules import DECISION_ID, Options
+from strategies.api import StrategyError, load_strategy
+from strategies.reference_bots import REFERENCE_BOTS
+
+FIELDS = ("score", "z", "turns", "win", "length", "aborted", "performed", "chain_by_type")
+
+
+def _same(a, b):
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in FIELDS)
+
+
+# ------------------------------------------------------------------ names
+
+
+def test_search_names_resolve_to_registered_records():
+    assert load_strategy("search:linear") == "search:linear"
+    assert load_strategy("search:linear@8") == "search:linear"  # 8 is the default K
+    assert load_strategy("search:greedy@3") == "search:greedy@3"
+    rec, lin = get_record(load_strategy("search:linear@16")), get_record("linear")
+    assert rec.mode == MODE_SEARCH and rec.playouts == 16 and rec.policy == lin.mode
+    assert np.array_equal(rec.weights, lin.weights) and rec.compiled is lin.compiled
+    chain = get_record(load_strategy("search:chain@2"))
+    assert chain.decides == get_record("chain").decides  # the policy is called only at its kinds
+
+
+@pytest.mark.parametrize(
+    "spec,words",
+    [
+        ("search:linear@0", "whole number >= 1"),
+        ("search:linear@x", "whole number >= 1"),
+        ("search:", "name the playout strategy"),
+        ("search:nosuchbot", "unknown strategy"),
+        ("search:rollout", "plain strategy"),
+        ("search:search:linear", "plain strategy"),
+    ],
+)
+def test_bad_search_names_are_one_line_errors(spec, words):
+    with pytest.raises(StrategyError) as exc:
+        load_strategy(spec)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+# ------------------------------------------------------------------ legality (replayed on the reference engine)
+
+LEGAL = [
+    ("base", [], 3, Options(), "search:linear@2"),
+    ("NT:ED+LD:PS", ["NT:ED", "LD:PS"], 2, Options(True, False), "search:linear@2"),
+    ("CD:ID+RD:ED+SD:PS", ["CD:ID", "RD:ED", "SD:PS"], 4, Options(True, True), "search:chain@1"),
+    ("FF:ID", ["FF:ID"], 1, Options(False, True), "search:linear@2"),
+]
+
+
+@pytest.mark.parametrize("label,swaps,players,opt,spec", LEGAL, ids=[f"{x[0]}-{x[2]}p-{x[3].label()}" for x in LEGAL])
+def test_search_games_replay_identically_on_the_reference_engine(label, swaps, players, opt, spec):
+    """Every recorded decision (kind, seat, options) of a search game is asked by the reference engine too,
+    and the final positions agree: the search only ever plays legal options, at every decision kind."""
+    name = load_strategy(spec)
+    deck = deck_from_swap_texts(swaps)
+    names = [name] + ["linear", load_strategy("search:linear@1"), "greedy"][: players - 1]  # 4p: two search seats
+    for game in range(2):
+        report = compare_game(deck, players, opt, 20261121, game, names, REFERENCE_BOTS)
+        assert report is None, report
+
+
+# ------------------------------------------------------------------ determinism
+
+
+def test_same_seed_same_games_whatever_the_chunk_size():
+    name = load_strategy("search:linear@2")
+    cfg = SimConfig(3, Options(True, False))
+    seats = [name, "linear", "rollout"]  # a rollout seat in a search game is searched at its buys
+    a = simulate(cfg, 12, 5, seats, chunk_size=12)
+    b = simulate(cfg, 12, 5, seats, chunk_size=1)
+    c = simulate(cfg, 12, 5, seats, chunk_size=5)
+    assert _same(a, b) and _same(a, c)
+    d = simulate(cfg, 12, 6, seats, chunk_size=12)
+    assert not np.array_equal(a.score, d.score)  # another seed plays other games
+
+
+@njit
+def _dealt_worlds_agree(a, b, players, sleep, shift, key, games, s0, s1, s2, s3, modes, weights):
+    bad = 0
+    for g in range(games):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, g)
+        st = start_game(a, b, players, sleep, shift, rng)
+        wk, fw = new_work(a.shape[0], rng[0], 0, 0, modes, weights)
+        bad += play_game_search(st, wk, fw, (s0, s1, s2, s3), modes, weights)
+    return bad
+
+
+def test_every_replayed_prefix_fits_the_dealt_world():
+    """A forced choice is never out of range in a playout: the dealt worlds agree with everything seen."""
+    deck = deck_from_swap_texts(["NT:ED", "LD:PS"])  # Paradigm Shift draws face up mid-turn (R6.11)
+    a, b = deck_arrays(deck)
+    name = load_strategy("search:linear@2")
+    for players, opt in ((4, Options(True, True)), (1, Options())):
+        args = strategy_args([name] + ["linear"] * (players - 1))
+        bad = _dealt_worlds_agree(a, b, players, opt.sleep_token, opt.shifting_tokens, seed_key(3), 6, *args)
+        assert bad == 0
+
+
+# ------------------------------------------------------------------ no peeking
+
+
+@njit
+def _position(a, b, players, sleep, shift, key, game, turns, s0, s1, s2, s3, modes, weights):
+    """The state and scratch at the start of turn ``turns`` of a game every seat plays by its mode."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = stream_state(key, game)
+    st = start_game(a, b, players, sleep, shift, rng)
+    wk, fw = new_work(a.shape[0], rng[0], 0, 0, modes, weights)
+    for _ in range(turns):
+        if st[H_GAME_OVER] != 0:
+            break
+        play_turn(st, wk, fw, (s0, s1, s2, s3))
+    return st, wk, fw
+
+
+def _shuffle_hidden(st, seed):
+    """Another order of the cards no seat can see: the Sleep Deck below its top and every Z card, mixed."""
+    st = st.copy()
+    places = list(range(off_deck(st) + st[H_DECK_PTR], off_deck(st) + st[H_N_CARDS]))
+    for s in range(int(st[0])):
+        places += [off_z(st, s) + k for k in range(st[seat_base(s) + S_Z_LEN])]
+    cards = st[places]
+    st[places] = np.random.default_rng(seed).permutation(cards)
+    assert not np.array_equal(st[places], cards)
+    return st
+
+
+@pytest.mark.parametrize("skip", [0, 1])
+def test_the_search_does_not_read_the_hidden_order(skip):
+    """Same position, same stream, another hidden order: identical playout values and the same choice.
+
+    The active seat searches (search:linear@3) at the first (skip 0: mostly
+    take_z, where the top card would matter most) or second search decision
+    of its turn (skip 1: mostly a buy after a face-down draw); the other seats
+    play linear. Positions from several games and turns; without the Sleep
+    Token, Night Terror or Paradigm Shift nothing is turned face up between
+    the two decisions, so the seat has seen the same in both positions.
+    """
+    name = load_strategy("search:linear@3")
+    deck = deck_from_swap_texts([] if skip else ["NT:ED", "LD:PS"])
+    a, b = deck_arrays(deck)
+    seen = 0
+    differing = 0
+    configs = ((3, Options()), (2, Options(False, True)), (4, Options())) if skip else \
+        ((3, Options()), (2, Options(True, False)), (4, Options(False, True)))
+    for players, opt in configs:
+        for game in range(4):
+            for turns in (players + 1, players * 2):  # games of linear bots last ~4-5 rounds
+                lin = strategy_args(["linear"] * players)
+                st, wk, fw = _position(a, b, players, opt.sleep_token, opt.shifting_tokens, seed_key(8), game, turns, *lin)
+                if st[H_GAME_OVER]:
+                    continue
+                active = int(st[2])
+                seats = ["linear"] * players
+                seats[active] = name
+                args = strategy_args(seats)
+                kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
+                if kind < 0:
+                    continue
+                other = first_search(_shuffle_hidden(st, game * 100 + turns), wk, fw, *args, skip)
+                assert seat == active and n >= 2
+                assert (other[0], other[1], other[2], other[4]) == (kind, seat, n, best)
+                assert np.array_equal(other[3], values), (values, other[3])
+                seen += 1
+                differing += len(set(values.tolist())) > 1
+    assert seen >= 16 and differing >= seen // 2  # the values are not all alike: the check is not vacuous
+
+
+# ------------------------------------------------------------------ strength
+
+
+def test_search_beats_its_own_policy_in_seat_one():
+    """search:linear@4 in seat 1 against two linear bots wins clearly more than linear there (same deals)."""
+    name = load_strategy("search:linear@4")
+    cfg = SimConfig(3)
+    n = 160
+    s = simulate(cfg, n, 2026, [name, "linear", "linear"])
+    base = simulate(cfg, n, 2026, "linear")
+    d = s.win[:, 0] - base.win[:, 0]
+    low = d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n)
+    assert low > 0, (s.win[:, 0].mean(), base.win[:, 0].mean())
