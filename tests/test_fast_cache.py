@@ -13,7 +13,7 @@ from simcore.fast import cache
 def test_dependencies_are_every_kernel_module_and_the_rule_files():
     names = {p.name for p in cache.dependency_files()}
     kernel_modules = {"jit.py", "layout.py", "rng.py", "scratch.py", "zones.py", "features.py", "decisions.py",
-                      "script.py", "kernels.py", "search.py", "batch.py", "strategies.py"}
+                      "script.py", "prefix.py", "kernels.py", "search.py", "isearch.py", "batch.py", "strategies.py"}
     assert names == kernel_modules | {"rules.py", "scoring.py", "cards.py"}
     # every module that compiles with numba is guarded; pure-Python drivers are not
     for path in Path(cache.__file__).parent.glob("*.py"):
