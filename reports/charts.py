@@ -96,6 +96,18 @@ SWEEP_METRICS = {
 }
 
 
+def interval_rows(ax, df: pl.DataFrame, value: str, low: str, high: str) -> np.ndarray:
+    """One row per table row, top down: the value (in %) as a dot on its 95% interval, coloured by player count.
+
+    Returns the rows' y positions, for labels and reference marks.
+    """
+    y = np.arange(df.height)[::-1]
+    colours = [PALETTE[{2: 0, 3: 1, 4: 2}.get(p, 3)] for p in df["players"].to_list()]
+    ax.hlines(y, df[low].to_numpy() * 100, df[high].to_numpy() * 100, colors=colours, lw=3)
+    ax.scatter(df[value].to_numpy() * 100, y, color=colours, s=36, zorder=3)
+    return y
+
+
 def _new(title: str, subtitle: str = "") -> Figure:
     """A landscape page with a bold title and a wrapped explanatory subtitle above the panels."""
     lines = textwrap.wrap(subtitle, 150) if subtitle else []
@@ -639,12 +651,7 @@ def skill_chart(t: StudyTables) -> list[Chart]:
                "How often the stronger bot wins against the weaker one(s) on the same deals, seats rotated; "
                "bars = 95% intervals, | = fair share. The further right, the more the game rewards skill.")
     ax = fig.subplots()
-    y = np.arange(df.height)[::-1]
-    x = df["stronger_win_rate"].to_numpy() * 100
-    lo, hi = df["win_low"].to_numpy() * 100, df["win_high"].to_numpy() * 100
-    colours = [PALETTE[{2: 0, 3: 1, 4: 2}.get(p, 3)] for p in df["players"].to_list()]
-    ax.hlines(y, lo, hi, colors=colours, lw=3)
-    ax.scatter(x, y, color=colours, s=36, zorder=3)
+    y = interval_rows(ax, df, "stronger_win_rate", "win_low", "win_high")
     ax.scatter(df["fair"].to_numpy() * 100, y, marker="|", s=220, color="#222222", zorder=4)
     labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}: {r['stronger']} vs {r['weaker']}" for r in df.iter_rows(named=True)]
     ax.set_yticks(y, labels)
@@ -707,12 +714,7 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
                "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
                "belong to the bot rather than to the game.")
     ax = fig.subplots()
-    y = np.arange(df.height)[::-1]
-    x = df["gain"].to_numpy() * 100
-    lo, hi = df["gain_low"].to_numpy() * 100, df["gain_high"].to_numpy() * 100
-    colours = [PALETTE[{2: 0, 3: 1, 4: 2}.get(p, 3)] for p in df["players"].to_list()]
-    ax.hlines(y, lo, hi, colors=colours, lw=3)
-    ax.scatter(x, y, color=colours, s=36, zorder=3)
+    y = interval_rows(ax, df, "gain", "gain_low", "gain_high")
     ax.axvline(0, color="#222222", lw=0.8)
     labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)]
     ax.set_yticks(y, labels)
