@@ -17,6 +17,9 @@ from simcore.variants import Variant, parse_variant
 
 FORMAT_VERSION = 2  # study folder format: every chunk lists its files ({"agg": ..., "games": ..., "pairs": ...})
 MAX_SEATS = MAX_PLAYERS  # seat columns of the per-seat sums (R2.1)
+# Games per chunk: a chunk's per-game arrays are held in memory at once, about 1 kB per game of
+# 4 players (held cards, performed and chain counts per type), so a million games take about 1 GB.
+MAX_CHUNK_SIZE = 1_000_000
 
 
 class StudyError(ValueError):
@@ -67,22 +70,34 @@ class RunConfig:
 
 @dataclass
 class ChunkRecord:
-    """One finished chunk: games ``first .. first + games - 1`` and its files (relative paths)."""
+    """One finished chunk: games ``first .. first + games - 1`` and its files (relative paths).
+
+    ``checks`` holds each file's size in bytes and sha256 (``{"agg": [size, "hex"], ...}``), so a
+    truncated, emptied or altered file is found before it is read; folders written before the
+    checks existed have none, and only their files' presence and parquet framing are checked.
+    """
 
     first: int
     games: int
     files: dict[str, str]
     seconds: float
     status: str = "done"
+    checks: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"first": self.first, "games": self.games, "files": self.files, "seconds": self.seconds, "status": self.status}
+        out = {"first": self.first, "games": self.games, "files": self.files, "seconds": self.seconds, "status": self.status}
+        if self.checks:
+            out["checks"] = {k: [int(n), str(h)] for k, (n, h) in self.checks.items()}
+        return out
 
     @staticmethod
     def from_json(data: dict) -> "ChunkRecord":
         files = {str(k): str(v) for k, v in data["files"].items()}
+        checks = {str(k): (int(v[0]), str(v[1])) for k, v in (data.get("checks") or {}).items()}
+        if set(checks) - set(files):
+            raise ValueError(f"chunk at game {data['first']}: checks for files it does not list")
         return ChunkRecord(int(data["first"]), int(data["games"]), files, float(data.get("seconds", 0.0)),
-                           str(data.get("status", "done")))
+                           str(data.get("status", "done")), checks)
 
 
 @dataclass
@@ -100,6 +115,9 @@ class StudyManifest:
     format_version: int = FORMAT_VERSION
     deck: dict | None = None  # the --deck composition (deck_spec_to_json), None: the default deck
     meta: dict = field(default_factory=dict)  # name, kind, precision, max_games, ...
+    # What identifies the study: {"seed": S, "plan": fingerprint of the plan that created it (None when
+    # it was made without a plan)}; a manifest copied from another study is told by it (analyses.study).
+    identity: dict = field(default_factory=dict)
 
     def done_games(self, config_id: str) -> int:
         return sum(c.games for c in self.chunks.get(config_id, []))
@@ -124,6 +142,7 @@ class StudyManifest:
             "aggregate_only": self.aggregate_only,
             "versions": self.versions,
             "deck": self.deck,
+            "identity": self.identity,
             "meta": self.meta,
             "configs": [c.to_json() for c in self.configs],
             "target_games": self.target_games,
@@ -150,6 +169,7 @@ class StudyManifest:
             format_version=version,
             deck=data.get("deck"),
             meta=dict(data.get("meta") or {}),
+            identity=dict(data.get("identity") or {}),
         )
 
 

@@ -28,11 +28,17 @@ The manifest lists every chunk's files in ``files`` (``{"agg": ...,
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import json
 import os
 import platform
+import sys
+import tempfile
 import time
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -42,10 +48,12 @@ import polars as pl
 
 from analyses.backends import LocalBackend
 from analyses.chunks import ChunkFn, play_chunk
-from analyses.model import MAX_SEATS, ChunkRecord, ChunkTask, RunConfig, StudyError, StudyManifest
+from analyses.model import MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, RunConfig, StudyError, StudyManifest
 from analyses.progress import progress_bar
 from simcore.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.decks import DeckSpec
+from simcore.files import read_text_file
+from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.rules import SOLO_BANDS
 from simcore.variants import Variant, VariantError, parse_variant
 
@@ -73,9 +81,84 @@ def _now() -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    """Write ``data`` to a temporary file of its own in ``path``'s folder, then rename it into place.
+
+    The temporary name is unique (pid and random part), so two processes
+    never write into the same temporary file; a failed write leaves no
+    temporary file behind.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ============================================================================ one writer per folder
+
+LOCK = ".lock"
+_LOCKS: dict[Path, list] = {}  # resolved folder -> [open lock file, holders in this process]
+
+
+def lock_folder(folder: str | Path) -> Callable[[], None]:
+    """Take the study folder's writer lock for this process; returns the function that releases it.
+
+    The lock is an OS lock (``flock``) on ``folder/.lock``, not a lock file
+    whose existence is the lock: the kernel drops it when the process ends
+    in any way (Ctrl-C, kill -9, a crash), so no stale lock is ever left to
+    clean up by hand, and the standard library suffices. Within one process
+    it is re-entrant (every :class:`Study` of the folder shares it); a
+    second *process* gets a :class:`StudyError` at once, naming the holder.
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    key = folder.resolve()
+    held = _LOCKS.get(key)
+    if held is None:
+        fh = open(key / LOCK, "a+")
+        try:
+            _os_lock(fh)
+        except OSError:
+            fh.seek(0)
+            holder = fh.read().strip()
+            fh.close()
+            raise StudyError(f"{folder}: another process{f' (pid {holder})' if holder.isdigit() else ''} is writing "
+                             "this study folder; wait until it ends or use another folder") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        held = _LOCKS[key] = [fh, 0]
+    held[1] += 1
+    released = []
+
+    def release() -> None:
+        if released:
+            return
+        released.append(True)
+        entry = _LOCKS.get(key)
+        if entry is not None:
+            entry[1] -= 1
+            if entry[1] <= 0:
+                del _LOCKS[key]
+                entry[0].close()  # closing the file drops the OS lock
+
+    return release
+
+
+def _os_lock(fh) -> None:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        msvcrt.locking(fh.fileno(), msvcrt.LK_NBLCK, 1)
+        return
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def save_manifest(folder: Path, manifest: StudyManifest) -> None:
@@ -87,16 +170,43 @@ def load_manifest(folder: str | Path) -> StudyManifest:
     """Read a study folder's manifest; :class:`StudyError` when missing or damaged."""
     folder = Path(folder)
     path = folder / MANIFEST
+    if not folder.is_dir():
+        raise StudyError(f"{folder}: not a study folder ({'a file' if folder.exists() else 'no such folder'})")
     if not path.is_file():
         raise StudyError(f"{folder}: not a study folder (no {MANIFEST})")
+    text = read_text_file(path, "study manifest", StudyError, max_bytes=1 << 30)
     try:
-        manifest = StudyManifest.from_json(json.loads(path.read_text("utf-8")))
-        for c in manifest.configs:
-            if not 1 <= c.players <= MAX_SEATS or len(c.strategies) != c.players:
-                raise ValueError(f"configuration {c.id}: {c.players} players but {len(c.strategies)} strategies")
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as exc:
-        raise StudyError(f"{path}: damaged manifest ({type(exc).__name__}: {exc})") from None
+        manifest = StudyManifest.from_json(json.loads(text))
+        _check_manifest(manifest)
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as exc:
+        raise StudyError(f"{path}: damaged manifest ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
     return manifest
+
+
+def _check_manifest(m: StudyManifest) -> None:
+    """Values no study writes: each raises ValueError (a damaged manifest)."""
+    if not 0 <= m.seed <= MAX_SEED:
+        raise ValueError(f"seed {m.seed} is not 0 to 2**64-1")
+    if not 1 <= m.chunk_size <= MAX_CHUNK_SIZE:
+        raise ValueError(f"chunk size {m.chunk_size}")
+    ids = set()
+    for c in m.configs:
+        if not 1 <= c.players <= MAX_SEATS or len(c.strategies) != c.players:
+            raise ValueError(f"configuration {c.id}: {c.players} players but {len(c.strategies)} strategies")
+        ids.add(c.id)
+    for cid, n in m.target_games.items():
+        if cid not in ids or not 0 <= n <= MAX_GAMES:
+            raise ValueError(f"target of {cid!r}: {n}")
+    for cid, recs in m.chunks.items():
+        if cid not in ids:
+            raise ValueError(f"chunks of an unknown configuration {cid!r}")
+        for rec in recs:
+            if rec.first < 0 or not 1 <= rec.games <= MAX_GAMES or "agg" not in rec.files:
+                raise ValueError(f"chunk of {cid} at game {rec.first}: {rec.games} games, files {sorted(rec.files)}")
+            for rel in rec.files.values():  # chunk files live inside the folder, nowhere else
+                parts = Path(rel).parts
+                if Path(rel).is_absolute() or ".." in parts or not parts or parts[0] != "chunks":
+                    raise ValueError(f"chunk file {rel!r} outside the folder's chunks/")
 
 
 # ============================================================================ deck compositions
@@ -247,10 +357,106 @@ def pairs_frame(result, config: RunConfig) -> pl.DataFrame | None:
     })
 
 
-def write_frame_atomic(frame: pl.DataFrame, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    frame.write_parquet(tmp, compression="lz4", statistics=False)
-    os.replace(tmp, path)
+def write_frame_atomic(frame: pl.DataFrame, path: Path, metadata: dict | None = None) -> tuple[int, str]:
+    """Write ``frame`` as parquet atomically (:func:`write_atomic`); returns the file's (size, sha256)."""
+    buf = io.BytesIO()
+    frame.write_parquet(buf, compression="lz4", statistics=False, metadata=metadata)
+    data = buf.getvalue()
+    write_atomic(path, data)
+    return len(data), hashlib.sha256(data).hexdigest()
+
+
+CHUNK_META = "dreamscape_chunk"  # parquet key of the agg file: the seed and games it was played for
+
+
+def file_check(path: Path) -> tuple[int, str]:
+    """(size, sha256) of a file as it is on disk."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+            size += len(block)
+    return size, h.hexdigest()
+
+
+def chunk_problem(folder: Path, rec: ChunkRecord) -> str | None:
+    """What is wrong with a finished chunk's files, in a few words, or None when they are as recorded."""
+    for kind, rel in rec.files.items():
+        path = folder / rel
+        if not path.is_file():
+            return f"chunk file missing: {rel}"
+        want = rec.checks.get(kind)
+        if want is None:  # written before checks existed: the parquet framing at least
+            size = path.stat().st_size
+            with open(path, "rb") as fh:
+                head = fh.read(4)
+                fh.seek(max(size - 4, 0))
+                tail = fh.read(4)
+            if size < 12 or head != b"PAR1" or tail != b"PAR1":
+                return f"chunk file damaged: {rel} ({'empty' if size == 0 else 'not a whole parquet file'})"
+            continue
+        size, digest = file_check(path)
+        if size != want[0]:
+            what = "empty" if size == 0 else f"{size:,} bytes, {want[0]:,} recorded"
+            return f"chunk file damaged: {rel} ({what})"
+        if digest != want[1]:
+            return f"chunk file damaged: {rel} (its content differs from the recorded sha256)"
+    return None
+
+
+def _chunk_identity(folder: Path, rec: ChunkRecord) -> dict | None:
+    """The seed and games an agg file says it was played for (None when unreadable)."""
+    try:
+        meta = pl.read_parquet_metadata(folder / rec.files["agg"])
+        return json.loads(meta[CHUNK_META])
+    except Exception:  # noqa: BLE001 - a damaged file simply tells nothing
+        return None
+
+
+def damaged_chunks(folder: str | Path, manifest: StudyManifest | None = None) -> list[tuple[str, ChunkRecord, str]]:
+    """Every finished chunk whose files are missing or differ from the manifest: (config id, record, problem).
+
+    Raises
+    ------
+    StudyError
+        The manifest is not this folder's: a chunk was played with another
+        seed than the manifest says (a manifest copied from another study).
+    """
+    folder = Path(folder)
+    m = manifest or load_manifest(folder)
+    out = []
+    for cid, recs in m.chunks.items():
+        for rec in recs:
+            problem = chunk_problem(folder, rec)
+            if problem is None:
+                continue
+            ident = _chunk_identity(folder, rec)
+            if ident is not None and (ident.get("seed") != m.seed or ident.get("config") != cid):
+                raise StudyError(
+                    f"{folder / MANIFEST}: belongs to another study: it says seed {m.seed}, but the chunk files "
+                    f"were played with seed {ident.get('seed')} ({ident.get('config')}); restore this folder's "
+                    "manifest or use another folder")
+            out.append((cid, rec, problem))
+    return out
+
+
+def check_study(folder: str | Path) -> StudyManifest:
+    """The manifest of a study folder whose every finished chunk is as recorded; else one-line StudyError.
+
+    Reports and summaries call this before reading any chunk, so a missing,
+    truncated, emptied or altered chunk is named instead of read, and no
+    analysis silently leaves it out.
+    """
+    folder = Path(folder)
+    m = load_manifest(folder)
+    bad = damaged_chunks(folder, m)
+    if bad:
+        cid, rec, problem = bad[0]
+        more = f" (and {len(bad) - 1} more chunk(s))" if len(bad) > 1 else ""
+        raise StudyError(f"{folder}: damaged study, {problem}, games {rec.first}-{rec.first + rec.games - 1} of "
+                         f"{cid}{more}; run the study command again to replay it")
+    return m
 
 
 # ============================================================================ the study
@@ -295,17 +501,33 @@ class Study:
         command: str = "",
         deck_spec: DeckSpec | None = None,
         meta: dict | None = None,
+        plan: str | None = None,
     ) -> None:
-        if games < 0:
-            raise StudyError("games must be >= 0")
-        if chunk_size < 1:
-            raise StudyError("chunk size must be >= 1")
+        if not 0 <= games <= MAX_GAMES:
+            raise StudyError(f"games must be 0 to {MAX_GAMES:,}")
+        if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+            raise StudyError(f"chunk size must be 1 to {MAX_CHUNK_SIZE:,}")
+        if not 0 <= seed <= MAX_SEED:
+            raise StudyError(f"seed must be 0 to 2**64-1, got {seed}")
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise StudyError(f"{self.folder}: exists and is not a folder")
         deck_json = deck_spec_to_json(deck_spec) if deck_spec is not None else None
+        # One writer per folder: held until close() (or until this object is collected).
+        self._release = lock_folder(self.folder)
+        self._finalizer = weakref.finalize(self, self._release)
+        try:
+            self._open(configs, games, seed, chunk_size, aggregate_only, command, deck_json, meta, plan)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, configs, games, seed, chunk_size, aggregate_only, command, deck_json, meta, plan) -> None:
         if (self.folder / MANIFEST).exists():
             m = load_manifest(self.folder)
+            if m.identity.get("seed", m.seed) != m.seed:
+                raise StudyError(f"{self.folder / MANIFEST}: damaged manifest (identity seed "
+                                 f"{m.identity.get('seed')} but seed {m.seed})")
             if m.seed != seed:
                 raise StudyError(f"{self.folder}: this study was started with seed {m.seed}, not {seed}; use another folder")
             if m.aggregate_only != aggregate_only:
@@ -321,8 +543,8 @@ class Study:
                 m.target_games[c.id] = max(m.target_games.get(c.id, 0), games)
             m.meta.update(meta or {})
             self.manifest = m
+            self._replay_damaged()
         else:
-            self.folder.mkdir(parents=True, exist_ok=True)
             self.manifest = StudyManifest(
                 seed=seed,
                 chunk_size=chunk_size,
@@ -334,6 +556,7 @@ class Study:
                 versions=library_versions(),
                 deck=deck_json,
                 meta=dict(meta or {}),
+                identity={"seed": seed, "plan": plan},
             )
         self.save()
         # The configurations this run plays: the ones asked for, or all of a resumed study's.
@@ -341,6 +564,25 @@ class Study:
         self.configs = [c for c in self.manifest.configs if c.id in asked] if asked else list(self.manifest.configs)
         self._last_save = time.monotonic()
         self._stats: dict[str, dict[int, tuple[int, np.ndarray, np.ndarray]]] = {}
+
+    def close(self) -> None:
+        """Release the folder's writer lock (the object can still be read)."""
+        self._finalizer()
+
+    def __enter__(self) -> "Study":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _replay_damaged(self) -> None:
+        """Drop the records of chunks whose files are missing or altered, naming each on stderr: run() plays them again."""
+        for cid, rec, problem in damaged_chunks(self.folder, self.manifest):
+            print(f"dreamscape: {self.folder}: {problem}; playing games {rec.first}-{rec.first + rec.games - 1} "
+                  f"of {cid} again", file=sys.stderr, flush=True)
+            self.manifest.chunks[cid].remove(rec)
+            if not self.manifest.chunks[cid]:
+                del self.manifest.chunks[cid]
 
     # --- bookkeeping ------------------------------------------------------------------
     @property
@@ -399,19 +641,22 @@ class Study:
         sub = self.folder / "chunks" / config.id
         sub.mkdir(parents=True, exist_ok=True)
         files: dict[str, str] = {}
+        checks: dict[str, tuple[int, str]] = {}
         agg = agg_frame(result, config)
-        write_frame_atomic(agg, sub / f"agg-{first:012d}.parquet")
-        files["agg"] = f"chunks/{config.id}/agg-{first:012d}.parquet"
+        # The agg file says which seed and games it holds: a manifest copied from another study is told by it.
+        ident = json.dumps({"seed": self.manifest.seed, "config": config.id, "first": first, "games": n})
+        frames = [("agg", agg, {CHUNK_META: ident})]
         if not self.manifest.aggregate_only:
-            write_frame_atomic(games_frame(result, config), sub / f"games-{first:012d}.parquet")
-            files["games"] = f"chunks/{config.id}/games-{first:012d}.parquet"
+            frames.append(("games", games_frame(result, config), None))
         pairs = pairs_frame(result, config)
         if pairs is not None:
-            write_frame_atomic(pairs, sub / f"pairs-{first:012d}.parquet")
-            files["pairs"] = f"chunks/{config.id}/pairs-{first:012d}.parquet"
+            frames.append(("pairs", pairs, None))
+        for kind, frame, metadata in frames:
+            files[kind] = f"chunks/{config.id}/{kind}-{first:012d}.parquet"
+            checks[kind] = write_frame_atomic(frame, sub / f"{kind}-{first:012d}.parquet", metadata)
         recs = self.manifest.chunks.setdefault(config.id, [])
         recs[:] = [r for r in recs if r.first != first]
-        recs.append(ChunkRecord(first, n, files, round(seconds, 4)))
+        recs.append(ChunkRecord(first, n, files, round(seconds, 4), checks=checks))
         recs.sort(key=lambda r: r.first)
         self._stats.setdefault(config.id, {})[first] = _seat_stats_of(agg)
         if save:

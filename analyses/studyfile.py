@@ -61,12 +61,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyses.chunks import load_strategies
-from analyses.model import RunConfig, StudyError
+from analyses.model import MAX_CHUNK_SIZE, RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
 from analyses.study import Study
 from analyses.sweep import sweep_variants
 from analyses.tournament import schedule
 from simcore.decks import DeckError, DeckSpec, load_spec
+from simcore.files import read_text_file
+from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.variants import VariantError, parse_variant
 
 DEFAULT_GAMES = 10_000
@@ -131,18 +133,21 @@ class StudyPlan:
     def check(self) -> "StudyPlan":
         if not self.configs:
             raise StudyError("the study has no configuration to play")
-        if self.games is not None and self.games < 1:
-            raise StudyError(f"games must be at least 1, got {self.games}")
-        if any(g < 1 for g in self.config_games.values()):
-            raise StudyError(f"games must be at least 1, got {min(self.config_games.values())}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise StudyError(f"seed must be 0 to 2**64-1, got {self.seed}")
+        if self.games is not None and not 1 <= self.games <= MAX_GAMES:
+            raise StudyError(f"games must be 1 to {MAX_GAMES:,}, got {self.games}")
+        if any(not 1 <= g <= MAX_GAMES for g in self.config_games.values()):
+            bad = next(g for g in self.config_games.values() if not 1 <= g <= MAX_GAMES)
+            raise StudyError(f"games must be 1 to {MAX_GAMES:,}, got {bad}")
         if self.config_games and self.precision is not None:
             raise StudyError("games per group need a fixed game count: give games or precision, not both")
         if self.precision is not None and not 0 < self.precision < 0.5:
             raise StudyError(f"precision must be between 0 and 0.5, got {self.precision}")
-        if self.max_games < 1:
-            raise StudyError(f"max_games must be at least 1, got {self.max_games}")
-        if self.chunk_size < 1:
-            raise StudyError(f"chunk_size must be at least 1, got {self.chunk_size}")
+        if not 1 <= self.max_games <= MAX_GAMES:
+            raise StudyError(f"max_games must be 1 to {MAX_GAMES:,}, got {self.max_games}")
+        if not 1 <= self.chunk_size <= MAX_CHUNK_SIZE:
+            raise StudyError(f"chunk_size must be 1 to {MAX_CHUNK_SIZE:,}, got {self.chunk_size}")
         return self
 
 
@@ -156,16 +161,16 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
                          for p in plan.parts]
     if plan.precision is not None:
         meta.update({"precision": plan.precision, "max_games": plan.max_games})
-    study = Study(out, plan.configs, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
-                  deck_spec=plan.deck_spec, meta=meta)
-    if plan.precision is not None:
-        run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
-                         progress=progress, backend=backend)
-    else:
-        for c in study.configs:  # a resumed study never shrinks a target (Study.set_target)
-            study.set_target(c, plan.games_of(c))
-        study.save()
-        study.run(chunk_fn, progress=progress, backend=backend)
+    with Study(out, plan.configs, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
+               deck_spec=plan.deck_spec, meta=meta, plan=plan.fingerprint()) as study:  # the folder's writer lock
+        if plan.precision is not None:
+            run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
+                             progress=progress, backend=backend)
+        else:
+            for c in study.configs:  # a resumed study never shrinks a target (Study.set_target)
+                study.set_target(c, plan.games_of(c))
+            study.save()
+            study.run(chunk_fn, progress=progress, backend=backend)
     return study
 
 
@@ -228,12 +233,12 @@ def configs_for(variants: list[str], players: list[int], strategies: list[str] |
 # ----------------------------------------------------------------------------- TOML files
 
 
-def _int(data: dict, key: str, where: str, low: int = 0) -> int | None:
+def _int(data: dict, key: str, where: str, low: int = 0, high: int = MAX_GAMES) -> int | None:
     value = data.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise StudyError(f"{where}: {key} = {value!r}: expected a whole number >= {low}")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise StudyError(f"{where}: {key} = {value!r}: expected a whole number from {low:,} to {high:,}")
     return value
 
 
@@ -285,10 +290,7 @@ def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunCo
 def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
     """Read a designer's study file (see the module docstring); ``seed`` overrides the file's."""
     path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise StudyError(f"{path}: cannot read study file ({exc.strerror or exc})") from None
+    text = read_text_file(path, "study file", StudyError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -308,8 +310,8 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
             raise StudyError(f"{where}: precision = {precision!r}: expected a number between 0 and 0.5, e.g. 0.01")
         precision = float(precision)
     max_games = _int(data, "max_games", where, 1) or DEFAULT_MAX_GAMES
-    chunk = _int(data, "chunk_size", where, 1) or DEFAULT_CHUNK
-    file_seed = _int(data, "seed", where, 0)
+    chunk = _int(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK
+    file_seed = _int(data, "seed", where, 0, MAX_SEED)
     agg = data.get("aggregate_only", False)
     if not isinstance(agg, bool):
         raise StudyError(f"{where}: aggregate_only must be true or false")
@@ -327,6 +329,9 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
     groups = data.get("configs")
     top_group = {k: v for k, v in data.items() if k in GROUP_KEYS - TOP_KEYS}
     if groups is None:
+        if not top_group:  # not a default study in disguise: say what is missing
+            raise StudyError(f"{where}: no configurations: add [[configs]] groups (variants, players, strategy; "
+                             f"see analyses/data/example_study.toml)")
         groups = [top_group]
     elif top_group:
         raise StudyError(f"{where}: put {', '.join(sorted(top_group))} inside the [[configs]] groups")
@@ -341,6 +346,8 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
         if not isinstance(part_label, str):
             raise StudyError(f"{label}: label must be a text")
         part_games = _int(group, "games", label, 1) if in_file else None
+        if not set(group) - {"label", "games"}:
+            raise StudyError(f"{label}: names no configuration (give variants, players, strategy, ...)")
         group_configs = _group_configs({k: v for k, v in group.items() if k not in ("label", "games")}, label, spec)
         groups_read.append((part_label, group_configs, part_games))
     config_games: dict[str, int] = {}

@@ -16,7 +16,7 @@ from analyses.runsummary import json_ready, simulation_summary  # noqa: F401 - p
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
 from analyses.strength import pair_strength, type_strength
-from analyses.study import load_manifest, study_kinds
+from analyses.study import check_study, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import tournament_from_study, tournament_groups
 
@@ -24,7 +24,7 @@ from analyses.tournament import tournament_from_study, tournament_groups
 def summary_data(folder: str | Path) -> dict:
     """Every analysis the folder has data for, as lists of row dicts (JSON-ready)."""
     folder = Path(folder)
-    m = load_manifest(folder)
+    m = check_study(folder)  # every chunk as recorded, or one line naming the first that is not
     kinds = study_kinds(folder)
     if not kinds:
         raise StudyError(f"{folder}: the study has no finished chunk yet")

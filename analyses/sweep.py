@@ -36,7 +36,10 @@ MIN_MORE_SHARE = 0.01  # the strongest type needs "more" seat-games in at least 
 def parse_options(text: str) -> list[str]:
     """``all``, or comma-separated option sets: base, sleep-token, shifting-tokens, sleep-token+shifting-tokens."""
     out: list[str] = []
-    for part in [p.strip() for p in text.split(",") if p.strip()] or ["all"]:
+    parts = [p.strip() for p in text.split(",")]
+    if not all(parts):  # '' or ',,' is not "all": every part must be written
+        raise StudyError(f"--options {text!r}: an empty option set (write all for every one, or e.g. base,sleep-token)")
+    for part in parts:
         if part == "all":
             out.extend(ALL_OPTIONS)
             continue
@@ -57,7 +60,9 @@ def swap_decks(swaps: str = "all", spec: DeckSpec | None = None) -> list[str]:
     NT), ``*:ID*`` (any deck adding ID). The base deck is always included as
     the reference. Raises StudyError when a pattern matches nothing.
     """
-    text = (swaps or "all").strip()
+    text = swaps.strip()
+    if not text or not all(p.strip() for p in text.split(",")):  # '' or ',,' is not "all"
+        raise StudyError(f"--swaps {swaps!r}: an empty swap pattern (write all for every deck, none, or e.g. FF:*)")
     labels = []
     for removed, added in all_swap_sets():
         labels.append((len(removed), swap_label(removed, added)))

@@ -27,7 +27,7 @@ from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
 from analyses.strength import pair_strength, type_strength
-from analyses.study import load_manifest, study_kinds
+from analyses.study import check_study, study_kinds
 from analyses.sweep import swap_sweep
 from analyses.tournament import tournament_from_study, tournament_groups
 
@@ -159,7 +159,9 @@ def collect(folder: str | Path) -> StudyTables:
         The folder is not a study folder, is damaged, or holds no finished chunk.
     """
     folder = Path(folder)
-    manifest = load_manifest(folder)
+    # Every chunk file as recorded first: an analysis below that finds no data leaves its pages out,
+    # so a missing or damaged file must be named here, not turned into a shorter report.
+    manifest = check_study(folder)
     if not any(manifest.chunks.get(c.id) for c in manifest.configs):
         raise StudyError(f"{folder}: the study has no finished chunk yet")
     t = StudyTables(folder=folder, manifest=manifest, kinds=study_kinds(folder))

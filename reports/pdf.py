@@ -1,6 +1,8 @@
 """The report of a study folder: a multi-page PDF (title, findings, charts) and one PNG per chart."""
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -264,7 +266,9 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     png_path.mkdir(parents=True, exist_ok=True)
     pngs: list[Path] = []
-    tmp = pdf_path.with_name(pdf_path.name + ".tmp")
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{pdf_path.name}.", suffix=".tmp", dir=pdf_path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)  # unique: two reports of one folder never share a temporary file
     try:
         with PdfPages(tmp, metadata={"Title": f"Project Dreamscape balance report: {folder.name}",
                                      "Creator": "dreamscape report"}) as out:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from simcore.cards import CardError, parse_card
+from simcore.files import read_text_file
 from simcore.notation import ScenarioError, dump_state, state_from_setup
 from simcore.reference import Game, GameState, IllegalChoice
 
@@ -212,17 +213,23 @@ def run_scenario_file(path: Path, engine: str = "reference") -> ScenarioResult:
     engines = engines_of(engine)
     name = path.stem
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        return ScenarioResult(path, name, False, f"cannot read file ({exc.strerror or exc})", True)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        text = read_text_file(path, "scenario file", ScenarioError)
+    except ScenarioError as exc:
+        return ScenarioResult(path, name, False, str(exc).removeprefix(f"{path}: "), True)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
         return ScenarioResult(path, name, False, f"not valid JSON ({exc})", True)
+    except RecursionError:  # the folder run goes on: this file alone fails
+        return ScenarioResult(path, name, False, "not a scenario: JSON nested too deeply", True)
     if isinstance(data, dict) and isinstance(data.get("id"), str):
         name = data["id"]
     try:
         load_scenario(data)
     except ScenarioError as exc:
         return ScenarioResult(path, name, False, f"malformed scenario: {exc}", True)
+    except RecursionError:
+        return ScenarioResult(path, name, False, "malformed scenario: nested too deeply", True)
     failed: dict[str, str] = {}
     for one in engines:
         try:

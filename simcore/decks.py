@@ -25,9 +25,16 @@ from simcore.cards import (
     parse_card,
     type_from_code,
 )
+from simcore.files import read_text_file
 from simcore.rules import N_POSITIONS
+from simcore.scoring import CHAIN_POINTS_TABLE
 
 MAX_SWAPS = 3  # R1.4: 0 to 3 swaps
+# A deck file holds at most this many cards in all ([base] + [expansion]): a chain run cannot be longer
+# than the deck, and the chain chart (R8.2, continued for designers' decks) is tabled for runs up to
+# 256 cards in both engines. 256 is 2.4 times the default composition (106 cards); games of larger decks
+# would mostly end at the 1,000-turn cap (R8.4) instead of at R7.2.
+MAX_DECK_CARDS = len(CHAIN_POINTS_TABLE) - 1
 
 
 class DeckError(ValueError):
@@ -93,11 +100,7 @@ def default_spec() -> DeckSpec:
 def load_spec(path: str | Path) -> DeckSpec:
     """Load a designer's deck file (same format as ``simcore/data/default_deck.toml``)."""
     path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise DeckError(f"{path}: cannot read deck file ({exc.strerror or exc})") from None
-    return parse_spec(text, source=str(path))
+    return parse_spec(read_text_file(path, "deck file", DeckError), source=str(path))
 
 
 def parse_spec(text: str, source: str = "deck file") -> DeckSpec:
@@ -115,6 +118,10 @@ def parse_spec(text: str, source: str = "deck file") -> DeckSpec:
     expansion = _parse_section(data.get("expansion", {}), "expansion", source)
     if not base:
         raise DeckError(f"{source}: the [base] section holds no cards")
+    total = sum(n for _, n in base) + sum(n for _, n in expansion)
+    if total > MAX_DECK_CARDS:
+        raise DeckError(f"{source}: {total:,} cards in [base] and [expansion] together; "
+                        f"a deck file holds at most {MAX_DECK_CARDS}")
     for card, _ in base:
         if not set(card) <= BASE_TYPES:
             raise DeckError(
@@ -149,9 +156,10 @@ def _parse_section(table, section: str, source: str) -> tuple[tuple[Card, int], 
                 f"{source}: [{section}] lists the pair {key} twice (also as {seen[pair]})"
             )
         seen[pair] = key
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_DECK_CARDS:
             raise DeckError(
-                f"{source}: [{section}] {key} = {count!r}: the count must be a whole number >= 0"
+                f"{source}: [{section}] {key} = {count!r}: the count must be a whole number "
+                f"from 0 to {MAX_DECK_CARDS}"
             )
         if count:
             cards.append((card, count))

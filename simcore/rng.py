@@ -25,6 +25,12 @@ checks it).
 from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
+# What a run may ask for. A seed is one 64-bit stream key: larger or negative numbers would wrap onto
+# another seed (2**64 would play seed 0's games), so they are refused instead. Game g is a stream key
+# too; 10**12 games (about four months at 100,000 games/s) keeps every game index and every exact
+# per-study sum (analyses.study.units) far inside 64-bit integers.
+MAX_SEED = MASK64
+MAX_GAMES = 10**12
 GOLDEN = 0x9E3779B97F4A7C15
 # Keys the decision stream off the deal stream's start: an arbitrary fixed
 # 64-bit constant (any nonzero value would do; changing it changes every game).

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.files import read_text_file
 from simcore.fast.strategies import register_linear
 from strategies.errors import StrategyError
 from strategies.features import N_FEATURES, NAMES
@@ -44,10 +45,9 @@ def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
 def read_weights(path: str | Path) -> tuple[str, np.ndarray]:
     """(name, weight vector) of a weights file; StrategyError in one line if it cannot be used."""
     path = Path(path)
+    text = read_text_file(path, "linear weights file", StrategyError)
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise StrategyError(f"linear weights file {path} cannot be read ({exc.strerror or exc})") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"linear weights file {path} is not valid TOML ({exc})") from None
     if "weights" not in data:

@@ -61,7 +61,7 @@ def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
     from importlib import resources
 
     (tmp_path / "deck.toml").write_text(resources.files("simcore").joinpath("data/default_deck.toml").read_text())
-    (tmp_path / "s.toml").write_text('deck = "deck.toml"\ngames = 10\n')
+    (tmp_path / "s.toml").write_text('deck = "deck.toml"\ngames = 10\nplayers = 3\n')
     plan = load_study_file(tmp_path / "s.toml")
     assert plan.deck_spec.base == default_spec().base and plan.deck_spec.source.endswith("deck.toml")
 
@@ -94,7 +94,19 @@ def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
         ('rotate = ["linear"]', ["rotate is two different bots"]),
         ('players = 1\nrotate = ["linear", "chain"]', ["rotate needs 2 to 4 players"]),
         ('strategy = "greedy"\nrotate = ["linear", "chain"]', ["only one of"]),
-        ('precision = 0.02\n[[configs]]\ngames = 100', ["games per group", "not both"]),
+        ('precision = 0.02\n[[configs]]\ngames = 100\nplayers = 3', ["games per group", "not both"]),
+        # Empty lists are errors where "all" was not written (issue 13).
+        ('name = "nothing"', ["no configurations"]),
+        ("", ["no configurations"]),
+        ('[[configs]]\nlabel = "empty"\ngames = 10', ["[[configs]] #1", "names no configuration"]),
+        ('swaps = ""', ["empty swap pattern"]),
+        ('swaps = "FF:*,,"', ["empty swap pattern"]),
+        ('swaps = "single"\noptions = ",,"', ["empty option set"]),
+        ('variants = []', ["non-empty list"]),
+        ("seed = 18446744073709551616", ["seed", "18,446,744,073,709,551,615"]),
+        ("seed = -1", ["seed"]),
+        ("games = 1000000000001", ["games", "1,000,000,000,000"]),
+        ("chunk_size = 1000001", ["chunk_size", "1,000,000"]),
         ('[[configs]]\ngames = 0', ["[[configs]] #1", "games"]),
         ('[[configs]]\nlabel = 3', ["label must be a text"]),
     ],
