@@ -20,9 +20,11 @@ from typer.core import TyperGroup
 
 from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
+from simcore.files import check_output_file, check_output_folder
+from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
-from analyses.model import StudyError
+from analyses.model import MAX_CHUNK_SIZE, StudyError
 from analyses.progress import progress_bar, set_progress
 
 
@@ -68,7 +70,8 @@ app = typer.Typer(
 # ----------------------------------------------------------------------------- shared options
 
 PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players, 1 (solo Virtual Dreaming) to 4.")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Random seed; the same seed gives the same game.")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED,
+                                       help="Random seed, 0 to 2**64-1; the same seed gives the same game.")]
 SleepTokenOpt = Annotated[bool, typer.Option("--sleep-token", help="Play the Sleep Token variant (R9).")]
 ShiftingTokensOpt = Annotated[
     bool, typer.Option("--shifting-tokens", help="Shifting Dreams moves the cost tokens instead (R6.8 variant).")
@@ -110,6 +113,18 @@ def prepare_engine(progress: bool | None) -> None:
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     if not engine_compiled():
         notice(COMPILE_NOTICE)
+
+
+def writable_folder(path: Path, option: str) -> Path:
+    """``path`` can be written as a folder (it may not exist yet), else one line and exit 2, before any work."""
+    check_output_folder(path, option, UserInputError)
+    return path
+
+
+def writable_file(path: Path, option: str) -> Path:
+    """``path`` can be written as a file, else one line and exit 2, before any work."""
+    check_output_file(path, option, UserInputError)
+    return path
 
 
 def check_players(players: int) -> int:
@@ -272,20 +287,22 @@ PrecisionOpt = Annotated[
     typer.Option("--precision", help="Play until every reported rate's 95% interval half-width is at most this, e.g. 0.01."),
 ]
 MaxGamesOpt = Annotated[
-    int, typer.Option("--max-games", help="With --precision: at most this many games per configuration.")
+    int, typer.Option("--max-games", min=1, max=MAX_GAMES,
+                      help="With --precision: at most this many games per configuration (1 to 10**12).")
 ]
 AggregateOpt = Annotated[
     bool,
     typer.Option("--aggregate-only", help="Keep per-chunk sums only, no per-game rows (large studies; no paired intervals or distributions)."),
 ]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", help="Games per chunk (results do not depend on it).")]
+ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, max=MAX_CHUNK_SIZE,
+                                        help="Games per chunk, 1 to 1,000,000 (results do not depend on it).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")]
 BackendOpt = Annotated[str, typer.Option("--backend", help="Where chunks are played: local (this machine) or dask.")]
 SchedulerOpt = Annotated[
     Optional[str], typer.Option("--scheduler", help="With --backend dask: the scheduler address (default: a local cluster).")
 ]
 WorkersOpt = Annotated[
-    Optional[int], typer.Option("--workers", help="With --backend dask and no --scheduler: workers of the local cluster.")
+    Optional[int], typer.Option("--workers", min=1, help="With --backend dask and no --scheduler: workers of the local cluster.")
 ]
 
 
@@ -343,6 +360,7 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
 
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
+    writable_folder(out, "--out")
     warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
@@ -371,7 +389,8 @@ def print_summary(folder: Path, as_json: bool) -> None:
 @app.command()
 def simulate(
     players: PlayersOpt = 3,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play (with --precision: of the first round).")] = 100_000,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                       help="Number of games to play, 1 to 10**12 (with --precision: of the first round).")] = 100_000,
     seed: SeedOpt = 1,
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
@@ -380,7 +399,7 @@ def simulate(
     deck: DeckOpt = None,
     strategy: StrategyOpt = None,
     as_json: JsonOpt = False,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Games per chunk (results do not depend on it).")] = 50_000,
+    chunk_size: ChunkOpt = 50_000,
     out: OutOpt = None,
     precision: PrecisionOpt = None,
     max_games: MaxGamesOpt = 1_000_000,
@@ -439,7 +458,8 @@ def simulate(
 
 GamesOpt = Annotated[
     Optional[int],
-    typer.Option("--games", "-n", help="Games per configuration (default 10,000; with --precision: the first round)."),
+    typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                 help="Games per configuration, 1 to 10**12 (default 10,000; with --precision: the first round)."),
 ]
 
 
@@ -501,7 +521,8 @@ def sweep(
     options: Annotated[str, typer.Option("--options", help="Rules option sets: all, base, sleep-token, shifting-tokens, sleep-token+shifting-tokens (comma-separated).")] = "all",
     strategy: Annotated[Optional[list[str]], typer.Option("--strategy", help="The bot for every seat (default linear); repeat for one sweep per bot.")] = None,
     precision: Annotated[Optional[float], typer.Option("--precision", help="95% half-width every seat win rate must reach (default 0.01 unless --games).")] = None,
-    games: Annotated[Optional[int], typer.Option("--games", "-n", help="A fixed number of games per configuration instead of --precision.")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                                 help="A fixed number of games per configuration instead of --precision (1 to 10**12).")] = None,
     max_games: MaxGamesOpt = 200_000,
     seed: SeedOpt = 1,
     chunk_size: ChunkOpt = 5_000,
@@ -592,9 +613,11 @@ def report(
     png_dir: Annotated[Optional[Path], typer.Option("--png-dir", help="Where to write one PNG per chart (default: in the folder).")] = None,
 ) -> None:
     """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
-    from analyses.study import load_manifest
+    from analyses.study import check_study
 
-    load_manifest(folder)
+    check_study(folder)  # a damaged or missing chunk is named here, before any chart is drawn
+    writable_file(pdf if pdf is not None else folder / "report.pdf", "--pdf")
+    writable_folder(png_dir if png_dir is not None else folder / "charts", "--png-dir")
     try:
         from reports import build_report
     except ImportError as exc:
@@ -627,6 +650,7 @@ def study(
         load_study_file(config, seed=seed)  # a bad file fails here, with one line
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
+    writable_folder(out if out is not None else Path("out"), "--out")
     try:
         from reports.main_study import run_main_study
     except ImportError as exc:
@@ -716,8 +740,10 @@ def tune(
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
     swap: SwapOpt = None,
-    budget: Annotated[int, typer.Option("--budget", help="Candidate weight vectors to evaluate (CMA-ES evaluations).")] = 200,
-    games_per_eval: Annotated[int, typer.Option("--games-per-eval", help="Games per candidate, seats rotated.")] = 3000,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=1_000_000,
+                                        help="Candidate weight vectors to evaluate (CMA-ES evaluations), 1 to 1,000,000.")] = 200,
+    games_per_eval: Annotated[int, typer.Option("--games-per-eval", min=1, max=MAX_GAMES,
+                                                help="Games per candidate, seats rotated (1 to 10**12).")] = 3000,
     field: Annotated[str, typer.Option("--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
     seed: SeedOpt = 1,
     as_json: JsonFlag = False,
@@ -739,6 +765,7 @@ def tune(
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
+    writable_file(out, "--out")  # before the tuning budget is spent, not after
     warm_local("local")
     with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
@@ -773,7 +800,8 @@ def tournament(
     strategy: StrategyOpt = None,
     players: PlayersOpt = 3,
     variant: Annotated[str, typer.Option("--variant", help="Variant: base or tokens like sleep-token+FF:ID.")] = "base",
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per seating (every seating of every group plays the same deals).")] = 2000,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                       help="Games per seating, 1 to 10**12 (every seating of every group plays the same deals).")] = 2000,
     seed: SeedOpt = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print standings, payoff matrix and flags as JSON.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write a study folder (one configuration per seating); re-running resumes it.")] = None,
@@ -837,7 +865,8 @@ def exploit(
     strategy: Annotated[str, typer.Option("--strategy", help="The bot to measure (any --strategy value but a search or rollout player).")],
     players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).")] = None,
     variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Variant (repeatable; default base and sleep-token).")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per cell (player count x variant x seat).")] = 1000,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                       help="Games per cell (player count x variant x seat), 1 to 10**12.")] = 1000,
     playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).")] = 8,
     seed: SeedOpt = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
@@ -867,6 +896,8 @@ def exploit(
         search = load_strategy(f"search:{name}@{playouts}")
     except StrategyError as exc:
         raise UserInputError(str(exc)) from None
+    if out is not None:
+        writable_folder(out, "--out")
     total = sum((p + 1) * games for p in counts) * len(variants)
     with progress_bar(total, "games", leave=False) as bar:
         frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update)

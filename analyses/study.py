@@ -429,15 +429,22 @@ def damaged_chunks(folder: str | Path, manifest: StudyManifest | None = None) ->
     for cid, recs in m.chunks.items():
         for rec in recs:
             problem = chunk_problem(folder, rec)
-            if problem is None:
+            if problem is not None and "missing" in problem:
+                out.append((cid, rec, problem))
                 continue
-            ident = _chunk_identity(folder, rec)
-            if ident is not None and (ident.get("seed") != m.seed or ident.get("config") != cid):
+            # The agg file says what it holds; a manifest that says otherwise is not this folder's.
+            ident = _chunk_identity(folder, rec) if problem is not None or rec.checks else None
+            if ident is not None and ident.get("seed") != m.seed:
                 raise StudyError(
                     f"{folder / MANIFEST}: belongs to another study: it says seed {m.seed}, but the chunk files "
-                    f"were played with seed {ident.get('seed')} ({ident.get('config')}); restore this folder's "
-                    "manifest or use another folder")
-            out.append((cid, rec, problem))
+                    f"were played with seed {ident.get('seed')}; restore this folder's manifest or use another folder")
+            if problem is None and ident is not None and \
+                    (ident.get("config"), ident.get("first"), ident.get("games")) != (cid, rec.first, rec.games):
+                raise StudyError(
+                    f"{folder / MANIFEST}: damaged manifest: it lists games {rec.first}-{rec.first + rec.games - 1} "
+                    f"of {cid} for {rec.files['agg']}, which holds games {ident.get('first')}.. of {ident.get('config')}")
+            if problem is not None:
+                out.append((cid, rec, problem))
     return out
 
 

@@ -54,11 +54,17 @@ def main_plan(quick: bool = False, seed: int = 1) -> StudyPlan:
 def _same_request(folder: Path, fingerprint: str) -> bool | None:
     """True: the folder holds this request; False: another one; None: no study there yet."""
     if not (folder / MANIFEST).is_file():
-        return None if not folder.exists() or not any(folder.iterdir()) else False
+        # The writer lock (.lock) alone does not make a folder someone else's.
+        return None if not folder.exists() or not any(not p.name.startswith(".") for p in folder.iterdir()) else False
     try:
-        return load_manifest(folder).meta.get("request") == fingerprint
+        return request_of(load_manifest(folder)) == fingerprint
     except StudyError:
         return False
+
+
+def request_of(m) -> str | None:
+    """The plan fingerprint a study folder was made for (its identity; older folders: their meta)."""
+    return m.identity.get("plan") or m.meta.get("request")
 
 
 def default_folder(plan: StudyPlan, quick: bool, config: str | Path | None, root: Path = Path("out")) -> Path:
@@ -138,10 +144,15 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     folder = Path(out) if out is not None else default_folder(plan, quick, config)
     command = "dreamscape study" + (" --quick" if quick else "") + (f" --config {config}" if config else "") + \
         (f" --seed {seed}" if seed != 1 else "") + (f" --out {out}" if out is not None else "")
+    plan.meta["request"] = plan.fingerprint()
+    if out is not None and (folder / MANIFEST).is_file():  # resume only the same request, name any other
+        held = load_manifest(folder)
+        if request_of(held) not in (None, plan.meta["request"]):
+            raise StudyError(f"{folder}: holds another study (seed {held.seed}, plan {request_of(held)}); this command "
+                             f"asks for plan {plan.meta['request']} (another study file, seed or size): use another --out")
     t0 = time.perf_counter()
     for line in plan_lines(plan, folder):
         _say(progress, line)
-    plan.meta["request"] = plan.fingerprint()
     run_plan(plan, folder, command=command, backend=backend, progress=progress)
     t1 = time.perf_counter()
     _say(progress, f"simulation done in {t1 - t0:.0f} s; writing the report")

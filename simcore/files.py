@@ -63,20 +63,24 @@ def read_text_file(path: str | Path, what: str, error: type[Exception] = ValueEr
     return text.removeprefix("\ufeff")  # a byte-order mark some editors write
 
 
-def _probe(folder: Path, what: str, error: type[Exception]) -> None:
+def _probe(folder: Path, label: str, error: type[Exception]) -> None:
     try:
         fd, name = tempfile.mkstemp(prefix=".write-probe-", dir=folder)
         os.close(fd)
         os.unlink(name)
     except OSError as exc:
-        raise error(f"{what} {folder}: cannot write there ({exc.strerror or exc})") from None
+        raise error(f"{label}: cannot write in {folder} ({exc.strerror or exc})") from None
 
 
-def _existing_ancestor(path: Path) -> Path:
-    probe = path.absolute()
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    return probe
+def _writable_folder(path: Path, label: str, error: type[Exception]) -> None:
+    if path.exists() and not path.is_dir():
+        raise error(f"{label}: {path} exists and is not a folder")
+    base = path.absolute()
+    while not base.exists() and base != base.parent:  # nothing is created: its nearest existing ancestor decides
+        base = base.parent
+    if not base.is_dir():
+        raise error(f"{label}: {base} is a file, not a folder")
+    _probe(base, label, error)
 
 
 def check_output_folder(path: str | Path, what: str, error: type[Exception] = ValueError) -> None:
@@ -86,23 +90,19 @@ def check_output_folder(path: str | Path, what: str, error: type[Exception] = Va
     existing ancestor, which must be a folder we can write into.
     """
     path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise error(f"{what} {path}: exists and is not a folder")
-    base = _existing_ancestor(path)
-    if not base.is_dir():
-        raise error(f"{what} {path}: {base} is a file, not a folder")
-    _probe(base, what, error)
+    _writable_folder(path, f"{what} {path}", error)
 
 
 def check_output_file(path: str | Path, what: str, error: type[Exception] = ValueError) -> None:
     """``path`` can be written as a file (its folder may still be missing); else ``error`` in one line."""
     path = Path(path)
+    label = f"{what} {path}"
     if path.is_dir():
-        raise error(f"{what} {path}: is a folder; give a file name")
+        raise error(f"{label}: is a folder; give a file name")
     if path.exists():
         try:
             with open(path, "ab"):
                 pass
         except OSError as exc:
-            raise error(f"{what} {path}: cannot write it ({exc.strerror or exc})") from None
-    check_output_folder(path.parent, what, error)
+            raise error(f"{label}: cannot write it ({exc.strerror or exc})") from None
+    _writable_folder(path.parent, label, error)

@@ -53,7 +53,7 @@ def test_conformance_unloadable_files_are_failed_scenarios_not_crashes(tmp_path)
     lines = result.output.strip().splitlines()
     assert lines[0].startswith("FAIL a-broken: not valid JSON")
     assert lines[1].startswith("FAIL b-unknown-card: malformed scenario: setup.sleep_deck[0]: unknown dream type 'XX'")
-    assert lines[2].startswith("FAIL missing: cannot read file")
+    assert lines[2].startswith("FAIL missing: cannot read scenario file")
     assert lines[-1] == "0 passed, 3 failed"
     assert "Traceback" not in result.output
 
