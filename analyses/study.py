@@ -194,6 +194,8 @@ def _check_manifest(m: StudyManifest) -> None:
         if not 1 <= c.players <= MAX_SEATS or len(c.strategies) != c.players:
             raise ValueError(f"configuration {c.id}: {c.players} players but {len(c.strategies)} strategies")
         ids.add(c.id)
+    if m.deck is not None:
+        deck_spec_from_json(m.deck)  # a resume would play it: it must be a deck
     for cid, n in m.target_games.items():
         if cid not in ids or not 0 <= n <= MAX_GAMES:
             raise ValueError(f"target of {cid!r}: {n}")
@@ -231,7 +233,7 @@ def deck_spec_from_json(data: dict) -> DeckSpec:
             source=str(data.get("source", "study manifest")),
         )
     except Exception as exc:  # noqa: BLE001 - any damage is a damaged manifest
-        raise StudyError(f"damaged deck in the study manifest ({type(exc).__name__}: {exc})") from None
+        raise ValueError(f"damaged deck ({type(exc).__name__}: {exc})") from None
 
 
 # ============================================================================ chunk frames
