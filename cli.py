@@ -81,7 +81,8 @@ SwapOpt = Annotated[
     typer.Option("--swap", help="Controlled Study swap REMOVED:ADDED, e.g. FF:ID (repeatable, at most 3; R1.4)."),
 ]
 DeckOpt = Annotated[
-    Optional[Path], typer.Option("--deck", help="A deck composition TOML file (format of the default deck, R1.3).")
+    Optional[Path], typer.Option("--deck", help="A deck composition TOML file (format of the default deck, R1.3; "
+                                                 "each card 0 to 256 copies, at most 256 cards in all).")
 ]
 
 

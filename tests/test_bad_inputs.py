@@ -542,3 +542,33 @@ def test_chunk_file_damage(files, kind, first, data):
     assert result.exit_code == 2
     one_line_or_success(result)
     assert f"{kind}-{first:012d}.parquet" in result.output
+
+
+# ----------------------------------------------------------------------------- the README's promise
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "compare", "sweep", "solo", "tournament", "exploit", "tune", "study"])
+def test_every_bound_is_stated_in_help(command):
+    text = ClickRunner().invoke(COMMAND, [command, "--help"], env={"COLUMNS": "400"}).output  # no wrapping
+    assert "2**64-1" in text  # --seed
+    if command in ("simulate", "compare", "sweep", "solo", "tournament", "exploit", "tune"):
+        assert "10**12" in text  # --games
+    if command in ("simulate", "compare", "sweep", "solo", "tournament"):
+        assert "1 to 1,000,000" in text  # --chunk-size
+    if command in ("play", "simulate", "compare", "sweep", "solo"):
+        assert "at most 256 cards in all" in text  # --deck
+
+
+def test_the_readme_states_the_promises_and_bounds_the_code_enforces():
+    from analyses.model import MAX_CHUNK_SIZE
+    from simcore.decks import MAX_DECK_CARDS
+    from simcore.rng import MAX_SEED
+
+    text = (ROOT / "README.md").read_text()
+    assert "**Bad input → one line, exit 2.**" in text
+    assert "**A study folder has one writer; damaged chunks are named and replayed.**" in text
+    assert MAX_SEED == 2**64 - 1 and "| 0 to 2\\*\\*64-1 |" in text
+    assert MAX_GAMES == 10**12 and "| 1 to 10\\*\\*12 |" in text
+    assert MAX_CHUNK_SIZE == 1_000_000 and "| 1 to 1,000,000 |" in text
+    assert MAX_DECK_CARDS == 256 and "| 0 to 256, at most 256 in all |" in text
+    assert f"{len(BAD)} distinct bad inputs across every command" in text
