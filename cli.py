@@ -897,15 +897,22 @@ def exploit(
         search = load_strategy(f"search:{name}@{playouts}")
     except StrategyError as exc:
         raise UserInputError(str(exc)) from None
+    release = lambda: None  # noqa: E731
     if out is not None:
+        from analyses.study import lock_folder
+
         writable_folder(out, "--out")
-    total = sum((p + 1) * games for p in counts) * len(variants)
-    with progress_bar(total, "games", leave=False) as bar:
-        frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update)
-    data = exploit_data(frame, seconds, seed)
-    if out is not None:
-        save_exploit(out, frame, data)
-        data["folder"] = str(out)
+        release = lock_folder(out)  # another writer is named now, not after the games
+    try:
+        total = sum((p + 1) * games for p in counts) * len(variants)
+        with progress_bar(total, "games", leave=False) as bar:
+            frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update)
+        data = exploit_data(frame, seconds, seed)
+        if out is not None:
+            save_exploit(out, frame, data)
+            data["folder"] = str(out)
+    finally:
+        release()
     if as_json:
         from analyses.summary import json_ready
 

@@ -24,7 +24,17 @@ finished since the last save have files but no manifest entry; a resume
 simply computes them again (same games, same bytes).
 
 The manifest lists every chunk's files in ``files`` (``{"agg": ...,
-"games": ..., "pairs": ...}``, format version 2, :mod:`analyses.model`).
+"games": ..., "pairs": ...}``, format version 2, :mod:`analyses.model`), and
+their size and sha256 in ``checks``; its ``identity`` holds the seed and the
+fingerprint of the plan that made the folder, and every ``agg`` file the
+seed, configuration and games it holds (parquet metadata ``dreamscape_chunk``).
+
+One writer, verified contents: a :class:`Study` holds the folder's OS lock
+(:func:`lock_folder`) from creation to :meth:`Study.close`, so a second
+process gets a one-line :class:`StudyError`; :func:`check_study` (summaries,
+reports) names the first missing, truncated, emptied or altered chunk file,
+and a resumed :class:`Study` drops such chunks (one line on stderr each), so
+its run plays exactly them again.
 """
 from __future__ import annotations
 

@@ -74,6 +74,10 @@ def test_a_second_writer_gets_one_line_and_exit_2_and_the_folder_is_untouched(tm
     try:
         result = run("simulate", "--players", "2", "--games", "20", "--out", folder, "--no-progress")
         assert_one_line_error(result, str(folder), "another process", f"pid {proc.pid}")
+        exploit = run("exploit", "--strategy", "greedy", "--players", "2", "--variant", "base", "--games", "5",
+                      "--playouts", "1", "--out", folder)
+        assert_one_line_error(exploit, "another process")
+        assert not (folder / "exploit.parquet").exists()
         with pytest.raises(StudyError, match="another process"):
             Study(folder, [CONFIGS[1]], games=10, seed=4, chunk_size=100)
         assert (folder / "manifest.json").read_bytes() == before
