@@ -6,6 +6,7 @@ input ends with one line naming the problem and exit code 2, never a traceback.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -791,6 +792,71 @@ def tune(
         }))
         return
     typer.echo(f"wrote {out}: best mean win credit {100 * result.fitness:.1f}% (fair share {100 / players:.1f}%) after {result.evaluations} evaluations")
+
+
+@app.command()
+def train(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the trained table (TOML; play it with --strategy expert:FILE).")],
+    players: PlayersOpt = 3,
+    variant: VariantOpt = None,
+    deck: DeckOpt = None,
+    iterations: Annotated[int, typer.Option("--iterations", help="Expert iterations (self-play, then a fit).")] = 3,
+    games: Annotated[int, typer.Option("--games", "-n", help="Self-play games per iteration (every seat searches).")] = 400,
+    playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per option of the search player in self-play (K).")] = 4,
+    check_games: Annotated[int, typer.Option("--check-games", help="Games per seat of the check after each iteration (0: keep the last table).")] = 2000,
+    seed: SeedOpt = 1,
+    as_json: JsonFlag = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Train an expert table by expert iteration: the search player's choices distilled into a fast bot."""
+    prepare_engine(progress)
+    import json
+    import platform
+
+    from analyses.train import train as run_train, train_comment, train_data
+    from strategies.builtins import LINEAR_WEIGHTS
+    from strategies.expert import write_table
+
+    check_players(players)
+    if iterations < 1 or games < 1 or playouts < 1 or check_games < 0:
+        raise UserInputError("--iterations, --games and --playouts must be at least 1, --check-games at least 0")
+    the = the_variant(variant)
+    spec = load_spec(deck) if deck else None
+    the_deck = the.deck(spec)
+    check_writable_file(out, "--out")
+    with progress_bar(iterations * games, "games") as bar:
+        result = run_train(players, the.options, the_deck, LINEAR_WEIGHTS, iterations=iterations, games=games,
+                           playouts=playouts, seed=seed, check_games=check_games,
+                           progress=lambda done, total: bar.update(done - bar.n))
+    data = train_data(result, players, the.name, the_deck.label, seed, playouts, str(out))
+    machine = f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})"
+    write_table(out, result.table, {"name": f"expert-{players}p-{the.name}", "players": players, "variant": the.name},
+                train_comment(data, train_command(players, the.name, deck, iterations, games, playouts, check_games, seed, out),
+                              machine))
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from reports.tables import train_lines
+
+    for line in train_lines(data):
+        typer.echo(line)
+
+
+def train_command(players, variant, deck, iterations, games, playouts, check_games, seed, out) -> str:
+    """The command that trains the same table again (written into the table's header)."""
+    deck_part = f" --deck {deck}" if deck else ""
+    return (f"dreamscape train --players {players} --variant {variant}{deck_part} --iterations {iterations} "
+            f"--games {games} --playouts {playouts} --check-games {check_games} --seed {seed} --out {out}")
+
+
+def check_writable_file(path: Path, flag: str) -> None:
+    """A file we are about to write: its folder exists and it is not a folder itself (checked before any work)."""
+    if path.is_dir():
+        raise UserInputError(f"{flag} {path} is a folder; give a file name")
+    if not path.parent.exists():
+        raise UserInputError(f"{flag} {path}: folder {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise UserInputError(f"{flag} {path}: folder {path.parent} is not writable")
 
 
 # ----------------------------------------------------------------------------- tournament

@@ -57,6 +57,9 @@ class Finding:
         (``"seats"``, ``"compare"``, ...) or ``"tournament:<i>"`` for the i-th tournament's standings.
     row : dict
         The table row the sentence quotes, as it is in the table.
+    robustness : str or None
+        The verdict of :func:`reports.robust.check_findings` when the study
+        played the finding's configurations under bots of several strengths.
     """
 
     text: str
@@ -64,6 +67,7 @@ class Finding:
     topic: str
     source: str
     row: dict = field(repr=False)
+    robustness: str | None = None
 
 
 def _cell(v) -> str:

@@ -5,20 +5,24 @@ The main study is a study file like any designer's (:mod:`analyses.studyfile`):
 run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
 
 * **rules options**: 2, 3 and 4 players x base, Sleep Token, shifting tokens
-  and both, the tuned ``linear`` bot on every seat (12 configurations);
+  and both, the ``expert`` bot on every seat (12 configurations);
 * **single swaps**: the same 12 x every Controlled Study deck with exactly one
   swap (R1.4: 8 base types x 3 expansion types = 24 decks), 288 configurations;
-* **skill against luck**: one ``linear`` seat among ``chain`` bots, seats
+* **skill against luck**: one ``expert`` seat among ``linear`` bots, seats
   rotated, for every player count and rules option but the 3-player base game
   (the tournament's);
-* **tournament**: round robin of random, greedy, chain, economist, spoiler and
-  linear in 3-player base games, every seating of every group of three;
-* **solo**: ``linear`` and ``greedy`` in Virtual Dreaming (R10) under the four
-  rules options, for the R10.5 score bands.
+* **tournament**: round robin of random, greedy, chain, economist, spoiler,
+  linear and expert in 3-player base games, every seating of every group of three;
+* **solo**: ``expert``, ``greedy`` and ``linear`` in Virtual Dreaming (R10) under
+  the four rules options, for the R10.5 score bands;
+* **skill levels**: the rules options again under ``linear`` (12
+  configurations) and, for base and Sleep Token, under ``search:expert@4``
+  (6 configurations of 150 games), so that :mod:`reports.robust` can mark
+  each seat and rules-option finding robust or dependent on the bot.
 
-461 configurations and 10,900,000 games; the quick study plays the single
-swaps under the base rules only, with fewer games (245 configurations,
-406,000 games).
+573 configurations and 11,520,900 games; the quick study plays the single
+swaps under the base rules only and the search level in 3-player games only,
+with fewer games (353 configurations, 477,060 games).
 
 Sizing (measured 2026-11-21 on the 2-core development machine while other
 jobs kept its load average at 4-7): the full study took 10 min 26 s, 568 s of

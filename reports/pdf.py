@@ -18,6 +18,7 @@ from analyses.model import StudyManifest  # noqa: E402
 from reports.charts import PAGE, PNG_DPI, Chart, make_charts, styled  # noqa: E402
 from reports.data import StudyTables, collect  # noqa: E402
 from reports.findings import TOPICS, Finding, make_findings  # noqa: E402
+from reports.robust import Check, check_findings, level_cell, level_key  # noqa: E402
 from reports.labels import SIGNIFICANT, split_variant, variant_label  # noqa: E402
 
 STAR = "\u2605"
@@ -227,6 +228,48 @@ def findings_pages(findings: list[Finding]) -> list[Figure]:
     return pages
 
 
+# ============================================================================ skill levels
+
+LEVELS_TITLE = "Findings at every skill level"
+
+
+def skill_level_pages(checks: list[Check]) -> list[Figure]:
+    """Each checked finding's claim under every bot, with its verdict (no page without checks)."""
+    if not checks:
+        return []
+    bots = sorted({lv.bot for c in checks for lv in c.levels}, key=level_key)
+    pages: list[Figure] = []
+    fig, y = None, 0.0
+    col = 0.42
+    width = (0.98 - col) / (len(bots) + 1)
+
+    def new_page() -> tuple[Figure, float]:
+        f = Figure(figsize=PAGE)
+        f.text(0.05, 0.94, LEVELS_TITLE if not pages else f"{LEVELS_TITLE} (continued)", fontsize=20,
+               fontweight="bold", va="top")
+        f.text(0.05, 0.885, "Each headline finding of the main bot read again under every bot that played its "
+                            "configurations (* significant at 95%). Robust: every level significant with the same sign.",
+               fontsize=9.5, color="#333333", va="top")
+        f.text(0.05, 0.85, "Claim", fontsize=9.5, fontweight="bold", va="top")
+        for i, bot in enumerate(bots):
+            f.text(col + i * width, 0.85, bot, fontsize=9.5, fontweight="bold", va="top")
+        f.text(col + len(bots) * width, 0.85, "Verdict", fontsize=9.5, fontweight="bold", va="top")
+        pages.append(f)
+        return f, 0.82
+
+    for c in checks:
+        if fig is None or y < 0.05:
+            fig, y = new_page()
+        cells = {lv.bot: level_cell(lv, c.finding.topic) for lv in c.levels}
+        colour = SIGNIFICANT if c.verdict == "flips" else "#000000"
+        fig.text(0.05, y, textwrap.shorten(c.claim, 70), fontsize=8.5, va="top")
+        for i, bot in enumerate(bots):
+            fig.text(col + i * width, y, cells.get(bot, "-"), fontsize=8, va="top")
+        fig.text(col + len(bots) * width, y, c.verdict, fontsize=8.5, color=colour, va="top")
+        y -= 0.024
+    return pages
+
+
 # ============================================================================ the report
 
 
@@ -257,10 +300,12 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     t = collect(folder)
     pdf_path = Path(pdf) if pdf is not None else folder / "report.pdf"
     png_path = Path(png_dir) if png_dir is not None else folder / "charts"
-    findings = make_findings(t)
+    findings, checks = check_findings(make_findings(t), t)
     charts: list[Chart] = make_charts(t, swap_metric)
     finding_figs = findings_pages(findings)
     contents = [("Findings" if i == 0 else "Findings (continued)") for i in range(len(finding_figs))]
+    level_figs = skill_level_pages(checks)
+    contents += [(LEVELS_TITLE if i == 0 else f"{LEVELS_TITLE} (continued)") for i in range(len(level_figs))]
     contents += [c.title for c in charts]
     title = title_page(t, contents)
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
@@ -272,7 +317,7 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     try:
         with PdfPages(tmp, metadata={"Title": f"Project Dreamscape balance report: {folder.name}",
                                      "Creator": "dreamscape report"}) as out:
-            for fig in [title, *finding_figs]:
+            for fig in [title, *finding_figs, *level_figs]:
                 out.savefig(fig)
             for chart in charts:
                 out.savefig(chart.figure)

@@ -239,3 +239,15 @@ def exploit_lines(data: dict) -> list[str]:
         seconds = f" in {data['seconds']:.0f} s" if data.get("seconds") is not None else ""
         lines.append(f"  largest gain {100 * data['max_gain']:+.1f} points; {data['games_played']:,} games played{seconds}")
     return lines
+
+
+def train_lines(data: dict) -> list[str]:
+    """``dreamscape train``: one row per expert iteration and the file written."""
+    lines = [f"Expert iteration for {data['players']} players, {data['variant']} ({data['deck']}), "
+             f"search@{data['playouts']} at every seat, seed {data['seed']}",
+             f"  {'iteration':>9}{'games':>8}{'decisions':>11}{'agreement':>11}  {data['check']}"]
+    for h in data["iterations"]:
+        mark = "  <- kept" if h["kept"] else ""
+        lines.append(f"  {h['iteration']:>9}{h['games']:>8,}{h['decisions']:>11,}{_pct(h['agreement']):>11}  {h['check']:.3f}{mark}")
+    lines.append(f"  wrote {data['out']} in {data['seconds']:.0f} s; play it with --strategy expert:{data['out']}")
+    return lines

@@ -37,6 +37,7 @@ import strategies.builtins  # noqa: F401
 from simcore.fast.strategies import SEARCH_PLAYOUTS, describe, get_strategy, is_builtin, register_search, strategy_names
 from strategies.errors import StrategyError, error_line
 from strategies.linear import load_linear
+from strategies.expert import load_expert
 from strategies.registry import SIGNATURE_TEXT, compile_strategy
 
 
@@ -67,7 +68,7 @@ def strategy(name: str, description: str = "", decides: Sequence[str] | None = N
 def load_strategy(spec: str) -> str:
     """Resolve a ``--strategy`` value to a registered strategy name (loading it if needed).
 
-    ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``,
+    ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``, ``expert:FILE.toml``,
     ``path/to/bot.py:function``, ``package.module:function``, or
     ``search:SPEC`` / ``search:SPEC@K``: the search player (every decision
     played out K times per option, default 8) with the strategy SPEC (any of
@@ -79,10 +80,12 @@ def load_strategy(spec: str) -> str:
         return spec
     if spec.startswith("linear:"):
         return load_linear(spec[len("linear:"):])
+    if spec.startswith("expert:"):
+        return load_expert(spec[len("expert:"):])
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, search:NAME[@K])"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)

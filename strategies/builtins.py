@@ -18,6 +18,7 @@ from simcore.fast.layout import CD, FF, IS, LD, NT, PR, RD  # dream type ids as 
 from simcore.fast.strategies import register_linear, register_rollout
 from simcore.rules import DECISION_ID
 from strategies import features as F
+from strategies.expert import register_shipped
 from strategies.linear import read_weights
 from strategies.registry import compile_strategy
 
@@ -129,3 +130,7 @@ register_linear("linear", LINEAR_WEIGHTS,
 # so misjudge every purchase that spends budget (measured: they lose to 'linear').
 register_rollout("rollout", playouts=8, policy=LINEAR_WEIGHTS, builtin=True,
                  description="flat Monte Carlo at purchases: 8 playouts per option with the tuned linear bot")
+
+# The expert bot: the shipped tables trained by `dreamscape train` (strategies/data/expert/), one per
+# player count and rules option; `expert` plays the table of the configuration being played.
+register_shipped()

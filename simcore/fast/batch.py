@@ -36,7 +36,7 @@ from simcore.fast.layout import (
 )
 from simcore.fast.rng import decision_state, shuffle, stream_state
 from simcore.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
-from simcore.fast.isearch import any_search, play_game_search
+from simcore.fast.isearch import any_search, collect_game_search, play_game_search
 from simcore.fast.script import script_running
 from simcore.fast.search import play_game_rollout, playout_buffers
 from simcore.fast.zones import new_state, score
@@ -148,3 +148,30 @@ def play_scripted(st, wk, fw, strats):
     base = trace_start(wk)
     while st[H_GAME_OVER] == 0 and script_running(wk, base):
         play_turn(st, wk, fw, strats)
+
+
+@njit(cache=True, parallel=True)
+def collect_chunk(
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game, s0, s1, s2, s3, modes, weights,
+    rec, rec_n, win_out,
+):
+    """Play training games ``first_game ..`` (n = rec.shape[0]) with search seats, keeping their decisions.
+
+    Game i's search decisions go to ``rec[i]`` (rows of ``simcore.fast.isearch.REC_*``
+    columns, ``rec_n[i, 0]`` of them; ``rec_n[i, 1]`` decisions not kept) and
+    its win credits to ``win_out[i]``. The games are the ones run_chunk plays
+    with the same arguments.
+    """
+    n = rec.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)  # the deal stream
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+        wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
+        collect_game_search(st, wk, fw, strats, modes, weights, rec[i], rec_n[i])
+        aborted = st[H_ABORTED] != 0
+        nw = st[H_N_WINNERS]
+        for s in range(n_seats):
+            win_out[i, s] = 1.0 / nw if (not aborted and nw > 0 and (st[H_WINNERS] >> s) & 1) else 0.0

@@ -61,7 +61,7 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     cap_t, cap_r = max_decisions, max_decisions * 8
     st, wk = play_one(
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
-        seed_key(seed), game, *strategy_args(names), cap_t, cap_r,
+        seed_key(seed), game, *strategy_args(names, players, options), cap_t, cap_r,
     )
     counters = wk[WK_TRACE_COUNTERS]
     if counters[TC_OVERFLOW]:

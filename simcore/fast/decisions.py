@@ -27,10 +27,11 @@ from simcore.fast.features import (
     take_z_delta,
 )
 from simcore.fast.jit import inline_kernel, kernel
-from simcore.fast.prefix import prefix_base, prefix_mode, prefix_pick, prefix_push
+from simcore.fast.prefix import PX_STOPPED, prefix_base, prefix_mode, prefix_pick, prefix_push, prefix_status
 from simcore.fast.script import script_pick
 from simcore.fast.layout import (
     F_ARG,
+    F_DECK_FRACTION,
     F_OPTION_INDEX,
     K_PERFORM,
     K_SHIFTING_DREAMS,
@@ -40,12 +41,14 @@ from simcore.fast.layout import (
     OPT_WIDTH,
 )
 from simcore.fast.scratch import (
+    FW_COLLECT_AT,
     FW_LIN_IDX,
     FW_LIN_N,
     FW_SCORES,
     FW_WEIGHTS,
     MODE_CALL,
     MODE_DELTA,
+    MODE_EXPERT,
     MODE_LINEAR,
     MODE_ROLLOUT,
     MODE_SCRIPT,
@@ -65,6 +68,7 @@ from simcore.fast.scratch import (
     WK_POLICY,
     WK_TAIL,
     WK_TRACE_COUNTERS,
+    expert_row,
     rng_below,
     seat_mode,
     trace_start,
@@ -115,7 +119,10 @@ def decide(st, wk, fw, strats, kind, seat, n, aux):
 def prefix_decide(st, wk, fw, strats, kind, seat, n, aux):
     """MODE_SEARCH: the prefix's answer, else the seat's own mode (its choice appended to the prefix)."""
     base = prefix_base(st, wk)
+    was = prefix_status(wk, base)
     best_i = prefix_pick(st, wk, kind, seat, n, base)
+    if was != PX_STOPPED and prefix_status(wk, base) == PX_STOPPED and fw[FW_COLLECT_AT] > 0:
+        collect_features(st, fw, kind, seat, n, aux, wk)  # a training game keeps the searched options' features
     if best_i >= 0:
         if tracing(wk):
             record(wk, kind, seat, n, best_i)
@@ -163,16 +170,18 @@ def decide_with(st, wk, fw, strats, kind, seat, n, aux, mode):
             scores[i] = np.float64(option_delta(st, kind, seat, aux, wk, i))
     else:
         shifting = kind == K_SHIFTING_DREAMS or kind == K_SHIFTING_TOKENS
-        if mode == MODE_LINEAR and shifting and linear_ignores_order(fw, seat):
+        if shifting and (mode == MODE_EXPERT or (mode == MODE_LINEAR and linear_ignores_order(fw, seat))):
             # The 120 orders differ only in F_OPTION_INDEX and F_ARG: with both
             # weighted 0 every order scores the same sum, so all tie (R6.8 is
-            # ~70% of all options in a game; same pick, same draw).
+            # ~70% of all options in a game; same pick, same draw). The expert
+            # bot never weighs them (its trainer leaves these kinds at 0).
             best_i = rng_below(wk, n)
             if tracing(wk):
                 record(wk, kind, seat, n, best_i)
             return best_i
         decision_features(st, kind, seat, n, aux, fw)
         strat = strats[seat]
+        row = expert_row(fw, seat, kind, fw[F_DECK_FRACTION]) if mode == MODE_EXPERT else 0
         for i in range(n):
             if shifting and i > 0:
                 # an order of the Dreamscape changes no other slot (R6.8): keep option 0's
@@ -182,6 +191,8 @@ def decide_with(st, wk, fw, strats, kind, seat, n, aux, mode):
                 option_features(st, kind, seat, aux, wk, i, fw)
             if mode == MODE_LINEAR:
                 scores[i] = linear_score(fw, seat)
+            elif mode == MODE_EXPERT:
+                scores[i] = expert_score(fw, row)
             else:
                 scores[i] = strat(kind, seat, f, st)
     best_i = pick_best(wk, scores, n)
@@ -231,6 +242,41 @@ def linear_score(fw, seat):
         j = np.int64(fw[base + k])
         total += fw[FW_WEIGHTS + seat * N_FEATURES + j] * fw[j]
     return total
+
+
+@inline_kernel
+def expert_score(fw, row):
+    """MODE_EXPERT: dot(table row, features) over every slot, summed in slot order from 0.0."""
+    total = 0.0
+    for j in range(N_FEATURES):
+        total += fw[row + j] * fw[j]
+    return total
+
+
+# A training game keeps at most this many options of a search decision (more: not kept).
+COLLECT_MAX = 8
+COLLECT_WIDTH = 2 + COLLECT_MAX * N_FEATURES  # n options kept (0: none), aux, then their features
+
+
+@kernel
+def collect_features(st, fw, kind, seat, n, aux, wk):
+    """Keep every option's afterstate features at the search decision just stopped at (training games).
+
+    The options are still in ``wk``'s rows; the decision's state is ``st``.
+    Shifting orders (their features differ only in the option index) and
+    decisions of more than COLLECT_MAX options are not kept (n = 0).
+    """
+    at = np.int64(fw[FW_COLLECT_AT])
+    if n > COLLECT_MAX or kind == K_SHIFTING_DREAMS or kind == K_SHIFTING_TOKENS:
+        fw[at] = 0.0
+        return
+    decision_features(st, kind, seat, n, aux, fw)
+    for i in range(n):
+        option_features(st, kind, seat, aux, wk, i, fw)
+        for j in range(N_FEATURES):
+            fw[at + 2 + i * N_FEATURES + j] = fw[j]
+    fw[at] = n
+    fw[at + 1] = aux
 
 
 @inline_kernel

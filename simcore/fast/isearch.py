@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.fast.decisions import pick_best
+from simcore.fast.decisions import COLLECT_WIDTH, pick_best
 from simcore.fast.jit import kernel
 from simcore.fast.kernels import play_game, play_turn
 from simcore.fast.layout import (
@@ -65,6 +65,7 @@ from simcore.fast.layout import (
     H_TURNS,
     K_BUY,
     MAX_SEATS,
+    N_FEATURES,
     OPT_WIDTH,
     S_Z_LEN,
     off_deck,
@@ -101,6 +102,8 @@ from simcore.fast.prefix import (
 )
 from simcore.fast.rng import mix64, stream_state
 from simcore.fast.scratch import (
+    FW_COLLECT_AT,
+    FW_EXPERT_AT,
     FW_SCORES,
     MD_DECIDES,
     MD_PLAYOUTS,
@@ -115,13 +118,24 @@ from simcore.fast.scratch import (
     get_rng,
     n_opt_rows,
     rng_below,
+    set_policy,
     set_rng,
-    set_weights,
     stack_rows,
 )
 from simcore.fast.search import playout_outcome
 
 SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+
+# Columns of a training record (collect_game_search): one row per option of a search decision.
+REC_KIND = 0
+REC_SEAT = 1
+REC_N = 2  # options of the decision
+REC_OPTION = 3  # this option's index
+REC_VALUE = 4  # its mean playout outcome (win credit + score margin / 1000)
+REC_CHOSEN = 5  # 1 for the option the search took
+REC_DECISION = 6  # the decision's number in the game (groups the rows of one decision)
+REC_FEATURES = 7  # then N_FEATURES afterstate features
+REC_WIDTH = REC_FEATURES + N_FEATURES
 SCREEN = 8  # options kept for the full K playouts after one screening playout each
 ALL_KINDS_MASK = (1 << 30) - 1
 
@@ -159,7 +173,7 @@ def search_buffers(st, wk, fw, modes, weights):
         if m == MODE_SEARCH:
             kinds = ALL_KINDS_MASK
             rwk[base + PX_MODES, s] = modes[MD_POLICY, s]  # beyond a full prefix: the policy
-            set_weights(fw, s, weights[s])
+            set_policy(fw, s, weights[s], modes[MD_POLICY, s])
         else:
             if m == MODE_ROLLOUT:
                 kinds = 1 << K_BUY
@@ -170,6 +184,7 @@ def search_buffers(st, wk, fw, modes, weights):
     prows = n_opt_rows(c) + stack_rows(c) + px_rows(c) + WK_TAIL
     pwk = np.zeros((prows, OPT_WIDTH), dtype=np.int32)
     pfw = np.zeros(fw.shape[0], dtype=np.float64)
+    pfw[FW_EXPERT_AT] = fw[FW_EXPERT_AT]  # the same blocks; a playout never collects (FW_COLLECT_AT 0)
     bufs = (
         st.copy(), st.copy(), np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
         np.zeros(2 * n_opt_rows(c), dtype=np.float64), np.zeros(OPT_WIDTH, dtype=np.int32),
@@ -185,10 +200,34 @@ def play_game_search(st, wk, fw, strats, modes, weights):
     Returns the number of forced choices that were out of range (0: every
     dealt world agreed with what the seats had seen; the tests check it).
     """
+    rec = np.zeros((0, REC_WIDTH), dtype=np.float64)
+    return search_game_loop(st, wk, fw, strats, modes, weights, rec, np.zeros(2, dtype=np.int64))
+
+
+@njit(cache=True)
+def collect_game_search(st, wk, fw, strats, modes, weights, rec, rec_n):
+    """play_game_search, keeping every search decision's options: features and playout values (training).
+
+    ``rec`` gets one row per option (``REC_*`` columns) from row ``rec_n[0]``
+    on; ``rec_n[0]`` ends after the last row written and ``rec_n[1]`` counts
+    the decisions that did not fit (or had too many options, or were Shifting
+    orders). The game is the one play_game_search plays.
+    """
+    cfw = np.zeros(fw.shape[0] + COLLECT_WIDTH, dtype=np.float64)
+    cfw[: fw.shape[0]] = fw
+    cfw[FW_COLLECT_AT] = fw.shape[0]
+    out = search_game_loop(st, wk, cfw, strats, modes, weights, rec, rec_n)
+    fw[:] = cfw[: fw.shape[0]]
+    return out
+
+
+@njit(cache=True)
+def search_game_loop(st, wk, fw, strats, modes, weights, rec, rec_n):
+    """The turn loop of play_game_search (``rec`` / ``rec_n``: see collect_game_search)."""
     rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
     st0, pst, slots, cards, deal, totals, tc = bufs
     while st[H_GAME_OVER] == 0:
-        search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc)
+        search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n)
     wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
     return divergences(pwk, st) + divergences(rwk, st)
 
@@ -237,7 +276,7 @@ def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
 
 
 @kernel
-def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc):
+def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n):
     """One turn of a search game: probes until a replay finishes the turn without a new search decision."""
     rows = rwk.shape[0]
     base = prefix_base(st, rwk)
@@ -272,6 +311,8 @@ def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, 
         best = search_decision(
             st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals
         )
+        if fw[FW_COLLECT_AT] > 0:
+            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
         length = head[HP_LEN]
         set_entry(rwk, base, length, best)
         head[HP_LEN] = length + 1
@@ -279,6 +320,30 @@ def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, 
         if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
             head[HP_STOP_ON] = 0  # a full prefix: the rest of the turn by the policy
             head[HP_RECORD] = 0
+
+
+@kernel
+def keep_record(fw, kind, seat, n, best, totals, rec, rec_n):
+    """Append a search decision's options (features kept at the stop, playout means) to ``rec``."""
+    at = np.int64(fw[FW_COLLECT_AT])
+    row = rec_n[0]
+    if fw[at] != n or row + n > rec.shape[0]:  # not kept at the stop (see collect_features), or no room
+        rec_n[1] += 1
+        return
+    decision = row if row == 0 else np.int64(rec[row - 1, REC_DECISION]) + 1
+    for i in range(n):
+        r = rec[row + i]
+        r[REC_KIND] = kind
+        r[REC_SEAT] = seat
+        r[REC_N] = n
+        r[REC_OPTION] = i
+        r[REC_VALUE] = totals[i]
+        r[REC_CHOSEN] = 1.0 if i == best else 0.0
+        r[REC_DECISION] = decision
+        for j in range(N_FEATURES):
+            r[REC_FEATURES + j] = fw[at + 2 + i * N_FEATURES + j]
+    rec_n[0] = row + n
+    fw[at] = 0.0
 
 
 @kernel
@@ -327,7 +392,7 @@ def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_
     length = rwk[base + PX_HEAD, HP_LEN]
     # the playouts' scratch: every seat plays the searching seat's policy after the prefix
     for s in range(MAX_SEATS):
-        set_weights(pfw, s, weights[seat])
+        set_policy(pfw, s, weights[seat], policy)
         pwk[pbase + PX_MODES, s] = policy
         pwk[pbase + PX_KINDS, s] = 0
         pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]

@@ -191,6 +191,7 @@ K_EMPOWERED_DREAMING = DECISION_ID["empowered_dreaming"]
 K_PARADIGM_SHIFT = DECISION_ID["paradigm_shift"]
 K_TARGET_DISCARD = DECISION_ID["target_discard"]
 K_SOLO_DISCARD_ORDER = DECISION_ID["solo_discard_order"]
+N_KINDS = len(DECISION_ID)
 
 # Option encoding in the engine's scratch buffer (one row of OPT_WIDTH ints).
 OPT_WIDTH = 6

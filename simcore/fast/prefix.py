@@ -162,6 +162,12 @@ def prefix_push(wk, base, r):
 
 
 @inline_kernel
+def prefix_status(wk, base):
+    """The replay's status (PX_RUNNING, or PX_STOPPED once it stopped at a search decision)."""
+    return wk[base + PX_HEAD, HP_STATUS]
+
+
+@inline_kernel
 def prefix_mode(wk, base, seat):
     """The mode a seat decides with beyond the prefix."""
     return wk[base + PX_MODES, seat]

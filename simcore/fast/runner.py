@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.decks import Deck, build_deck, check_deck_fits
-from simcore.fast.batch import run_chunk
+from simcore.fast.batch import collect_chunk, run_chunk
+from simcore.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
-from simcore.fast.scratch import MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE
+from simcore.fast.scratch import EXPERT_WIDTH, MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MODE_EXPERT
 from simcore.cards import CODES
-from simcore.fast.strategies import get_record
+from simcore.fast.strategies import get_record, weights_for
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -129,7 +130,7 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
     return names
 
 
-def strategy_args(names: Sequence[str]) -> list:
+def strategy_args(names: Sequence[str], players: int | None = None, options: Options | None = None) -> list:
     """The engine kernels' strategy arguments for one strategy name per seat.
 
     ``run_chunk`` and ``play_one`` (:mod:`simcore.fast.batch`) take them
@@ -139,6 +140,9 @@ def strategy_args(names: Sequence[str]) -> list:
     ----------
     names : sequence of str
         One registered strategy name per seat (1 to MAX_SEATS).
+    players, options : optional
+        The configuration played: an expert bot plays its table for it
+        (:func:`simcore.fast.strategies.weights_for`); None: the default table.
 
     Returns
     -------
@@ -148,18 +152,22 @@ def strategy_args(names: Sequence[str]) -> list:
         MAX_SEATS] (rows: score mode, rollout policy mode, playouts per
         option, bit mask of the decision kinds the strategy is called at) and
         ``weights`` float64[MAX_SEATS, N_FEATURES] (linear weights or a
-        linear rollout policy), one column / row per seat.
+        linear rollout policy; EXPERT_WIDTH columns when a seat plays or
+        searches with an expert table), one column / row per seat.
     """
     records = [get_record(n) for n in names]
     fns = [r.compiled for r in records]
     modes = np.zeros((MD_DECIDES + 1, MAX_SEATS), dtype=np.int64)
-    weights = np.zeros((MAX_SEATS, N_FEATURES), dtype=np.float64)
+    expert = any(MODE_EXPERT in (r.mode, r.policy) for r in records)
+    weights = np.zeros((MAX_SEATS, EXPERT_WIDTH if expert else N_FEATURES), dtype=np.float64)
+    opts = options if options is not None else Options()
     for s, r in enumerate(records):
         modes[MD_SCORE, s] = r.mode
         modes[MD_POLICY, s] = r.policy
         modes[MD_PLAYOUTS, s] = r.playouts
         modes[MD_DECIDES, s] = r.decides
-        weights[s] = r.weights
+        w = weights_for(r, players, opts.sleep_token, opts.shifting_tokens)
+        weights[s, : w.shape[0]] = w
     return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 
 
@@ -197,7 +205,7 @@ def iter_chunks(
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     names = resolve_strategies(strategies, config.players)
-    fns = strategy_args(names)
+    fns = strategy_args(names, config.players, config.options)
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)
@@ -263,3 +271,53 @@ def simulate(
         return SimResult(config.players, names, 0, *_alloc(0, config.players, len(config.deck.cards)),
                          card_labels=card_labels(config.deck))
     return SimResult.concat(parts)
+
+
+def collect_search(
+    config: SimConfig,
+    n_games: int,
+    seed: int,
+    strategies: str | Sequence[str],
+    *,
+    first_game: int = 0,
+    chunk_size: int = 64,
+    max_rows: int = 4096,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Play training games with search seats and keep every search decision (:func:`~simcore.fast.batch.collect_chunk`).
+
+    Returns ``(records, wins, skipped)``: one row per option of every kept
+    search decision (columns ``simcore.fast.isearch.REC_*``, with
+    ``REC_DECISION`` numbered across all games and ``REC_SEAT`` the deciding
+    seat), the win credits float64[n_games, players], and how many search
+    decisions were not kept (more than ``COLLECT_MAX`` options, Shifting
+    orders, or no room in ``max_rows`` rows per game). Same seed, same rows,
+    whatever the chunk size.
+    """
+    names = resolve_strategies(strategies, config.players)
+    fns = strategy_args(names, config.players, config.options)
+    a, b = deck_arrays(config.deck)
+    key = seed_key(seed)
+    parts, wins, skipped, next_decision, done = [], [], 0, 0, 0
+    while done < n_games:
+        n = min(chunk_size, n_games - done)
+        rec = np.zeros((n, max_rows, REC_WIDTH), np.float64)
+        rec_n = np.zeros((n, 2), np.int64)
+        win = np.zeros((n, config.players), np.float64)
+        collect_chunk(
+            a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
+            key, first_game + done, *fns, rec, rec_n, win,
+        )
+        for i in range(n):
+            rows = rec[i, : rec_n[i, 0]].copy()
+            if rows.shape[0]:
+                rows[:, REC_DECISION] += next_decision
+                next_decision = int(rows[-1, REC_DECISION]) + 1
+            parts.append(rows)
+            skipped += int(rec_n[i, 1])
+        wins.append(win)
+        done += n
+        if progress is not None:
+            progress(done, n_games)
+    records = np.concatenate(parts) if parts else np.zeros((0, REC_WIDTH))
+    return records, np.concatenate(wins) if wins else np.zeros((0, config.players)), skipped

@@ -37,10 +37,17 @@ them through the names below.
     [0, N_FEATURES)           the feature vector handed to strategies
     [FW_WEIGHTS, +4 N_F)      per-seat linear weights (MODE_LINEAR, a linear
                               rollout policy)
-    [FW_SCRATCH, +8)          per-decision values shared by the options'
-                              features (``FW_OPEN_NOW`` ... ``FW_LIN_N``)
+    [FW_SCRATCH, +12)         per-decision values shared by the options'
+                              features (``FW_OPEN_NOW`` ... ``FW_LIN_N``),
+                              and the offsets of the optional blocks below
     [FW_LIN_IDX, +4 N_F)      per seat, the slots of the nonzero weights
     [FW_SCORES, +M)           the strategies' scores of the options
+    [FW_EXPERT_AT, +4 X)      only when a seat plays (or searches with) MODE_EXPERT:
+                              per seat its expert table, X = EXPERT_WIDTH
+                              (``EXPERT_ROWS`` rows of N_FEATURES weights, row
+                              ``kind * EXPERT_PHASES + phase``)
+    [FW_COLLECT_AT, ...)      only in a training game (simcore.fast.isearch):
+                              the options' features at a search decision
     ========================  ===============================================
 
 Imports only :mod:`simcore.fast.layout`, :mod:`simcore.fast.rng` and
@@ -54,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from simcore.fast.jit import inline_kernel, kernel
-from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_ORDERS, OPT_WIDTH
+from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_KINDS, N_ORDERS, OPT_WIDTH
 from simcore.fast.rng import GOLDEN, mix64
 
 
@@ -68,6 +75,7 @@ class Mode(IntEnum):
     ROLLOUT = 4  # flat Monte Carlo at buy decisions, the seat's policy mode everywhere else
     SCRIPT = 5  # scripted play (conformance): answers from a script in the trace rows (simcore.fast.script)
     SEARCH = 6  # search player (simcore.fast.isearch); in a search game's wk every seat: the forced prefix (simcore.fast.prefix)
+    EXPERT = 7  # dot(expert table[seat, kind, phase], features): a linear model per decision kind and game phase
 
 
 # The same values as plain ints, the form the kernels (and the modes array) use.
@@ -78,6 +86,7 @@ MODE_LINEAR = int(Mode.LINEAR)
 MODE_ROLLOUT = int(Mode.ROLLOUT)
 MODE_SCRIPT = int(Mode.SCRIPT)
 MODE_SEARCH = int(Mode.SEARCH)
+MODE_EXPERT = int(Mode.EXPERT)
 
 # Rows of ``modes`` (int64[MAX_SEATS, MAX_SEATS]) as new_work takes it, one column per seat.
 MD_SCORE = 0  # the score mode
@@ -119,9 +128,17 @@ FW_SCRATCH = FW_WEIGHTS + MAX_SEATS * N_FEATURES
 FW_OPEN_NOW = FW_SCRATCH  # longest top run of the deciding seat's REM stack now
 FW_LEADER = FW_SCRATCH + 1  # leading opponent (first of the tied best; -1 solo)
 FW_PERF_HOT = FW_SCRATCH + 2  # the perform one-hot slot currently 1 (0: none)
+FW_EXPERT_AT = FW_SCRATCH + 3  # where the expert tables start (0: no seat plays MODE_EXPERT)
 FW_LIN_N = FW_SCRATCH + 4  # MAX_SEATS slots: per seat, the number of nonzero linear weights
-FW_LIN_IDX = FW_SCRATCH + 8  # per seat, the slots of the nonzero weights in ascending order
+FW_COLLECT_AT = FW_SCRATCH + 8  # where a training game keeps a search decision's features (0: not collecting)
+FW_LIN_IDX = FW_SCRATCH + 12  # per seat, the slots of the nonzero weights in ascending order
 FW_SCORES = FW_LIN_IDX + MAX_SEATS * N_FEATURES
+
+# The expert bot's table (MODE_EXPERT): one weight row per decision kind and game phase.
+# Phases by the fraction of the Sleep Deck left (F_DECK_FRACTION): early > 2/3, late <= 1/3.
+EXPERT_PHASES = 3
+EXPERT_ROWS = N_KINDS * EXPERT_PHASES
+EXPERT_WIDTH = EXPERT_ROWS * N_FEATURES
 
 # Option rows beyond one per card: a buy lists the N_POS positions, then every
 # reserved card, then "stop" (R5.1/R5.2); the rest is slack.
@@ -166,11 +183,49 @@ def new_work(n_cards, rng_state, trace_decisions, trace_rows, modes, weights):
         wk[rows + WK_PLAYOUTS, s] = modes[MD_PLAYOUTS, s]
         wk[rows + WK_DECIDES, s] = modes[MD_DECIDES, s]
     set_rng(wk, rng_state)
-    fw = np.zeros(FW_SCORES + m, dtype=np.float64)
+    expert = uses_expert(modes)
+    fw = np.zeros(FW_SCORES + m + (MAX_SEATS * EXPERT_WIDTH if expert else 0), dtype=np.float64)
+    if expert:
+        fw[FW_EXPERT_AT] = FW_SCORES + m
     for s in range(MAX_SEATS):
         if modes[MD_SCORE, s] == MODE_LINEAR or modes[MD_SCORE, s] == MODE_ROLLOUT:  # fw is zeros otherwise
             set_weights(fw, s, weights[s])
+        elif modes[MD_SCORE, s] == MODE_EXPERT:
+            set_expert(fw, s, weights[s])
     return wk, fw
+
+
+@njit(cache=True)
+def uses_expert(modes):
+    """True when a seat plays MODE_EXPERT or searches with it as its playout policy."""
+    for s in range(MAX_SEATS):
+        if modes[MD_SCORE, s] == MODE_EXPERT or (modes[MD_SCORE, s] == MODE_SEARCH and modes[MD_POLICY, s] == MODE_EXPERT):
+            return True
+    return False
+
+
+@inline_kernel
+def expert_row(fw, seat, kind, deck_fraction):
+    """The first slot of the seat's expert weights for ``kind`` at this phase (see EXPERT_PHASES)."""
+    phase = 0 if deck_fraction > 2.0 / 3.0 else (1 if deck_fraction > 1.0 / 3.0 else 2)
+    return np.int64(fw[FW_EXPERT_AT]) + seat * EXPERT_WIDTH + (kind * EXPERT_PHASES + phase) * N_FEATURES
+
+
+@kernel
+def set_expert(fw, s, w):
+    """Seat s's expert table (``w[:EXPERT_WIDTH]``, rows ``kind * EXPERT_PHASES + phase``)."""
+    base = np.int64(fw[FW_EXPERT_AT]) + s * EXPERT_WIDTH
+    for j in range(EXPERT_WIDTH):
+        fw[base + j] = w[j]
+
+
+@kernel
+def set_policy(fw, s, w, mode):
+    """Seat s plays the policy ``mode`` with weights ``w`` (a search seat's playouts, simcore.fast.isearch)."""
+    if mode == MODE_EXPERT:
+        set_expert(fw, s, w)
+    else:
+        set_weights(fw, s, w)
 
 
 @njit(cache=True)

@@ -41,7 +41,16 @@ from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
 from simcore.fast.layout import F_DELTA, N_FEATURES
-from simcore.fast.scratch import MODE_CALL, MODE_DELTA, MODE_LINEAR, MODE_ROLLOUT, MODE_SEARCH, MODE_ZERO
+from simcore.fast.scratch import (
+    EXPERT_WIDTH,
+    MODE_CALL,
+    MODE_DELTA,
+    MODE_EXPERT,
+    MODE_LINEAR,
+    MODE_ROLLOUT,
+    MODE_SEARCH,
+    MODE_ZERO,
+)
 from simcore.rules import DECISION_ID, DECISION_KINDS
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
@@ -117,6 +126,10 @@ class StrategyRecord:
         One line shown in listings.
     builtin : bool
         A built-in strategy: user code cannot register another strategy under its name.
+    tables : dict, optional
+        MODE_EXPERT (or a search over it): the expert table per configuration,
+        keyed ``(players, sleep_token, shifting_tokens)``; ``weights`` is the
+        table played where no key matches (:func:`weights_for`).
     """
 
     name: str
@@ -128,6 +141,15 @@ class StrategyRecord:
     policy: int = MODE_DELTA
     description: str = ""
     builtin: bool = False
+    tables: dict | None = None
+
+
+def weights_for(record: "StrategyRecord", players: int | None = None, sleep_token: bool = False,
+                shifting_tokens: bool = False) -> np.ndarray:
+    """The weights a record plays in a configuration (its own table there, else its default)."""
+    if record.tables is None or players is None:
+        return record.weights
+    return record.tables.get((int(players), bool(sleep_token), bool(shifting_tokens)), record.weights)
 
 
 _RECORDS: dict[str, StrategyRecord] = {}
@@ -249,7 +271,8 @@ def register(
         compiled=compiled,
         mode=int(mode),
         decides=mask,
-        weights=_NO_WEIGHTS if weights is None else _check_weights(name, weights),
+        weights=_NO_WEIGHTS if weights is None else _check_weights(
+            name, weights, EXPERT_WIDTH if np.size(weights) == EXPERT_WIDTH else N_FEATURES),
         playouts=int(playouts),
         policy=int(policy),
         description=description or (getattr(fn, "__doc__", "") or "").strip().split("\n")[0],
@@ -282,10 +305,10 @@ def is_builtin(name: str) -> bool:
     return record is not None and record.builtin
 
 
-def _check_weights(name: str, weights) -> np.ndarray:
+def _check_weights(name: str, weights, width: int = N_FEATURES) -> np.ndarray:
     w = np.array(weights, dtype=np.float64)  # a copy: the record must not change under the caller
-    if w.shape != (N_FEATURES,):
-        raise ValueError(f"strategy {name!r}: weights must be a vector of {N_FEATURES} numbers, got shape {w.shape}")
+    if w.shape != (width,):
+        raise ValueError(f"strategy {name!r}: weights must be a vector of {width} numbers, got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError(f"strategy {name!r}: weights must be finite")
     w.setflags(write=False)
@@ -314,6 +337,40 @@ def register_linear(name: str, weights: np.ndarray, description: str = "", *, bu
     w = _check_weights(name, weights)
     register(name, greedy_strategy, description or "linear scoring of the afterstate features",
              mode=MODE_LINEAR, weights=w, builtin=builtin)
+
+
+def register_expert(
+    name: str, tables: dict, default: tuple, description: str = "", *, builtin: bool = False
+) -> None:
+    """Register an expert bot (MODE_EXPERT): a linear model per decision kind and game phase.
+
+    An option scores ``dot(table[kind * EXPERT_PHASES + phase], features)``
+    (:func:`simcore.fast.decisions.expert_score`); the engine computes it
+    itself, so nothing is compiled per table.
+
+    Parameters
+    ----------
+    name : str
+        Name used in ``simulate(..., strategies=[name, ...])``.
+    tables : dict
+        ``(players, sleep_token, shifting_tokens)`` -> float64[EXPERT_WIDTH]
+        (rows of N_FEATURES weights, see :data:`simcore.fast.scratch.EXPERT_ROWS`).
+    default : tuple
+        The key whose table is played in a configuration without its own.
+    description : str, optional
+        One line shown in listings.
+    builtin : bool, optional
+        Register a built-in strategy (the shipped bots only).
+    """
+    if default not in tables:
+        raise ValueError(f"strategy {name!r}: the default table {default} is not among the tables")
+    checked = {}
+    for key, table in tables.items():
+        w = _check_weights(name, table, EXPERT_WIDTH)
+        checked[(int(key[0]), bool(key[1]), bool(key[2]))] = w
+    register(name, greedy_strategy, description or "expert bot: a linear model per decision kind and phase",
+             mode=MODE_EXPERT, builtin=builtin)
+    _RECORDS[name] = replace(_RECORDS[name], weights=checked[default], tables=checked)
 
 
 def register_rollout(
@@ -399,8 +456,8 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
     # registered again on every use: the policy may have been re-registered (linear:FILE)
     register(name, base.compiled, f"search at every decision: {k} playouts per option with {policy!r}",
              mode=MODE_SEARCH, weights=base.weights, playouts=k, policy=base.mode)
-    # the policy's kinds (a MODE_CALL policy is called only there in the playouts)
-    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides)
+    # the policy's kinds (a MODE_CALL policy is called only there in the playouts) and tables
+    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides, tables=base.tables)
     return name
 
 

@@ -1,0 +1,175 @@
+"""Findings checked at every skill level: which hold whoever plays, which belong to the bot.
+
+A study that plays the same configurations with bots of several strengths
+(the main study: ``linear``, ``expert`` and ``search:expert@4`` on every seat)
+lets each headline finding of the main bot be read again under every other
+bot. The finding's claim is its *sign* (a seat wins more or less than its fair
+share; a rules option raises or lowers a metric) and its *significance* (the
+95% interval excludes the fair share or zero). Verdicts:
+
+* ``robust``: every level has the data, every level is significant, and all
+  agree on the sign;
+* ``flips``: some level is significant with the opposite sign: the finding
+  depends on the style of play;
+* ``unconfirmed``: not significant at some level (often the search level, which
+  plays far fewer games) while no level contradicts it;
+* ``main only``: no other level played the configuration.
+
+Only the topics whose configurations the other levels play are checked: seat
+advantage (``seats``) and rules options (``compare``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from reports.data import StudyTables, homogeneous
+from reports.findings import Finding
+from reports.labels import pct, players_label, seat_label, variant_label
+
+CHECKED_TOPICS = ("seats", "compare")
+VERDICT_WORDS = {
+    "robust": "holds at every skill level",
+    "flips": "depends on the style of play (the sign flips with the bot)",
+    "unconfirmed": "not confirmed at every skill level",
+    "main only": "checked under one bot only",
+}
+# Ladder order of the built-in levels (others sort after them by name).
+LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
+
+
+@dataclass
+class Level:
+    """A finding's claim read under one bot."""
+
+    bot: str
+    value: float  # the rate or change (a fraction)
+    low: float
+    high: float
+    reference: float  # the fair share (rates) or 0 (changes)
+    games: int
+    significant: bool
+
+    @property
+    def sign(self) -> int:
+        return (self.value > self.reference) - (self.value < self.reference)
+
+
+@dataclass
+class Check:
+    """One finding of the main bot and its claim at every level that played it."""
+
+    finding: Finding
+    claim: str  # short: "3p base game: seat 1's win rate" / "3p: Sleep Token on seat spread"
+    levels: list[Level] = field(default_factory=list)
+    verdict: str = "main only"
+
+
+def bot_of(strategies: str) -> str:
+    """The bot of a homogeneous configuration's label (``linear`` or ``linear/linear/linear``)."""
+    return str(strategies).split("/")[0]
+
+
+def level_key(bot: str) -> tuple:
+    """Ladder order: the built-in levels first, then any other bot; a search over a bot right after it."""
+    base = bot.split(":", 1)[1].split("@")[0] if bot.startswith("search:") else bot
+    rank = LEVEL_ORDER.index(base) if base in LEVEL_ORDER else len(LEVEL_ORDER)
+    return rank, bot.startswith("search:"), bot
+
+
+def seat_levels(t: StudyTables, row: dict) -> list[Level]:
+    """The seat's win rate in this players x variant under every homogeneous bot of the study."""
+    df = homogeneous(t.seats)
+    if df is None:
+        return []
+    df = df.filter((pl.col("players") == row["players"]) & (pl.col("variant") == row["variant"])
+                   & (pl.col("seat") == row["seat"]))
+    return [Level(bot_of(r["strategies"]), r["win_rate"], r["win_low"], r["win_high"], r["fair"], int(r["games"]),
+                  bool(r["significant"])) for r in df.iter_rows(named=True)]
+
+
+def compare_levels(t: StudyTables, row: dict) -> list[Level]:
+    """The change of this metric by this variant against its baseline under every homogeneous bot."""
+    df = homogeneous(t.compare)
+    if df is None:
+        return []
+    df = df.filter((pl.col("players") == row["players"]) & (pl.col("variant") == row["variant"])
+                   & (pl.col("baseline") == row["baseline"]) & (pl.col("metric") == row["metric"]))
+    games = "games" if "games" in df.columns else None
+    return [Level(bot_of(r["strategies"]), r["diff"], r["diff_low"], r["diff_high"], 0.0,
+                  int(r[games]) if games else 0, bool(r["significant"])) for r in df.iter_rows(named=True)]
+
+
+def verdict(levels: list[Level], main: str) -> str:
+    """See the module docstring."""
+    own = next((lv for lv in levels if lv.bot == main), None)
+    others = [lv for lv in levels if lv.bot != main]
+    if own is None or not others:
+        return "main only"
+    if any(lv.significant and own.sign != 0 and lv.sign == -own.sign for lv in others):
+        return "flips"
+    if all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0:
+        return "robust"
+    return "unconfirmed"
+
+
+def claim_of(f: Finding) -> str:
+    r = f.row
+    if f.topic == "seats":
+        return f"{players_label(r['players'])}, {variant_label(r['variant'])}: {seat_label(r['seat'])}'s win rate"
+    return f"{players_label(r['players'])}: {variant_label(r['variant'])} on {r['metric'].replace('_', ' ')}"
+
+
+def main_bot(findings: list[Finding]) -> str | None:
+    """The bot most checked findings were made with."""
+    bots = [bot_of(f.row.get("strategies", "")) for f in findings if f.topic in CHECKED_TOPICS]
+    return max(sorted(set(bots)), key=bots.count) if bots else None
+
+
+def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Finding], list[Check]]:
+    """The findings with the other bots' duplicates of checked topics dropped and a verdict on the main bot's.
+
+    When the study played the checked topics under one bot only, the findings
+    come back unchanged and there are no checks.
+    """
+    main = main_bot(findings)
+    checked = [f for f in findings if f.topic in CHECKED_TOPICS]
+    if main is None or len({bot_of(f.row.get("strategies", "")) for f in checked}) < 2:
+        return findings, []
+    out, checks = [], []
+    for f in findings:
+        if f.topic not in CHECKED_TOPICS:
+            out.append(f)
+            continue
+        if bot_of(f.row.get("strategies", "")) != main:
+            continue  # the same claim under another bot: shown in the skill-level check instead
+        levels = seat_levels(t, f.row) if f.topic == "seats" else compare_levels(t, f.row)
+        levels.sort(key=lambda lv: level_key(lv.bot))
+        check = Check(f, claim_of(f), levels, verdict(levels, main))
+        checks.append(check)
+        f.robustness = check.verdict
+        f.text = f"{f.text} Checked under {', '.join(lv.bot for lv in levels)}: {VERDICT_WORDS[check.verdict]}."
+        out.append(f)
+    return out, checks
+
+
+def level_cell(lv: Level, topic: str) -> str:
+    """``"53.5% (52.9-54.1%)"`` for a rate, ``"+2.1 (+1.0 to +3.2)"`` points for a change; a star when significant."""
+    star = "*" if lv.significant else ""
+    if topic == "seats":
+        return f"{pct(lv.value)} ({100 * lv.low:.1f}-{100 * lv.high:.1f}%){star}"
+    return f"{100 * lv.value:+.1f} ({100 * lv.low:+.1f} to {100 * lv.high:+.1f}){star}"
+
+
+def check_rows(checks: list[Check]) -> list[dict]:
+    """Plain rows of the checks (JSON and the report page)."""
+    return [
+        {"topic": c.finding.topic, "claim": c.claim, "verdict": c.verdict,
+         "levels": [{"bot": lv.bot, "value": lv.value, "low": lv.low, "high": lv.high, "reference": lv.reference,
+                     "significant": lv.significant} for lv in c.levels]}
+        for c in checks
+    ]
+
+
+__all__ = ["check_findings", "check_rows", "verdict", "Level", "Check", "VERDICT_WORDS", "level_cell", "level_key"]
