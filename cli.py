@@ -809,7 +809,6 @@ def train(
     progress: ProgressOpt = None,
 ) -> None:
     """Train an expert table by expert iteration: the search player's choices distilled into a fast bot."""
-    prepare_engine(progress)
     import json
     import platform
 
@@ -823,7 +822,8 @@ def train(
     the = the_variant(variant)
     spec = load_spec(deck) if deck else None
     the_deck = the.deck(spec)
-    check_writable_file(out, "--out")
+    writable_file(out, "--out")
+    prepare_engine(progress)  # after the checks: bad input gets its one line before any compile notice
     with progress_bar(iterations * games, "games") as bar:
         result = run_train(players, the.options, the_deck, LINEAR_WEIGHTS, iterations=iterations, games=games,
                            playouts=playouts, seed=seed, check_games=check_games,
@@ -847,16 +847,6 @@ def train_command(players, variant, deck, iterations, games, playouts, check_gam
     deck_part = f" --deck {deck}" if deck else ""
     return (f"dreamscape train --players {players} --variant {variant}{deck_part} --iterations {iterations} "
             f"--games {games} --playouts {playouts} --check-games {check_games} --seed {seed} --out {out}")
-
-
-def check_writable_file(path: Path, flag: str) -> None:
-    """A file we are about to write: its folder exists and it is not a folder itself (checked before any work)."""
-    if path.is_dir():
-        raise UserInputError(f"{flag} {path} is a folder; give a file name")
-    if not path.parent.exists():
-        raise UserInputError(f"{flag} {path}: folder {path.parent} does not exist")
-    if not os.access(path.parent, os.W_OK):
-        raise UserInputError(f"{flag} {path}: folder {path.parent} is not writable")
 
 
 # ----------------------------------------------------------------------------- tournament

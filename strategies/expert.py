@@ -118,7 +118,9 @@ def write_table(path: str | Path, table: np.ndarray, header: dict, comment: str 
                 continue
             lines += ["", f"[{kind}.{phase}]"]
             lines += [f"{NAMES[j]} = {float(row[j])!r}" for j in range(N_FEATURES) if row[j] != 0.0 and j in NAMES]
-    Path(path).write_text("\n".join(lines) + "\n", "utf-8")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
 
 
 def _toml_value(value) -> str:

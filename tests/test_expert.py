@@ -267,5 +267,7 @@ def test_train_bad_input_is_one_line(tmp_path, args, words):
 
 
 def test_train_out_is_checked_before_training(tmp_path):
-    assert_one_line_error(run_cli("train", "--out", str(tmp_path / "missing" / "x.toml")), "does not exist")
     assert_one_line_error(run_cli("train", "--out", str(tmp_path)), "is a folder")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert_one_line_error(run_cli("train", "--out", str(blocker / "x.toml")), "--out")
