@@ -147,15 +147,10 @@ def register_shipped() -> bool:
     if not tables:
         return False
     default = DEFAULT_KEY if DEFAULT_KEY in tables else sorted(tables)[0]
-    keys = ", ".join(f"{p}p {label_of(st, sh)}" for p, st, sh in sorted(tables))
     register_expert("expert", tables, default, builtin=True,
-                    description=f"expert bot trained by expert iteration (tables: {keys}); yours: expert:FILE.toml")
+                    description=f"expert bot: search distilled per decision kind and phase ({len(tables)} tables, one "
+                                "per player count and rules option); yours: expert:FILE.toml")
     return True
-
-
-def label_of(sleep_token: bool, shifting_tokens: bool) -> str:
-    """The variant text of a table key's rules option."""
-    return Options(sleep_token=sleep_token, shifting_tokens=shifting_tokens).label()
 
 
 def load_expert(path_text: str) -> str:
