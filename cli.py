@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 
 from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
-from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
+from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError, Options
 from simcore.variants import VariantError
 from analyses.model import StudyError
 from analyses.progress import progress_bar, set_progress
@@ -45,7 +45,7 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError, StudyError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):
@@ -882,6 +882,64 @@ def exploit(
     from reports.tables import exploit_lines
 
     for line in exploit_lines(data):
+        typer.echo(line)
+
+
+@app.command()
+def restrict(
+    players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count, 2 to 4 (repeatable; default 3).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Variant (repeatable; default base). CD:ID+RD:ED+SD:PS holds the 3 expansion types.")] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bot: linear, linear:FILE.toml or a function strategy.")] = "linear",
+    restriction: Annotated[Optional[list[str]], typer.Option("--restriction", help="buy and/or perform (repeatable; default both).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Deals per seat and type (each row pools games x players).")] = 500,
+    seed: SeedOpt = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
+    chunk_size: ChunkOpt = 500,
+    progress: ProgressOpt = None,
+) -> None:
+    """Restricted play: how much a seat loses when its bot may never buy (or never perform) one dream type."""
+    import json
+
+    from analyses.restrict import games_needed, restrict_data, save_restrict, timed_restrict
+    from simcore.variants import check_variant_fits, parse_variant
+    from strategies.api import StrategyError, load_strategy
+    from strategies.restricted import RESTRICTIONS, restricted
+
+    prepare_engine(progress)
+    counts = list(dict.fromkeys(players or [3]))
+    for p in counts:
+        check_players(p)
+        if p < 2:
+            raise UserInputError("restrict needs --players 2 to 4 (a restricted seat plays against others)")
+    variants = list(dict.fromkeys(parse_variant(v).name for v in (variant or ["base"])))
+    for v in variants:
+        for p in counts:
+            check_variant_fits(parse_variant(v), p)
+    kinds = list(dict.fromkeys(restriction or RESTRICTIONS))
+    for k in kinds:
+        if k not in RESTRICTIONS:
+            raise UserInputError(f"--restriction must be one of {', '.join(RESTRICTIONS)}, got {k!r}")
+    check_study_numbers(games, None, 1, chunk_size)
+    try:
+        name = load_strategy(strategy)
+        restricted(name, 0, kinds[0])  # fails early for a bot that cannot be restricted
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    with progress_bar(games_needed(counts, variants, kinds, games), "games", leave=False) as bar:
+        frame, seconds = timed_restrict(name, counts, variants, kinds, games, seed, chunk_size, progress=bar.update)
+    data = restrict_data(frame, seconds, seed)
+    if out is not None:
+        save_restrict(out, frame, data)
+        data["folder"] = str(out)
+    if as_json:
+        from analyses.summary import json_ready
+
+        typer.echo(json.dumps(json_ready(data)))
+        return
+    from reports.tables import restrict_lines
+
+    for line in restrict_lines(data):
         typer.echo(line)
 
 

@@ -723,12 +723,43 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
     return [Chart("exploit", "How strong were the bots?", fig, df)]
 
 
+# ============================================================================ restricted play
+
+
+@styled
+def restrict_chart(t: StudyTables) -> list[Chart]:
+    """Restricted play: the win rate a seat loses when its bot may never buy / perform a type, with 95% intervals."""
+    if t.restrict is None or t.restrict.height == 0:
+        return []
+    df = t.restrict.sort(["restriction", "variant", "players", "rank"])
+    r0 = df.row(0, named=True)
+    fig = _new("Restricted play: which dream types matter?",
+               f"One seat's {r0['strategy']} bot may never buy a card showing a dream type (left) or never perform it "
+               f"(right); the others play unrestricted. Loss = its win rate in that seat without the restriction minus "
+               f"with it, on the same deals ({r0['games']:,} deals per seat, every seat in turn); bars = 95% intervals. "
+               "Large: the type is essential to the bot's play; D = dominant (dwarfs the others), "
+               "0 = irrelevant (no measurable loss).")
+    kinds = list(dict.fromkeys(df["restriction"].to_list()))
+    axes = fig.subplots(1, len(kinds), squeeze=False)[0]
+    for ax, kind in zip(axes, kinds):
+        part = df.filter(pl.col("restriction") == kind)
+        y = interval_rows(ax, part, "loss", "loss_low", "loss_high")
+        ax.axvline(0, color="#222222", lw=0.8)
+        marks = {"dominant": " D", "irrelevant": " 0"}
+        labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}: {r['type']}{marks.get(r['flag'], '')}"
+                  for r in part.iter_rows(named=True)]
+        ax.set_yticks(y, labels)
+        ax.set_xlabel(f"never {kind}: loss (percentage points of win rate)")
+        ax.grid(axis="y", visible=False)
+    return [Chart("restrict", "Restricted play: which dream types matter?", fig, df)]
+
+
 # ============================================================================ all
 
 
 CHARTS: tuple[Callable[[StudyTables], list[Chart]], ...] = (
     seat_chart, compare_chart, score_chart, length_chart, type_chart, card_chart,
-    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart,
+    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart, restrict_chart,
 )
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from simcore.decks import Deck, build_deck, check_deck_fits
 from simcore.fast.batch import run_chunk
-from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
+from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast.rng import seed_key
 from simcore.fast.scratch import MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE
 from simcore.cards import CODES
@@ -37,7 +37,8 @@ class SimConfig:
             object.__setattr__(self, "deck", build_deck())
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
-        check_deck_fits(self.deck, self.players)
+        self.options.check_fits(self.players)  # KnobError: a per-seat knob of the wrong length
+        check_deck_fits(self.deck, self.players, self.options.setup_cards(self.players))
 
 
 @dataclass
@@ -201,6 +202,7 @@ def iter_chunks(
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)
+    knobs = knob_vector(config.options, config.players)
     done = 0
     while done < n_games:
         n = min(chunk_size, n_games - done)
@@ -208,7 +210,7 @@ def iter_chunks(
         g0 = first_game + done
         run_chunk(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
-            key, g0, *fns, *out,
+            knobs, key, g0, *fns, *out,
         )
         yield SimResult(config.players, names, g0, *out, card_labels=labels)
         done += n
