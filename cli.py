@@ -943,6 +943,78 @@ def restrict(
         typer.echo(line)
 
 
+@app.command("fix-seats")
+def fix_seats(
+    players: PlayersOpt = 3,
+    variant: VariantOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bot on every seat (any fast strategy).")] = "linear",
+    target: Annotated[float, typer.Option("--target", help="Seat spread to reach: top minus bottom seat win rate, in points.")] = 5.0,
+    trials: Annotated[int, typer.Option("--trials", help="Knob settings the optimiser tries.")] = 40,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per trial (the same deals every trial).")] = 1000,
+    verify: Annotated[int, typer.Option("--verify", help="Games per verified candidate, on fresh deals.")] = 4000,
+    candidates: Annotated[int, typer.Option("--candidates", help="Best distinct settings to verify.")] = 3,
+    seed: SeedOpt = 1,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Study folder to write (default out/fix-seats-<P>p).")] = None,
+    as_json: JsonFlag = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Search rules knobs for the smallest change that brings the seat spread under --target (optuna TPE)."""
+    import json
+
+    from analyses.fixseats import best_candidates, fixes_table, save_fixes, search
+    from analyses.model import RunConfig
+    from analyses.studyfile import StudyPlan
+    from analyses.summary import json_ready
+    from simcore.variants import check_variant_fits, parse_variant
+    from strategies.api import StrategyError, load_strategy
+
+    prepare_engine(progress)
+    check_players(players)
+    if players < 2:
+        raise UserInputError("fix-seats needs --players 2 to 4 (one seat has no seat advantage)")
+    the = parse_variant(variant or "base")
+    if the.options.has_knobs:
+        raise UserInputError(f"--variant {the.name}: give the game without knobs; fix-seats searches the knobs")
+    check_variant_fits(the, players)
+    for flag, value, low in (("--trials", trials, 1), ("--games", games, 10), ("--verify", verify, 10), ("--candidates", candidates, 1)):
+        if value < low:
+            raise UserInputError(f"{flag} must be at least {low}, got {value}")
+    if not 0 < target < 100:
+        raise UserInputError(f"--target must be between 0 and 100 points, got {target}")
+    try:
+        name = load_strategy(strategy)
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    folder = out or Path("out") / f"fix-seats-{players}p"
+    with progress_bar(games * (trials + 1), "games", leave=False) as bar:
+        def step(n: int, row: dict) -> None:
+            bar.update(n)
+            bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
+
+        bar.update(games)  # the unmodified game's measure comes first
+        base, tried = search(players, the.name, name, target, trials, games, seed, progress=step)
+    picks = best_candidates([r for r in tried if r["variant"] != the.name], candidates)
+    seats = (name,) * players
+    plan = StudyPlan([RunConfig(v, players, seats) for v in [the.name, *picks]], games=verify,
+                     seed=seed + 1_000_003, kind="fix-seats",
+                     meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
+    run_study_plan(plan, folder, "local", None, None)
+    frame = fixes_table(folder, the.name, picks, target)
+    data = {"players": players, "variant": the.name, "strategy": name, "target": target, "seed": seed,
+            "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
+            "search_base": {"spread": base["spread"], "length": base["length"]},
+            "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
+            "rows": frame.to_dicts()}
+    save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
+    if as_json:
+        typer.echo(json.dumps(json_ready(data)))
+        return
+    from reports.tables import fix_lines
+
+    for line in fix_lines(data):
+        typer.echo(line)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()
 

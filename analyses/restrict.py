@@ -85,7 +85,7 @@ def restrict_table(
             b = wilson(float(base.sum()), games * p)
             for what in restrictions:
                 block = []
-                for t in config.deck.types_in_play():
+                for t in config.deck.types_in_play:
                     name = restricted(strategy, t, what)
                     mine = np.concatenate([
                         _wins(config, games, seed, [name if s == seat else strategy for s in range(p)],
@@ -140,7 +140,7 @@ def games_needed(players: Sequence[int], variants: Sequence[str], restrictions: 
     total = 0
     for p in players:
         for text in variants:
-            n_types = len(parse_variant(text).deck().types_in_play())
+            n_types = len(parse_variant(text).deck().types_in_play)
             total += games * (1 + p * n_types * len(restrictions))
     return total
 

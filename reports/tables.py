@@ -259,3 +259,24 @@ def restrict_lines(data: dict) -> list[str]:
     if data["rows"] and data.get("seconds") is not None:
         lines.append(f"  {data['seconds']:.0f} s")
     return lines
+
+
+def fix_lines(data: dict) -> list[str]:
+    """``dreamscape fix-seats``: the unmodified game and the verified candidates, seat by seat."""
+    n_ok = sum(1 for r in data["tried"] if r["feasible"])
+    lines = [f"fix-seats, {data['players']} players, {data['variant']}, {data['strategy']} on every seat: "
+             f"{data['trials']} settings tried on {data['games_per_trial']:,} games each ({n_ok} met the target of "
+             f"{data['target']:g} points with the length within +-10%); verified on {data['verify_games']:,} fresh "
+             f"games each (study folder {data['folder']})"]
+    key = None
+    for r in data["rows"]:
+        if r["candidate"] != key:
+            key = r["candidate"]
+            label = "unmodified" if key == 0 else f"candidate {key}"
+            verdict = "meets the target" if r["meets_target"] else "misses the target"
+            lines.append(f"  {label}: {r['variant']}")
+            lines.append(f"    spread {100 * r['spread']:.1f} points (95% CI {100 * r['spread_low']:.1f} to "
+                         f"{100 * r['spread_high']:.1f}), {verdict}; mean length {r['mean_length']:.2f} turns "
+                         f"({100 * r['length_change']:+.1f}% vs unmodified)")
+        lines.append(f"    seat {r['seat']}: wins {_rate(r, 'win_rate', 'win_low', 'win_high')}")
+    return lines
