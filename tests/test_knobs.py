@@ -215,3 +215,30 @@ def test_random_knob_settings_score_and_win_alike_on_both_engines(players):
         assert [g.state.final_score(s) for s in range(players)] == list(fast.score[game])
         credit = [1 / len(g.state.winners) if s in g.state.winners else 0.0 for s in range(players)]
         assert credit == list(fast.win[game])
+
+
+# ----------------------------------------------------------------------------- every command takes knobs
+
+
+def test_compare_and_study_files_and_sweep_take_knob_variants(tmp_path):
+    from typer.testing import CliRunner
+
+    from analyses.studyfile import load_study_file
+    from analyses.sweep import parse_options, sweep_variants
+    from cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["compare", "--variant", "base", "--variant", "knob:bonus=0,5", "-p", "2", "-n", "200",
+                              "--strategy", "greedy", "--out", str(tmp_path / "cmp"), "--json", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "knob:bonus=0,5" in res.output
+    study = tmp_path / "s.toml"
+    study.write_text('[[configs]]\nvariants = ["base", "knob:z-penalty=2+sleep-token"]\nplayers = [3]\ngames = 10\n')
+    plan = load_study_file(study)
+    assert [c.variant for c in plan.configs] == ["base", "sleep-token+knob:z-penalty=2"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[configs]]\nvariants = ["knob:start-z=0,1,1"]\nplayers = [2]\ngames = 10\n')
+    with pytest.raises(Exception, match="3 values but the game has 2"):
+        load_study_file(bad)
+    assert parse_options("base,knob:start-z=0,1,1") == ["base", "knob:start-z=0,1,1"]
+    assert sweep_variants("FF:ID", "knob:remove=5") == ["knob:remove=5", "knob:remove=5+FF:ID"]
