@@ -46,7 +46,7 @@ FIXES_META = "fixseats.json"
 LENGTH_TOLERANCE = 0.10  # mean game length within +-10% of the unmodified game
 VERIFY_SEED_OFFSET = 1_000_003  # fresh deals for the verification (a different seed)
 MAX_BUYS_CHOICES = (0, 1, 2, 3)  # 0 = no limit (the rulebook)
-SEARCH_RANGES = {"start_z": (0, 3), "bonus": (0, 6), "z_penalty": (0, 3), "removed": (0, 12)}
+SEARCH_RANGES = {"start_z": (0, 3), "bonus": (0, 10), "z_penalty": (0, 3), "removed": (0, 12)}
 
 
 def knob_tokens(params: dict, players: int) -> list[str]:
@@ -143,7 +143,8 @@ def search(
             progress(games, row)
         return value
 
-    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, trials))
+    # multivariate: the seats' knobs act together (a bonus for seat 3 matters with seat 1's start-z)
+    sampler = optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(20, trials), multivariate=True)
     study = optuna.create_study(direction="minimize", sampler=sampler)
     # The printed game first: it is the smallest change, and feasible when the game is already fair enough.
     study.enqueue_trial({f"start_z_{s}": 1 for s in range(players)} | {f"bonus_{s}": 0 for s in range(1, players)}

@@ -251,7 +251,7 @@ def restrict_lines(data: dict) -> list[str]:
         if (r["players"], r["variant"], r["restriction"]) != key:
             key = (r["players"], r["variant"], r["restriction"])
             lines.append(f"  {r['players']} players, {r['variant']}, never {r['restriction']} "
-                         f"(unrestricted seat wins {_rate(r, 'base_win', 'base_low', 'base_high')})")
+                         f"(the unrestricted bot wins {_pct(r['base_win'])} of its seats on these deals)")
             lines.append(f"    {'rank':>4}  {'type':<24}{'restricted wins (95% CI)':>26}{'loss, points (95% CI)':>27}  flag")
         loss = f"{100 * r['loss']:+.1f} ({100 * r['loss_low']:+.1f} to {100 * r['loss_high']:+.1f})"
         lines.append(f"    {r['rank']:>4}  {r['type_name'] + ' (' + r['type'] + ')':<24}"
