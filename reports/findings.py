@@ -336,13 +336,15 @@ def restrict_findings(t: StudyTables) -> list[Finding]:
     for kind in dict.fromkeys(t.restrict["restriction"].to_list()):
         df = t.restrict.filter(pl.col("restriction") == kind)
         r = df.sort("loss", descending=True).row(0, named=True)
-        nil = df.filter(pl.col("flag") == "irrelevant")["type"].to_list()
+        # irrelevant wherever measured (every player count and deck that holds the type)
+        flags = df.group_by("type", maintain_order=True).agg((pl.col("flag") == "irrelevant").all().alias("nil"))
+        nil = flags.filter(pl.col("nil"))["type"].to_list()
         dom = " It dominates: its loss is at least twice any other's." if r["flag"] == "dominant" else ""
-        text = (f"Forbidden to {kind} {r['type_name']}, the {r['strategy']} bot wins {pp(-r['loss'])} "
-                f"({pp(-r['loss_high'])} to {pp(-r['loss_low'])}) in {r['players']}-player games "
+        text = (f"Forbidden to {kind} {r['type_name']}, the {r['strategy']} bot loses {100 * r['loss']:.1f} points of "
+                f"win rate (95% interval {100 * r['loss_low']:.1f} to {100 * r['loss_high']:.1f}) in {r['players']}-player games "
                 f"({variant_label(r['variant'])}): {pct(r['win'])} against {pct(r['base_win'])}; "
                 f"the largest loss of the {df.height} type/setting cells.{dom}"
-                + (f" No measurable loss without: {', '.join(dict.fromkeys(nil))}." if nil else ""))
+                + (f" No measurable loss anywhere without: {', '.join(nil)}." if nil else ""))
         out.append(Finding(text, bool(r["loss_low"] > 0), "restrict", "restrict", r))
     return out
 
