@@ -23,7 +23,7 @@ from simcore.cards import CardError
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.files import check_output_file, check_output_folder
 from simcore.rng import MAX_GAMES, MAX_SEED
-from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
+from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError, Options
 from simcore.variants import VariantError
 from analyses.model import MAX_CHUNK_SIZE, StudyError
 from analyses.progress import progress_bar, set_progress
@@ -48,7 +48,7 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError, StudyError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):
@@ -977,6 +977,136 @@ def exploit(
     from reports.tables import exploit_lines
 
     for line in exploit_lines(data):
+        typer.echo(line)
+
+
+@app.command()
+def restrict(
+    players: Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count, 2 to 4 (repeatable; default 3).")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="Variant (repeatable; default base). CD:ID+RD:ED+SD:PS holds the 3 expansion types.")] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bot: linear, linear:FILE.toml or a function strategy.")] = "linear",
+    restriction: Annotated[Optional[list[str]], typer.Option("--restriction", help="buy and/or perform (repeatable; default both).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Deals per seat and type (each row pools games x players).")] = 500,
+    seed: SeedOpt = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
+    chunk_size: ChunkOpt = 500,
+    progress: ProgressOpt = None,
+) -> None:
+    """Restricted play: how much a seat loses when its bot may never buy (or never perform) one dream type."""
+    import json
+
+    from analyses.restrict import games_needed, restrict_data, save_restrict, timed_restrict
+    from simcore.variants import check_variant_fits, parse_variant
+    from strategies.api import StrategyError, load_strategy
+    from strategies.restricted import RESTRICTIONS, restricted
+
+    prepare_engine(progress)
+    counts = list(dict.fromkeys(players or [3]))
+    for p in counts:
+        check_players(p)
+        if p < 2:
+            raise UserInputError("restrict needs --players 2 to 4 (a restricted seat plays against others)")
+    variants = list(dict.fromkeys(parse_variant(v).name for v in (variant or ["base"])))
+    for v in variants:
+        for p in counts:
+            check_variant_fits(parse_variant(v), p)
+    kinds = list(dict.fromkeys(restriction or RESTRICTIONS))
+    for k in kinds:
+        if k not in RESTRICTIONS:
+            raise UserInputError(f"--restriction must be one of {', '.join(RESTRICTIONS)}, got {k!r}")
+    check_study_numbers(games, None, 1, chunk_size)
+    try:
+        name = load_strategy(strategy)
+        restricted(name, 0, kinds[0])  # fails early for a bot that cannot be restricted
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    with progress_bar(games_needed(counts, variants, kinds, games), "games", leave=False) as bar:
+        frame, seconds = timed_restrict(name, counts, variants, kinds, games, seed, chunk_size, progress=bar.update)
+    data = restrict_data(frame, seconds, seed)
+    if out is not None:
+        save_restrict(out, frame, data)
+        data["folder"] = str(out)
+    if as_json:
+        from analyses.summary import json_ready
+
+        typer.echo(json.dumps(json_ready(data)))
+        return
+    from reports.tables import restrict_lines
+
+    for line in restrict_lines(data):
+        typer.echo(line)
+
+
+@app.command("fix-seats")
+def fix_seats(
+    players: PlayersOpt = 3,
+    variant: VariantOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bot on every seat (any fast strategy).")] = "linear",
+    target: Annotated[float, typer.Option("--target", help="Seat spread to reach: top minus bottom seat win rate, in points.")] = 5.0,
+    trials: Annotated[int, typer.Option("--trials", help="Knob settings the optimiser tries.")] = 300,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per trial (the same deals every trial).")] = 2000,
+    verify: Annotated[int, typer.Option("--verify", help="Games per verified candidate, on fresh deals.")] = 10000,
+    candidates: Annotated[int, typer.Option("--candidates", help="Best distinct settings to verify.")] = 5,
+    seed: SeedOpt = 1,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Study folder to write (default out/fix-seats-<P>p).")] = None,
+    as_json: JsonFlag = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Search rules knobs for the smallest change that brings the seat spread under --target (optuna TPE)."""
+    import json
+
+    from analyses.fixseats import best_candidates, fixes_table, save_fixes, search
+    from analyses.model import RunConfig
+    from analyses.studyfile import StudyPlan
+    from analyses.summary import json_ready
+    from simcore.variants import check_variant_fits, parse_variant
+    from strategies.api import StrategyError, load_strategy
+
+    prepare_engine(progress)
+    check_players(players)
+    if players < 2:
+        raise UserInputError("fix-seats needs --players 2 to 4 (one seat has no seat advantage)")
+    the = parse_variant(variant or "base")
+    if the.options.has_knobs:
+        raise UserInputError(f"--variant {the.name}: give the game without knobs; fix-seats searches the knobs")
+    check_variant_fits(the, players)
+    for flag, value, low in (("--trials", trials, 1), ("--games", games, 10), ("--verify", verify, 10), ("--candidates", candidates, 1)):
+        if value < low:
+            raise UserInputError(f"{flag} must be at least {low}, got {value}")
+    if not 0 < target < 100:
+        raise UserInputError(f"--target must be between 0 and 100 points, got {target}")
+    try:
+        name = load_strategy(strategy)
+    except StrategyError as exc:
+        raise UserInputError(str(exc)) from None
+    folder = out or Path("out") / f"fix-seats-{players}p"
+    with progress_bar(games * (trials + 1), "games", leave=False) as bar:
+        def step(n: int, row: dict) -> None:
+            bar.update(n)
+            bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
+
+        bar.update(games)  # the unmodified game's measure comes first
+        base, tried = search(players, the.name, name, target, trials, games, seed, progress=step)
+    picks = best_candidates([r for r in tried if r["variant"] != the.name], candidates)
+    seats = (name,) * players
+    plan = StudyPlan([RunConfig(v, players, seats) for v in [the.name, *picks]], games=verify,
+                     seed=seed + 1_000_003, kind="fix-seats",
+                     meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
+    run_study_plan(plan, folder, "local", None, None)
+    frame = fixes_table(folder, the.name, picks, target)
+    data = {"players": players, "variant": the.name, "strategy": name, "target": target, "seed": seed,
+            "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
+            "search_base": {"spread": base["spread"], "length": base["length"]},
+            "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
+            "rows": frame.to_dicts()}
+    save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
+    if as_json:
+        typer.echo(json.dumps(json_ready(data)))
+        return
+    from reports.tables import fix_lines
+
+    for line in fix_lines(data):
         typer.echo(line)
 
 

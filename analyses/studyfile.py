@@ -69,7 +69,7 @@ from analyses.tournament import schedule
 from simcore.decks import DeckError, DeckSpec, load_spec
 from simcore.files import read_text_file
 from simcore.rng import MAX_GAMES, MAX_SEED
-from simcore.variants import VariantError, parse_variant
+from simcore.variants import VariantError, check_variant_fits, parse_variant
 
 DEFAULT_GAMES = 10_000
 DEFAULT_CHUNK = 50_000
@@ -208,6 +208,7 @@ def configs_for(variants: list[str], players: list[int], strategies: list[str] |
         for p in players:
             if not 1 <= p <= 4:
                 raise StudyError(f"players must be 1 to 4, got {p}")
+            check_variant_fits(parse_variant(name), p)  # a per-seat knob must fit the seat count
             if tournament:
                 if p < 2:
                     raise StudyError("a tournament needs 2 to 4 players")

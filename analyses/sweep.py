@@ -34,17 +34,35 @@ MIN_MORE_SHARE = 0.01  # the strongest type needs "more" seat-games in at least 
 
 
 def parse_options(text: str) -> list[str]:
-    """``all``, or comma-separated option sets: base, sleep-token, shifting-tokens, sleep-token+shifting-tokens."""
+    """``all``, or comma-separated option sets: base, sleep-token, shifting-tokens, sleep-token+shifting-tokens.
+
+    A set may also be any variant without swaps, rules knobs included
+    (``knob:start-z=0,1,1``, ``sleep-token+knob:z-penalty=2``): its canonical name.
+    """
     out: list[str] = []
-    parts = [p.strip() for p in text.split(",")]
-    if not all(parts):  # '' or ',,' is not "all": every part must be written
-        raise StudyError(f"--options {text!r}: an empty option set (write all for every one, or e.g. base,sleep-token)")
+    parts: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:  # '' or ',,' is not "all": every part must be written
+            raise StudyError(f"--options {text!r}: an empty option set (write all for every one, or e.g. base,sleep-token)")
+        if piece.isdigit() and parts and "knob:" in parts[-1]:
+            parts[-1] += "," + piece  # a per-seat knob's next value (knob:start-z=0,1,1)
+        else:
+            parts.append(piece)
     for part in parts:
         if part == "all":
             out.extend(ALL_OPTIONS)
             continue
         if part in ("shifting-tokens+sleep-token", "both"):
             part = "sleep-token+shifting-tokens"
+        if part not in OPTION_SETS and "knob:" in part:
+            try:
+                v = parse_variant(part)
+            except VariantError as exc:
+                raise StudyError(f"--options {text!r}: {exc}") from None
+            if v.removed:
+                raise StudyError(f"--options {text!r}: {part!r} holds swaps; give swaps with --swaps")
+            out.append(v.name)
+            continue
         if part not in OPTION_SETS:
             raise StudyError(f"--options {text!r}: unknown option set {part!r} (use all, {', '.join(ALL_OPTIONS)}, comma-separated)")
         out.append(part)
@@ -94,7 +112,7 @@ def sweep_variants(swaps: str = "all", options: str = "all", spec: DeckSpec | No
     out = []
     for opt in parse_options(options):
         for label in swap_decks(swaps, spec):
-            tokens = [t for t in (OPTION_SETS[opt], "" if label == "base" else label) if t]
+            tokens = [t for t in (OPTION_SETS.get(opt, "" if opt == "base" else opt), "" if label == "base" else label) if t]
             out.append(parse_variant("+".join(tokens) if tokens else "base").name)
     return out
 

@@ -723,12 +723,80 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
     return [Chart("exploit", "How strong were the bots?", fig, df)]
 
 
+# ============================================================================ restricted play
+
+
+@styled
+def restrict_chart(t: StudyTables) -> list[Chart]:
+    """Restricted play: the win rate a seat loses when its bot may never buy / perform a type, with 95% intervals."""
+    if t.restrict is None or t.restrict.height == 0:
+        return []
+    df = t.restrict.sort(["restriction", "variant", "players", "rank"])
+    r0 = df.row(0, named=True)
+    fig = _new("Restricted play: which dream types matter?",
+               f"One seat's {r0['strategy']} bot may never buy a card showing a dream type (left) or never perform it "
+               f"(right); the others play unrestricted. Loss = its win rate in that seat without the restriction minus "
+               f"with it, on the same deals ({r0['games']:,} deals per seat, every seat in turn); bars = 95% intervals. "
+               "Large: the type is essential to the bot's play; D = dominant (dwarfs the others), "
+               "0 = irrelevant (no measurable loss).")
+    kinds = list(dict.fromkeys(df["restriction"].to_list()))
+    axes = fig.subplots(1, len(kinds), squeeze=False)[0]
+    for ax, kind in zip(axes, kinds):
+        part = df.filter(pl.col("restriction") == kind)
+        y = interval_rows(ax, part, "loss", "loss_low", "loss_high")
+        ax.axvline(0, color="#222222", lw=0.8)
+        marks = {"dominant": " D", "irrelevant": " 0"}
+        labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}: {r['type']}{marks.get(r['flag'], '')}"
+                  for r in part.iter_rows(named=True)]
+        ax.set_yticks(y, labels)
+        ax.set_xlabel(f"never {kind}: loss (percentage points of win rate)")
+        ax.grid(axis="y", visible=False)
+    return [Chart("restrict", "Restricted play: which dream types matter?", fig, df)]
+
+
+# ============================================================================ suggested fixes
+
+
+@styled
+def fixes_chart(t: StudyTables) -> list[Chart]:
+    """Suggested fixes: each verified knob setting's seat win rates and game length against the unmodified game."""
+    if t.fixes is None or t.fixes.height == 0:
+        return []
+    df = t.fixes.sort(["candidate", "seat"])
+    r0 = df.row(0, named=True)
+    fig = _new("Suggested fixes",
+               f"Rules knob settings found by `dreamscape fix-seats` for {r0['players']} players (target: seat spread "
+               f"under {100 * r0['target']:.0f} points, mean length within +-10% of the unmodified game), re-played on "
+               f"{r0['games']:,} fresh deals each. Left: each seat's win rate with its 95% interval (dotted: the fair "
+               "share). Right: mean game length with its 95% interval; the grey band is +-10% of the unmodified game.")
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    y = interval_rows(left, df, "win_rate", "win_low", "win_high")
+    left.axvline(100.0 / r0["players"], color="#222222", lw=0.8, ls=":")
+    left.set_yticks(y, [f"{'unmodified' if r['candidate'] == 0 else 'fix ' + str(r['candidate'])}, seat {r['seat']}"
+                        for r in df.iter_rows(named=True)])
+    left.set_xlabel("win rate (%)")
+    left.grid(axis="y", visible=False)
+    per = df.filter(pl.col("seat") == 1)
+    yy = np.arange(per.height)[::-1]
+    right.hlines(yy, per["length_low"].to_numpy(), per["length_high"].to_numpy(), color=PALETTE[0], lw=3)
+    right.scatter(per["mean_length"].to_numpy(), yy, color=PALETTE[0], s=36, zorder=3)
+    base = r0["base_length"]
+    right.axvspan(0.9 * base, 1.1 * base, color="#dddddd", zorder=0)
+    right.set_yticks(yy, [f"{'unmodified' if r['candidate'] == 0 else 'fix ' + str(r['candidate'])}: "
+                          f"spread {100 * r['spread']:.1f} pts\n{variant_label(r['variant'], short=True)}"
+                          for r in per.iter_rows(named=True)], fontsize=7)
+    right.set_xlabel("mean game length (turns)")
+    right.grid(axis="y", visible=False)
+    return [Chart("fixes", "Suggested fixes", fig, df)]
+
+
 # ============================================================================ all
 
 
 CHARTS: tuple[Callable[[StudyTables], list[Chart]], ...] = (
     seat_chart, compare_chart, score_chart, length_chart, type_chart, card_chart,
-    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart,
+    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart, restrict_chart,
+    fixes_chart,
 )
 
 

@@ -23,6 +23,8 @@ import polars as pl
 from analyses import balance
 from analyses.compare import compare_variants
 from analyses.exploit import load_exploit
+from analyses.fixseats import load_fixes
+from analyses.restrict import load_restrict
 from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
 from analyses.solo import solo_bands
@@ -73,6 +75,8 @@ class StudyTables:
     skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
     exploit: pl.DataFrame | None = None  # analyses.exploit.exploit_table (kept by `dreamscape exploit --out`)
+    restrict: pl.DataFrame | None = None  # analyses.restrict.restrict_table (kept by `dreamscape restrict --out`)
+    fixes: pl.DataFrame | None = None  # analyses.fixseats.fixes_table (written by `dreamscape fix-seats`)
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -193,4 +197,6 @@ def collect(folder: str | Path) -> StudyTables:
     if "solo" in k:
         t.solo = _run(solo_bands, folder)
     t.exploit = load_exploit(folder)
+    t.restrict = load_restrict(folder)
+    t.fixes = load_fixes(folder)
     return t

@@ -37,6 +37,7 @@ TOPICS = {
     "solo": "Solo",
     "length": "Game length",
     "exploit": "How strong were the bots?",
+    "restrict": "Restricted play",
 }
 
 
@@ -331,13 +332,34 @@ def exploit_findings(t: StudyTables) -> list[Finding]:
     return [Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r)]
 
 
+def restrict_findings(t: StudyTables) -> list[Finding]:
+    """Per restriction: the type whose loss is largest, and the dominant / irrelevant ones."""
+    if t.restrict is None or t.restrict.height == 0:
+        return []
+    out = []
+    for kind in dict.fromkeys(t.restrict["restriction"].to_list()):
+        df = t.restrict.filter(pl.col("restriction") == kind)
+        r = df.sort("loss", descending=True).row(0, named=True)
+        # irrelevant wherever measured (every player count and deck that holds the type)
+        flags = df.group_by("type", maintain_order=True).agg((pl.col("flag") == "irrelevant").all().alias("nil"))
+        nil = flags.filter(pl.col("nil"))["type"].to_list()
+        dom = " It dominates: its loss is at least twice any other's." if r["flag"] == "dominant" else ""
+        text = (f"Forbidden to {kind} {r['type_name']}, the {r['strategy']} bot loses {100 * r['loss']:.1f} points of "
+                f"win rate (95% interval {100 * r['loss_low']:.1f} to {100 * r['loss_high']:.1f}) in {r['players']}-player games "
+                f"({variant_label(r['variant'])}): {pct(r['win'])} against {pct(r['base_win'])}; "
+                f"the largest loss of the {df.height} type/setting cells.{dom}"
+                + (f" No measurable loss anywhere without: {', '.join(nil)}." if nil else ""))
+        out.append(Finding(text, bool(r["loss_low"] > 0), "restrict", "restrict", r))
+    return out
+
+
 def pp(x: float) -> str:
     """A difference of rates in percentage points, signed."""
     return f"{100 * x:+.1f} points"
 
 
 FINDERS = (seat_findings, compare_findings, swap_findings, type_findings, tournament_findings,
-           skill_findings, solo_findings, length_findings, exploit_findings)
+           skill_findings, solo_findings, length_findings, exploit_findings, restrict_findings)
 
 
 def make_findings(t: StudyTables) -> list[Finding]:

@@ -26,6 +26,7 @@ class VariantParts:
     text: str
     options: str  # "base", "sleep-token", "shifting-tokens" or "sleep-token+shifting-tokens"
     swaps: tuple[tuple[str, str], ...]  # (removed code, added code), sorted by removed type
+    knobs: tuple[str, ...] = ()  # rules knobs away from the rulebook, "start-z=0,1,1" (simcore.rules.KNOBS)
 
     @property
     def has_swaps(self) -> bool:
@@ -40,7 +41,8 @@ def split_variant(text: str) -> VariantParts:
         return VariantParts(text, text, ())
     opts = [tok for tok, field in OPTION_TOKENS.items() if getattr(v.options, field)]
     swaps = tuple(zip((CODES[t] for t in sorted(v.removed)), (CODES[t] for t in sorted(v.added))))
-    return VariantParts(text, "+".join(opts) if opts else "base", swaps)
+    knobs = tuple(tok[len("knob:"):] for tok in v.options.knob_tokens())
+    return VariantParts(text, "+".join(opts) if opts else "base", swaps, knobs)
 
 
 def options_label(options: str) -> str:
@@ -68,13 +70,16 @@ def variant_label(text: str, short: bool = False) -> str:
     if parts.options == parts.text and not parts.has_swaps and parts.text not in OPTION_ORDER:
         return text  # not a variant we can parse: show it as written
     label = options_label(parts.options)
+    if parts.knobs:  # house rules are part of the name: "start-z=0,1,1, bonus=0,0,2"
+        knobs = ", ".join(parts.knobs)
+        label = knobs if parts.options == "base" else f"{label}, {knobs}"
     if not parts.has_swaps:
         return label
     if short:
         swaps = ", ".join(f"{r}\u2192{a}" for r, a in parts.swaps)
     else:
         swaps = ", ".join(swap_words(r, a) for r, a in parts.swaps)
-    return swaps if parts.options == "base" else f"{label}, {swaps}"
+    return swaps if parts.options == "base" and not parts.knobs else f"{label}, {swaps}"
 
 
 def players_label(players: int) -> str:

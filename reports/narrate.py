@@ -68,8 +68,8 @@ def narrate_game(deck: Deck, players: int, seed: int, options: Options, bots: li
     yield ""
     yield "Final scores (R8.2: chain points - Z cards):"
     for i, st in enumerate(s.seats):
-        extra = f", band {solo_band(s.score(i))} (R10.5)" if players == 1 else ""
-        yield f"  Seat {i + 1} ({bots[i]}): {s.score(i)} with {st.z} Z cards after {s.seat_turns[i]} turns{extra}"
+        extra = f", band {solo_band(s.final_score(i))} (R10.5)" if players == 1 else ""
+        yield f"  Seat {i + 1} ({bots[i]}): {s.final_score(i)} with {st.z} Z cards after {s.seat_turns[i]} turns{extra}"
     if s.aborted:
         yield "The game was aborted at the safety cap (R8.4): no winner."
     else:

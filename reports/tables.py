@@ -251,3 +251,44 @@ def train_lines(data: dict) -> list[str]:
         lines.append(f"  {h['iteration']:>9}{h['games']:>8,}{h['decisions']:>11,}{_pct(h['agreement']):>11}  {h['check']:.3f}{mark}")
     lines.append(f"  wrote {data['out']} in {data['seconds']:.0f} s; play it with --strategy expert:{data['out']}")
     return lines
+
+
+def restrict_lines(data: dict) -> list[str]:
+    """``dreamscape restrict``: per player count, variant and restriction, the types ranked by the loss they cause."""
+    lines = [f"Restricted play with {data['strategy']}: one seat may never buy (or never perform) a dream type, the "
+             f"others play unrestricted; loss = the bot's win rate in that seat minus the restricted one's, same deals "
+             f"({data['games_per_seat']:,} deals per seat, seed {data['seed']})"]
+    key = None
+    for r in data["rows"]:
+        if (r["players"], r["variant"], r["restriction"]) != key:
+            key = (r["players"], r["variant"], r["restriction"])
+            lines.append(f"  {r['players']} players, {r['variant']}, never {r['restriction']} "
+                         f"(the unrestricted bot wins {_pct(r['base_win'])} of its seats on these deals)")
+            lines.append(f"    {'rank':>4}  {'type':<24}{'restricted wins (95% CI)':>26}{'loss, points (95% CI)':>27}  flag")
+        loss = f"{100 * r['loss']:+.1f} ({100 * r['loss_low']:+.1f} to {100 * r['loss_high']:+.1f})"
+        lines.append(f"    {r['rank']:>4}  {r['type_name'] + ' (' + r['type'] + ')':<24}"
+                     f"{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
+    if data["rows"] and data.get("seconds") is not None:
+        lines.append(f"  {data['seconds']:.0f} s")
+    return lines
+
+
+def fix_lines(data: dict) -> list[str]:
+    """``dreamscape fix-seats``: the unmodified game and the verified candidates, seat by seat."""
+    n_ok = sum(1 for r in data["tried"] if r["feasible"])
+    lines = [f"fix-seats, {data['players']} players, {data['variant']}, {data['strategy']} on every seat: "
+             f"{data['trials']} settings tried on {data['games_per_trial']:,} games each ({n_ok} met the target of "
+             f"{data['target']:g} points with the length within +-10%); verified on {data['verify_games']:,} fresh "
+             f"games each (study folder {data['folder']})"]
+    key = None
+    for r in data["rows"]:
+        if r["candidate"] != key:
+            key = r["candidate"]
+            label = "unmodified" if key == 0 else f"candidate {key}"
+            verdict = "meets the target" if r["meets_target"] else "misses the target"
+            lines.append(f"  {label}: {r['variant']}")
+            lines.append(f"    spread {100 * r['spread']:.1f} points (95% CI {100 * r['spread_low']:.1f} to "
+                         f"{100 * r['spread_high']:.1f}), {verdict}; mean length {r['mean_length']:.2f} turns "
+                         f"({100 * r['length_change']:+.1f}% vs unmodified)")
+        lines.append(f"    seat {r['seat']}: wins {_rate(r, 'win_rate', 'win_low', 'win_high')}")
+    return lines

@@ -250,9 +250,14 @@ def all_swap_decks(spec: DeckSpec | None = None, max_swaps: int = MAX_SWAPS) -> 
         yield build_deck(spec, removed, added)
 
 
-def check_deck_fits(deck: Deck, players: int) -> None:
-    """A deck must deal one Z card per seat and fill the five positions (R2.2, R2.3)."""
-    needed = players + N_POSITIONS
+def check_deck_fits(deck: Deck, players: int, setup_cards: int | None = None) -> None:
+    """A deck must deal the Z cards of setup and fill the five positions (R2.2, R2.3).
+
+    ``setup_cards`` is the number of cards setup takes before the Dreamscape:
+    one Z card per seat as printed (the default), or what the rules knobs
+    ``start-z`` and ``remove`` make it (:meth:`simcore.rules.Options.setup_cards`).
+    """
+    needed = (players if setup_cards is None else setup_cards) + N_POSITIONS
     if len(deck) < needed:
         raise DeckError(
             f"{deck.source}: deck of {len(deck)} cards is too small to set up "

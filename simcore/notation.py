@@ -10,7 +10,7 @@ from typing import Any
 
 from simcore.cards import CardError, card_code, parse_card
 from simcore.reference import GameState, Seat
-from simcore.rules import DEFAULT_COSTS, N_POSITIONS, Options
+from simcore.rules import DEFAULT_COSTS, N_POSITIONS, RULE_FLAGS, Options
 
 
 class ScenarioError(ValueError):
@@ -50,8 +50,8 @@ def state_from_setup(setup: Any) -> GameState:
             raise ScenarioError(f"setup.{required} is missing")
 
     raw_options = setup.get("options", {}) or {}
-    if not isinstance(raw_options, dict) or set(raw_options) - set(Options._fields):
-        raise ScenarioError(f"setup.options may only hold {', '.join(Options._fields)}")
+    if not isinstance(raw_options, dict) or set(raw_options) - set(RULE_FLAGS):
+        raise ScenarioError(f"setup.options may only hold {', '.join(RULE_FLAGS)}")
     if any(not isinstance(v, bool) for v in raw_options.values()):
         raise ScenarioError("setup.options values must be true or false")
     options = Options(**raw_options)
@@ -110,7 +110,7 @@ def position_text(s: GameState, p: int) -> str | None:
 def dump_state(s: GameState) -> dict:
     """The position in scenario notation plus the derived fields ``expect`` can check."""
     return {
-        "options": s.options._asdict(),
+        "options": s.options.flags(),
         "costs": list(s.costs),
         "sleep_deck": [s.code(c) for c in s.sleep_deck],
         "sleep_deck_count": len(s.sleep_deck),

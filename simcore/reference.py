@@ -31,7 +31,7 @@ from simcore.cards import CODES, Card, DreamType, card_code, type_from_code
 from simcore.decks import Deck, check_deck_fits
 from simcore.rng import GameRng
 from simcore.rules import DEFAULT_COSTS, N_POSITIONS, TURN_CAP, Options
-from simcore.scoring import final_score
+from simcore.scoring import chain_points, final_score
 
 Choice = Any  # a JSON value, as in conformance/FORMAT.md
 Flow = Generator["Decision", Choice, Any]
@@ -163,9 +163,19 @@ class GameState:
         return sorted(range(1, N_POSITIONS + 1), key=lambda p: self.costs[p - 1])
 
     def score(self, seat: int) -> int:
-        """R8.2: chain points minus Z cards, of the position as it stands."""
+        """R8.2: chain points minus Z cards, of the position as it stands (the bots' view)."""
         st = self.seats[seat]
         return final_score([self.cards[c] for c in st.rem], st.z)
+
+    def final_score(self, seat: int) -> int:
+        """R8.2 with the rules knobs z-penalty and bonus: what decides the game (R8.3).
+
+        Equal to :meth:`score` with the knobs at the rulebook's values; the
+        bots keep judging positions by :meth:`score`.
+        """
+        st = self.seats[seat]
+        chain = chain_points([self.cards[c] for c in st.rem])
+        return self.options.final_score(chain, st.z, seat, len(self.seats))
 
     def draw(self) -> int:
         return self.sleep_deck.pop(0)
@@ -268,9 +278,14 @@ def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
 
 
 def direct_your_sleep(s: GameState, seat: int) -> Flow:
-    """R5.2: at least one purchase if any is affordable, then more or stop."""
+    """R5.2: at least one purchase if any is affordable, then more or stop.
+
+    The knob max-buys ends the phase after that many purchases (R5.2).
+    """
     purchases = 0
     while True:
+        if s.options.max_buys and purchases >= s.options.max_buys:
+            return
         choices = purchase_options(s, seat) + (["stop"] if purchases else [])
         if not choices or choices == ["stop"]:
             return
@@ -682,7 +697,7 @@ def end_game(s: GameState) -> None:
     for st in s.seats:  # seat 0's reserve first, each in order
         s.discard.extend(st.reserved)
         st.reserved, st.ready = [], []
-    scores = [s.score(i) for i in range(len(s.seats))]
+    scores = [s.final_score(i) for i in range(len(s.seats))]
     best = max(scores)
     tied = [i for i, sc in enumerate(scores) if sc == best]
     most_z = max(s.seats[i].z for i in tied)
@@ -718,7 +733,8 @@ class Game:
         """
         if not 1 <= players <= 4:
             raise ValueError(f"players must be 1 to 4, got {players}")
-        check_deck_fits(deck, players)
+        options.check_fits(players)  # KnobError (a ValueError) for a per-seat knob of the wrong length
+        check_deck_fits(deck, players, options.setup_cards(players))
         order = list(range(len(deck.cards)))
         rng.shuffle(order)
         return cls(setup_state(list(deck.cards), order, players, options))
@@ -759,11 +775,18 @@ class Game:
 
 
 def setup_state(cards: list[Card], order: list[int], players: int, options: Options = Options()) -> GameState:
-    """R2.2/R2.3 from a given deck order (card ids, top first)."""
+    """R2.2/R2.3 from a given deck order (card ids, top first).
+
+    The knob ``remove`` first takes that many cards off the top, out of the
+    game unseen; the knob ``start-z`` deals each seat its number of Z cards,
+    seat 0's all first (R2.2 deals one each).
+    """
     deck = list(order)
+    del deck[: options.removed]
     seats = [Seat() for _ in range(players)]
-    for st in seats:  # R2.2: one card each, in seat order from seat 0
-        st.deep_sleep.append(deck.pop(0))
+    for st, n in zip(seats, options.seat_values("start_z", players)):  # R2.2: in seat order from seat 0
+        for _ in range(n):
+            st.deep_sleep.append(deck.pop(0))
     dreamscape: list[int | None] = [None] * N_POSITIONS
     for p in range(N_POSITIONS, 0, -1):  # R2.3: positions 5, 4, 3, 2, 1
         dreamscape[p - 1] = deck.pop(0)

@@ -12,7 +12,7 @@ from simcore.fast.batch import start_game
 from simcore.fast.differential import compare_game
 from simcore.fast.isearch import first_search, play_game_search
 from simcore.fast.kernels import play_turn
-from simcore.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, off_deck, off_z, seat_base
+from simcore.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, knob_vector, off_deck, off_z, seat_base
 from simcore.fast.rng import seed_key, stream_state
 from simcore.fast.runner import deck_arrays, strategy_args
 from simcore.fast.scratch import MODE_SEARCH, new_work
@@ -97,12 +97,12 @@ def test_same_seed_same_games_whatever_the_chunk_size():
 
 
 @njit
-def _dealt_worlds_agree(a, b, players, sleep, shift, key, games, s0, s1, s2, s3, modes, weights):
+def _dealt_worlds_agree(a, b, players, sleep, shift, knobs, key, games, s0, s1, s2, s3, modes, weights):
     bad = 0
     for g in range(games):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, g)
-        st = start_game(a, b, players, sleep, shift, rng)
+        st = start_game(a, b, players, sleep, shift, knobs, rng)
         wk, fw = new_work(a.shape[0], rng[0], 0, 0, modes, weights)
         bad += play_game_search(st, wk, fw, (s0, s1, s2, s3), modes, weights)
     return bad
@@ -115,7 +115,7 @@ def test_every_replayed_prefix_fits_the_dealt_world():
     name = load_strategy("search:linear@2")
     for players, opt in ((4, Options(True, True)), (1, Options())):
         args = strategy_args([name] + ["linear"] * (players - 1))
-        bad = _dealt_worlds_agree(a, b, players, opt.sleep_token, opt.shifting_tokens, seed_key(3), 6, *args)
+        bad = _dealt_worlds_agree(a, b, players, opt.sleep_token, opt.shifting_tokens, knob_vector(opt, players), seed_key(3), 6, *args)
         assert bad == 0
 
 
@@ -123,11 +123,11 @@ def test_every_replayed_prefix_fits_the_dealt_world():
 
 
 @njit
-def _position(a, b, players, sleep, shift, key, game, turns, s0, s1, s2, s3, modes, weights):
+def _position(a, b, players, sleep, shift, knobs, key, game, turns, s0, s1, s2, s3, modes, weights):
     """The state and scratch at the start of turn ``turns`` of a game every seat plays by its mode."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_state(key, game)
-    st = start_game(a, b, players, sleep, shift, rng)
+    st = start_game(a, b, players, sleep, shift, knobs, rng)
     wk, fw = new_work(a.shape[0], rng[0], 0, 0, modes, weights)
     for _ in range(turns):
         if st[H_GAME_OVER] != 0:
@@ -170,7 +170,7 @@ def test_the_search_does_not_read_the_hidden_order(skip):
         for game in range(4):
             for turns in (players + 1, players * 2):  # games of linear bots last ~4-5 rounds
                 lin = strategy_args(["linear"] * players)
-                st, wk, fw = _position(a, b, players, opt.sleep_token, opt.shifting_tokens, seed_key(8), game, turns, *lin)
+                st, wk, fw = _position(a, b, players, opt.sleep_token, opt.shifting_tokens, knob_vector(opt, players), seed_key(8), game, turns, *lin)
                 if st[H_GAME_OVER]:
                     continue
                 active = int(st[2])

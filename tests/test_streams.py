@@ -16,6 +16,7 @@ import pytest
 
 from simcore.decks import deck_from_swap_texts
 from simcore.fast.batch import start_game
+from simcore.fast.layout import knob_vector
 from simcore.fast.bridge import decode_trace, dump_fast_state, play_traced
 from simcore.fast.differential import reference_game
 from simcore.fast.rng import new_stream
@@ -78,7 +79,7 @@ def test_every_variant_of_a_deck_starts_from_the_same_deal_on_both_engines(swaps
     deals = []
     for options in VARIANTS:
         ref = dump_state(Game.new(deck, players, GameRng(seed, game), options).state)
-        st = start_game(a, b, players, options.sleep_token, options.shifting_tokens, new_stream(seed, game))
+        st = start_game(a, b, players, options.sleep_token, options.shifting_tokens, knob_vector(options, players), new_stream(seed, game))
         fast = dump_fast_state(st, deck)
         for seat in fast["seats"]:
             del seat["_cached_score"]

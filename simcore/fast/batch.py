@@ -39,16 +39,20 @@ from simcore.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
 from simcore.fast.isearch import any_search, collect_game_search, play_game_search
 from simcore.fast.script import script_running
 from simcore.fast.search import play_game_rollout, playout_buffers
-from simcore.fast.zones import new_state, score
+from simcore.fast.zones import final_score, new_state, set_knobs
 
 
 @njit(cache=True)
-def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng):
-    """Game.new: shuffle ids 0..C-1 with the game's deal stream ``rng``, then setup_state (R2)."""
+def start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng):
+    """Game.new: shuffle ids 0..C-1 with the game's deal stream ``rng``, then setup_state (R2).
+
+    ``knobs`` is the rules knob vector (:func:`simcore.fast.layout.knob_vector`).
+    """
     c = cards_a.shape[0]
     order = np.arange(c).astype(np.int32)
     shuffle(rng, order)
     st = new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens)
+    set_knobs(st, knobs)
     setup_state(st, order)
     return st
 
@@ -68,7 +72,7 @@ def game_results(
     mask = st[H_WINNERS]
     for s in range(n_seats):
         b = seat_base(s)
-        score_out[i, s] = score(st, s)
+        score_out[i, s] = final_score(st, s)  # R8.2 with the knobs
         z_out[i, s] = st[b + S_Z_LEN]
         turns_out[i, s] = st[b + S_TURNS]
         win_out[i, s] = 1.0 / nw if (not aborted and nw > 0 and (mask >> s) & 1) else 0.0
@@ -91,7 +95,7 @@ def any_rollout(modes, n_seats):
 
 @njit(cache=True, parallel=True)
 def run_chunk(
-    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game,
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game,
     s0, s1, s2, s3, modes, weights,
     score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
 ):
@@ -109,7 +113,7 @@ def run_chunk(
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, first_game + i)  # the deal stream
-        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
         wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
         if search:
             play_game_search(st, wk, fw, strats, modes, weights)
@@ -123,11 +127,11 @@ def run_chunk(
 
 
 @njit(cache=True)
-def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, game, s0, s1, s2, s3, modes, weights, trace_decisions, trace_rows):
+def play_one(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, game, s0, s1, s2, s3, modes, weights, trace_decisions, trace_rows):
     """One game, optionally traced (``trace_decisions > 0``): final state and the work array."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = stream_state(key, game)  # the deal stream
-    st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+    st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
     wk, fw = new_work(cards_a.shape[0], decision_state(key, game), trace_decisions, trace_rows, modes, weights)
     if any_search(modes, n_seats):
         play_game_search(st, wk, fw, (s0, s1, s2, s3), modes, weights)
@@ -152,7 +156,7 @@ def play_scripted(st, wk, fw, strats):
 
 @njit(cache=True, parallel=True)
 def collect_chunk(
-    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, key, first_game, s0, s1, s2, s3, modes, weights,
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game, s0, s1, s2, s3, modes, weights,
     rec, rec_n, win_out,
 ):
     """Play training games ``first_game ..`` (n = rec.shape[0]) with search seats, keeping their decisions.
@@ -168,7 +172,7 @@ def collect_chunk(
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, first_game + i)  # the deal stream
-        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, rng)
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
         wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
         collect_game_search(st, wk, fw, strats, modes, weights, rec[i], rec_n[i])
         aborted = st[H_ABORTED] != 0

@@ -39,6 +39,7 @@ from simcore.fast.layout import (
     TOKEN_POINT,
     PERM5,
     N_POS,
+    knob_vector,
     python_offsets,
 )
 from simcore.fast.scratch import TC_DECISIONS, TC_OVERFLOW, TC_ROWS, TR_FIRST_ROW, WK_TAIL, WK_TRACE_COUNTERS
@@ -61,7 +62,7 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     cap_t, cap_r = max_decisions, max_decisions * 8
     st, wk = play_one(
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
-        seed_key(seed), game, *strategy_args(names, players, options), cap_t, cap_r,
+        knob_vector(options, players), seed_key(seed), game, *strategy_args(names, players, options), cap_t, cap_r,
     )
     counters = wk[WK_TRACE_COUNTERS]
     if counters[TC_OVERFLOW]:
@@ -148,7 +149,7 @@ def dump_cards_state(st: np.ndarray, cards) -> dict:
         )
     over = bool(st[H_GAME_OVER])
     return {
-        "options": Options(bool(st[H_OPT_SLEEP_TOKEN]), bool(st[H_OPT_SHIFT_TOKENS]))._asdict(),
+        "options": Options(bool(st[H_OPT_SLEEP_TOKEN]), bool(st[H_OPT_SHIFT_TOKENS])).flags(),
         "costs": [int(x) for x in st[H_COSTS : H_COSTS + N_POS]],
         "sleep_deck": [code(x) for x in st[off["deck"] + ptr : off["deck"] + c]],
         "sleep_deck_count": c - ptr,

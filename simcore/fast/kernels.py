@@ -53,6 +53,7 @@ from simcore.fast.layout import (
     H_DS_CARD,
     H_DS_DOWN,
     H_GAME_OVER,
+    H_MAX_BUYS,
     H_N_CARDS,
     H_N_SEATS,
     H_N_WINNERS,
@@ -61,6 +62,7 @@ from simcore.fast.layout import (
     H_PERF,
     H_POS_BY_COST,
     H_PURCHASE_ID,
+    H_REMOVED,
     H_TOKEN_POINT,
     H_TURNS,
     H_WINNERS,
@@ -96,6 +98,7 @@ from simcore.fast.layout import (
     S_REM_LEN,
     S_RES_LEN,
     S_SPENT,
+    S_START_Z,
     S_TURNS,
     S_Z_LEN,
     SD,
@@ -124,8 +127,8 @@ from simcore.fast.zones import (
     occupied_options,
     opponents,
     position_of_cost,
+    final_score,
     rem_push,
-    score,
     stack_span,
     z_push,
 )
@@ -224,9 +227,14 @@ def direct_your_sleep(st, wk, fw, strats, seat):
 
 @kernel
 def buy_loop(st, wk, fw, strats, seat, purchases):
-    """The buy decisions of direct_your_sleep from ``purchases`` purchases made (a playout resumes mid-turn)."""
+    """The buy decisions of direct_your_sleep from ``purchases`` purchases made (a playout resumes mid-turn).
+
+    The rules knob max-buys (``H_MAX_BUYS`` > 0) ends the phase after that many purchases (R5.2).
+    """
     o = wk
     while True:
+        if st[H_MAX_BUYS] > 0 and purchases >= st[H_MAX_BUYS]:
+            return
         n = buy_options(st, seat, o, purchases)
         if n == 0 or (n == 1 and o[0, 0] == BUY_STOP):
             return
@@ -849,17 +857,17 @@ def end_game(st):
         for i in range(st[b + S_RES_LEN]):
             discard_push(st, st[ro + i])
         st[b + S_RES_LEN] = 0
-    best = score(st, 0)
+    best = final_score(st, 0)
     for s in range(1, ns):
-        best = max(best, score(st, s))
+        best = max(best, final_score(st, s))
     most_z = -1
     for s in range(ns):
-        if score(st, s) == best:
+        if final_score(st, s) == best:
             most_z = max(most_z, st[seat_base(s) + S_Z_LEN])
     mask = 0
     nw = 0
     for s in range(ns):
-        if score(st, s) == best and st[seat_base(s) + S_Z_LEN] == most_z:
+        if final_score(st, s) == best and st[seat_base(s) + S_Z_LEN] == most_z:
             mask |= 1 << s
             nw += 1
     st[H_WINNERS] = mask
@@ -872,9 +880,10 @@ def setup_state(st, order):
     d = off_deck(st)
     for i in range(order.shape[0]):
         st[d + i] = order[i]
-    st[H_DECK_PTR] = 0
-    for s in range(st[H_N_SEATS]):  # R2.2: one Z card each, in seat order from seat 0
-        z_push(st, s, draw(st))
+    st[H_DECK_PTR] = st[H_REMOVED]  # knob remove: the top cards leave the game unseen
+    for s in range(st[H_N_SEATS]):  # R2.2: knob start-z Z cards each (1), in seat order from seat 0
+        for _ in range(st[seat_base(s) + S_START_Z]):
+            z_push(st, s, draw(st))
     for p in range(N_POS - 1, -1, -1):  # R2.3: positions 5, 4, 3, 2, 1
         st[H_DS_CARD + p] = draw(st)
         st[H_DS_DOWN + p] = 0

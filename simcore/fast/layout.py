@@ -25,12 +25,17 @@ Header (absolute indices)
 ``H_PURCHASE_ID``      id of the purchase resolving now (R6.12 loop guard)
 ``H_WINNERS``          bit mask of winning seats (R8.3)
 ``H_N_WINNERS``        number of winners
+``H_Z_PENALTY``        rules knob z-penalty: points per Z card at the end (R8.2; 1)
+``H_MAX_BUYS``         rules knob max-buys: most purchases per turn (R5.2; 0 = no limit)
+``H_REMOVED``          rules knob remove: cards taken unseen off the shuffled deck (R2.2; 0)
 ``H_DS_CARD + p``      card id at position p+1 (-1 = empty), p = 0..4
 ``H_DS_DOWN + p``      1 if that card is face down (a Z card, R6.2)
 ``H_COSTS + p``        cost token on position p+1 (R2.3, R6.8 variant)
 ``seat_base(s) + k``   per-seat scalars: ``S_REM_LEN``, ``S_Z_LEN``,
                        ``S_SPENT``, ``S_RES_LEN``, ``S_TURNS``, ``S_CHAIN``
-                       (chain points of the REM stack, kept up to date)
+                       (chain points of the REM stack, kept up to date),
+                       ``S_START_Z`` and ``S_BONUS`` (rules knobs start-z,
+                       R2.2, and bonus, R8.2)
 ``H_PERF + 11*s + t``  times seat s performed dream type t
 ``H_POS_BY_COST + k``  position index (0..4) of the cost token k+1 (inverse of costs)
 ====================  ========================================================
@@ -152,9 +157,12 @@ H_OPT_SHIFT_TOKENS = 10
 H_PURCHASE_ID = 11
 H_WINNERS = 12
 H_N_WINNERS = 13
+H_Z_PENALTY = 14
+H_MAX_BUYS = 15
 H_DS_CARD = 16
 H_DS_DOWN = 21
 H_COSTS = 26
+H_REMOVED = 31
 H_SEATS = 32
 SEAT_STRIDE = 16
 S_REM_LEN = 0
@@ -163,9 +171,35 @@ S_SPENT = 2
 S_RES_LEN = 3
 S_TURNS = 4
 S_CHAIN = 5
+S_START_Z = 6
+S_BONUS = 7
 H_PERF = H_SEATS + MAX_SEATS * SEAT_STRIDE  # 96
 H_POS_BY_COST = H_PERF + MAX_SEATS * N_TYPES + 4  # 144: position index (0..4) holding cost k+1
 HEADER = H_POS_BY_COST + 8  # 152
+
+# ---------------------------------------------------------------- rules knobs
+# The knob vector a game is started with (int32[N_KNOBS]): see knob_vector.
+KN_Z_PENALTY = 0
+KN_MAX_BUYS = 1
+KN_REMOVED = 2
+KN_START_Z = 3  # 3..6, one per seat
+KN_BONUS = 7  # 7..10, one per seat
+N_KNOBS = KN_BONUS + MAX_SEATS
+
+
+def knob_vector(options, players: int) -> np.ndarray:
+    """The rules knobs of :class:`simcore.rules.Options` as the int32 vector ``start_game`` takes.
+
+    Raises :class:`simcore.rules.KnobError` when a per-seat knob does not fit ``players``.
+    """
+    v = np.zeros(N_KNOBS, dtype=np.int32)
+    v[KN_Z_PENALTY] = options.z_penalty
+    v[KN_MAX_BUYS] = options.max_buys
+    v[KN_REMOVED] = options.removed
+    v[KN_START_Z : KN_START_Z + players] = options.seat_values("start_z", players)
+    v[KN_BONUS : KN_BONUS + players] = options.seat_values("bonus", players)
+    return v
+
 
 # ---------------------------------------------------------------- stack ids
 # A "stack" argument names a REM stack by its seat (0..3), the discard pile,

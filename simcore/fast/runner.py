@@ -17,7 +17,7 @@ import numpy as np
 from simcore.decks import Deck, build_deck, check_deck_fits
 from simcore.fast.batch import collect_chunk, run_chunk
 from simcore.fast.isearch import REC_DECISION, REC_WIDTH
-from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
+from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast.rng import seed_key
 from simcore.fast.scratch import EXPERT_WIDTH, MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MODE_EXPERT
 from simcore.cards import CODES
@@ -38,7 +38,8 @@ class SimConfig:
             object.__setattr__(self, "deck", build_deck())
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
-        check_deck_fits(self.deck, self.players)
+        self.options.check_fits(self.players)  # KnobError: a per-seat knob of the wrong length
+        check_deck_fits(self.deck, self.players, self.options.setup_cards(self.players))
 
 
 @dataclass
@@ -209,6 +210,7 @@ def iter_chunks(
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)
+    knobs = knob_vector(config.options, config.players)
     done = 0
     while done < n_games:
         n = min(chunk_size, n_games - done)
@@ -216,7 +218,7 @@ def iter_chunks(
         g0 = first_game + done
         run_chunk(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
-            key, g0, *fns, *out,
+            knobs, key, g0, *fns, *out,
         )
         yield SimResult(config.players, names, g0, *out, card_labels=labels)
         done += n
@@ -297,6 +299,7 @@ def collect_search(
     names = resolve_strategies(strategies, config.players)
     fns = strategy_args(names, config.players, config.options)
     a, b = deck_arrays(config.deck)
+    knobs = knob_vector(config.options, config.players)
     key = seed_key(seed)
     parts, wins, skipped, next_decision, done = [], [], 0, 0, 0
     while done < n_games:
@@ -306,7 +309,7 @@ def collect_search(
         win = np.zeros((n, config.players), np.float64)
         collect_chunk(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
-            key, first_game + done, *fns, rec, rec_n, win,
+            knobs, key, first_game + done, *fns, rec, rec_n, win,
         )
         for i in range(n):
             rows = rec[i, : rec_n[i, 0]].copy()

@@ -27,6 +27,7 @@ from simcore.fast.layout import (
     H_ABORTED,
     H_DECK_PTR,
     H_GAME_OVER,
+    H_MAX_BUYS,
     H_N_CARDS,
     H_N_SEATS,
     H_N_WINNERS,
@@ -53,7 +54,7 @@ from simcore.fast.scratch import (
     set_weights,
     tracing,
 )
-from simcore.fast.zones import score
+from simcore.fast.zones import final_score
 
 ROLLOUT_SALT = np.uint64(0xD1B54A32D192ED03)
 
@@ -79,6 +80,8 @@ def direct_your_sleep_rollout(st, wk, fw, strats, seat, pb):
     o = wk
     rollout = seat_mode(wk, seat) == MODE_ROLLOUT
     while True:
+        if st[H_MAX_BUYS] > 0 and purchases >= st[H_MAX_BUYS]:  # rules knob max-buys (R5.2)
+            return
         n = buy_options(st, seat, o, purchases)
         if n == 0 or (n == 1 and o[0, 0] == BUY_STOP):
             return
@@ -151,14 +154,17 @@ def rollout_decide(st, wk, fw, strats, seat, n, purchases, pb):
 
 @kernel
 def playout_outcome(st, seat):
-    """The deciding seat's result of a finished playout: win credit + score margin / 1000."""
+    """The deciding seat's result of a finished playout: win credit + score margin / 1000.
+
+    Scores are final scores (R8.2 with the knobs z-penalty and bonus), as the game's winner is decided.
+    """
     ns = st[H_N_SEATS]
-    own = score(st, seat)
+    own = final_score(st, seat)
     best = 0
     first = True
     for s in range(ns):
         if s != seat:
-            sc = score(st, s)
+            sc = final_score(st, s)
             if first or sc > best:
                 best = sc
                 first = False

@@ -22,18 +22,28 @@ from simcore.fast.layout import (
     H_DS_CARD,
     H_DS_DOWN,
     H_N_CARDS,
+    H_MAX_BUYS,
     H_N_SEATS,
     H_OPT_SHIFT_TOKENS,
     H_OPT_SLEEP_TOKEN,
     H_POS_BY_COST,
+    H_REMOVED,
     H_TOKEN_POINT,
+    H_Z_PENALTY,
     HEADER,
+    KN_BONUS,
+    KN_MAX_BUYS,
+    KN_REMOVED,
+    KN_START_Z,
+    KN_Z_PENALTY,
     MAX_SEATS,
     N_BLOCKS,
     N_POS,
+    S_BONUS,
     S_CHAIN,
     S_REM_LEN,
     S_SPENT,
+    S_START_Z,
     S_Z_LEN,
     SEAT_BLOCKS,
     STACK_DISCARD,
@@ -62,7 +72,21 @@ def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
         st[H_DS_CARD + p] = -1
         st[H_COSTS + p] = p + 1  # R2.3: cost k on position k
         st[H_POS_BY_COST + p] = p
+    st[H_Z_PENALTY] = 1  # the rules knobs at the rulebook's values (set_knobs changes them)
+    for s in range(MAX_SEATS):
+        st[seat_base(s) + S_START_Z] = 1  # R2.2
     return st
+
+
+@njit(cache=True)
+def set_knobs(st, knobs):
+    """Store the rules knobs (``layout.knob_vector``) in the state: setup and scoring read them there."""
+    st[H_Z_PENALTY] = knobs[KN_Z_PENALTY]
+    st[H_MAX_BUYS] = knobs[KN_MAX_BUYS]
+    st[H_REMOVED] = knobs[KN_REMOVED]
+    for s in range(MAX_SEATS):
+        st[seat_base(s) + S_START_Z] = knobs[KN_START_Z + s]
+        st[seat_base(s) + S_BONUS] = knobs[KN_BONUS + s]
 
 
 @inline_kernel
@@ -117,6 +141,17 @@ def score(st, seat):
     """R8.2: chain points (kept current in S_CHAIN) minus Z cards."""
     b = seat_base(seat)
     return st[b + S_CHAIN] - st[b + S_Z_LEN]
+
+
+@inline_kernel
+def final_score(st, seat):
+    """R8.2 with the rules knobs z-penalty and bonus: what decides the game (R8.3).
+
+    Equal to :func:`score` at the rulebook's values; strategies' features keep
+    reading :func:`score`.
+    """
+    b = seat_base(seat)
+    return st[b + S_CHAIN] - st[H_Z_PENALTY] * st[b + S_Z_LEN] + st[b + S_BONUS]
 
 
 @inline_kernel
