@@ -705,7 +705,7 @@ def bench(
     import strategies.builtins  # noqa: F401 - registers the heuristic bots timed below
     from analyses.bench import bench_lines, run_bench
 
-    bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear")
+    bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear", "expert")
     report = run_bench(quick=quick, hook_strategies=bots, progress=lambda line: typer.echo(line, err=True))
     if as_json:
         typer.echo(json.dumps(report))
