@@ -668,7 +668,7 @@ def study(
         import json
 
         typer.echo(json.dumps({"folder": str(folder), "report": str(report_pdf) if report_pdf.exists() else None,
-                               "charts": sorted(str(p) for p in Path(folder).glob("*.png"))}))
+                               "charts": sorted(str(p) for p in (Path(folder) / "charts").glob("*.png"))}))
         return
     typer.echo(f"study folder {folder}")
     if report_pdf.exists():

@@ -164,3 +164,16 @@ def test_engine_cache_state_is_read_without_compiling():
 
     warm_run(SimConfig(players=2), ["greedy"])
     assert engine_compiled()
+
+
+def test_study_json_says_what_it_wrote(tmp_path):
+    config = tmp_path / "tiny.toml"
+    config.write_text('name = "tiny"\nseed = 3\nchunk_size = 100\n\n[[configs]]\nplayers = 2\ngames = 200\n'
+                      'variants = ["base", "sleep-token"]\nstrategy = "greedy"\n')
+    out = tmp_path / "study"
+    result = run("study", "--config", str(config), "--out", str(out), "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # the banner and timings go to stderr
+    assert data["folder"] == str(out) and (out / "manifest.json").is_file()
+    assert data["report"] == str(out / "report.pdf") and (out / "report.pdf").is_file()
+    assert data["charts"] and all(c.endswith(".png") and (out / "charts").samefile(Path(c).parent) for c in data["charts"])
