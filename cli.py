@@ -19,6 +19,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from typer.core import TyperGroup
 
 from simcore.cards import CardError
+from simcore.faults import StrategyFault
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 from simcore.variants import VariantError
@@ -45,7 +46,7 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError, StudyError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, StudyError, StrategyFault) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):

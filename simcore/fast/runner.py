@@ -16,6 +16,7 @@ import numpy as np
 
 from simcore.decks import Deck, build_deck, check_deck_fits
 from simcore.fast.batch import run_chunk
+from simcore.fast.faults import clear_fault, raise_fault
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES
 from simcore.fast.rng import seed_key
 from simcore.fast.scratch import MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE
@@ -191,7 +192,14 @@ def iter_chunks(
     chunk_size: int = 50_000,
     first_game: int = 0,
 ) -> Iterator[SimResult]:
-    """Play games ``first_game .. first_game + n_games - 1`` and yield them chunk by chunk."""
+    """Play games ``first_game .. first_game + n_games - 1`` and yield them chunk by chunk.
+
+    Raises
+    ------
+    simcore.faults.StrategyFault
+        A guarded user strategy raised, returned a non-finite score or indexed
+        outside its arrays (:mod:`simcore.fast.faults`); the chunk is not yielded.
+    """
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
     if chunk_size < 1:
@@ -202,6 +210,7 @@ def iter_chunks(
     labels = card_labels(config.deck)
     key = seed_key(seed)
     done = 0
+    clear_fault()
     while done < n_games:
         n = min(chunk_size, n_games - done)
         out = _alloc(n, config.players, len(a))
@@ -210,6 +219,7 @@ def iter_chunks(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
             key, g0, *fns, *out,
         )
+        raise_fault()  # a user strategy failed in this chunk: its games were cut short, none is kept
         yield SimResult(config.players, names, g0, *out, card_labels=labels)
         done += n
 
