@@ -36,6 +36,8 @@ class OneLineErrors(TyperGroup):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         prog = prog_name or "dreamscape"
+        if args is None:  # run as a program (its arguments from sys.argv), not called by a test with its own
+            _PROCESS["console"] = True
         try:
             rv = super().main(
                 args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
@@ -50,6 +52,9 @@ class OneLineErrors(TyperGroup):
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (KeyboardInterrupt, typer.Abort):
+            interrupts = sys.modules.get("simcore.interrupts")
+            if interrupts is not None:  # Python got control: no hard stop after the grace period
+                interrupts.cancel_deadline()
             typer.echo(f"{prog}: interrupted", err=True)
             rv = 130
         if not standalone_mode:
@@ -89,6 +94,8 @@ ProgressOpt = Annotated[
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result as one JSON object (seats counted from 0, see README).")]
 _NOTICES: set[str] = set()
+# Set when the app runs as a program: it owns the process (a test calling the app keeps its signal handlers).
+_PROCESS = {"console": False}
 
 
 def notice(line: str) -> None:
@@ -103,12 +110,18 @@ def prepare_engine(progress: bool | None) -> None:
 
     The engine's compile (a cold numba cache) is announced here, a user
     strategy's when it is loaded (:func:`simcore.fast.strategies.set_compile_notice`).
+    Ctrl-C from here on also stops numba code (:func:`simcore.interrupts.install`).
     """
     from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from simcore import interrupts
     from simcore.fast.strategies import set_compile_notice
+    from strategies.guard import set_compile_notice as set_guard_notice
 
+    if _PROCESS["console"]:  # the process is ours: Ctrl-C stops numba code too (within interrupts.GRACE_SECONDS)
+        interrupts.install()
     set_progress(progress)
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
+    set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     if not engine_compiled():
         notice(COMPILE_NOTICE)
 
