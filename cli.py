@@ -6,6 +6,7 @@ input ends with one line naming the problem and exit code 2, never a traceback.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -124,6 +125,23 @@ def prepare_engine(progress: bool | None) -> None:
     set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     if not engine_compiled():
         notice(COMPILE_NOTICE)
+
+
+def check_writable_file(path: Path, flag: str) -> None:
+    """That ``path`` can be written as a file: its folder exists and takes a new file, it is no folder itself."""
+    import tempfile
+
+    if path.is_dir():
+        raise UserInputError(f"{flag} {path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise UserInputError(f"{flag} {path}: folder {path.parent} does not exist")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UserInputError(f"{flag} {path} cannot be written (permission denied)")
+    try:  # a probe in the folder: also catches a read-only file system, which os.access may not
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".dreamscape-probe-"):
+            pass
+    except OSError as exc:
+        raise UserInputError(f"{flag} {path}: folder {path.parent} cannot be written ({exc.strerror or exc})") from None
 
 
 def check_players(players: int) -> int:
@@ -750,9 +768,10 @@ def tune(
         raise UserInputError("--budget and --games-per-eval must be at least 1")
     variant = variant_from_flags(sleep_token, shifting_tokens, swap)
     opponents = [name.strip() for name in field.split(",") if name.strip()]
+    if not opponents:
+        raise UserInputError(f"--field {field!r} names no opponent; give strategies separated by commas, e.g. greedy,chain")
+    check_writable_file(out, "--out")  # before the tuning budget is spent, not after
     resolve_fast_strategies(opponents, len(opponents))
-    if not out.parent.exists():
-        raise UserInputError(f"--out {out}: folder {out.parent} does not exist")
     warm_local("local")
     with progress_bar(budget, "eval", leave=False) as bar:
         def step(n: int, best: float) -> None:
