@@ -32,8 +32,18 @@ class UserInputError(Exception):
     """Bad input from the user: reported as one line, exit code 2."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a command (typer would turn the KeyboardInterrupt into a silent exit 130)."""
+
+
 class OneLineErrors(TyperGroup):
-    """Turns usage errors and our own input errors into one line and exit code 2."""
+    """Turns usage errors and our own input errors into one line and exit code 2, Ctrl-C into one line and 130."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         prog = prog_name or "dreamscape"
@@ -52,7 +62,7 @@ class OneLineErrors(TyperGroup):
         except (UserInputError, DeckError, CardError, VariantError, StudyError, StrategyFault) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
-        except (KeyboardInterrupt, typer.Abort):
+        except (Interrupted, KeyboardInterrupt, typer.Abort):
             interrupts = sys.modules.get("simcore.interrupts")
             if interrupts is not None:  # Python got control: no hard stop after the grace period
                 interrupts.cancel_deadline()
