@@ -34,22 +34,24 @@ from simcore.rules import DECISION_KINDS
 # The header (int64): claimed flag, problem, kind, seat, strategy identity, state length.
 HEADER_SYMBOL = "dreamscape_strategy_fault_header"
 DATA_SYMBOL = "dreamscape_strategy_fault_data"
+STATE_SYMBOL = "dreamscape_strategy_fault_state"
 HEADER_LEN = 8
 FH_CLAIMED, FH_PROBLEM, FH_KIND, FH_SEAT, FH_IDENT, FH_STATE_LEN = range(6)
-# The data (float64): the score, the features, then the state (int32 values are exact in float64).
+# The data (float64): the score, then the features.
 FD_SCORE = 0
 FD_FEATURES = 1
-FD_STATE = FD_FEATURES + N_FEATURES
-STATE_CAP = 1 << 16  # a state longer than this (decks of thousands of cards) is not copied: no replay
-DATA_LEN = FD_STATE + STATE_CAP
+DATA_LEN = FD_FEATURES + N_FEATURES
+STATE_CAP = 1 << 16  # the state (int32); a longer one (decks of thousands of cards) is not copied: no replay
 
 PROBLEM_RAISED = 1
 PROBLEM_NOT_FINITE = 2
 
 _HEADER = np.zeros(HEADER_LEN, dtype=np.int64)
 _DATA = np.zeros(DATA_LEN, dtype=np.float64)
+_STATE = np.zeros(STATE_CAP, dtype=np.int32)
 llvm.add_symbol(HEADER_SYMBOL, _HEADER.ctypes.data)
 llvm.add_symbol(DATA_SYMBOL, _DATA.ctypes.data)
+llvm.add_symbol(STATE_SYMBOL, _STATE.ctypes.data)
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,8 @@ def raise_fault() -> None:
         return
     problem, kind, seat, ident, n_state = (int(_HEADER[i]) for i in (FH_PROBLEM, FH_KIND, FH_SEAT, FH_IDENT, FH_STATE_LEN))
     score = float(_DATA[FD_SCORE])
-    features = _DATA[FD_FEATURES:FD_STATE].copy()
-    state = _DATA[FD_STATE : FD_STATE + n_state].astype(np.int32) if 0 < n_state <= STATE_CAP else None
+    features = _DATA[FD_FEATURES:].copy()
+    state = _STATE[:n_state].copy() if 0 < n_state <= STATE_CAP else None
     clear_fault()
     guarded = _GUARDED.get(ident)
     name = repr(guarded.name) if guarded is not None else "(unknown)"
