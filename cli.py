@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from typer.core import TyperGroup
 
 from simcore.cards import CardError
+from simcore.faults import StrategyFault
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.files import check_output_file, check_output_folder
 from simcore.rng import MAX_GAMES, MAX_SEED
@@ -33,11 +34,23 @@ class UserInputError(Exception):
     """Bad input from the user: reported as one line, exit code 2."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C during a command (typer would turn the KeyboardInterrupt into a silent exit 130)."""
+
+
 class OneLineErrors(TyperGroup):
-    """Turns usage errors and our own input errors into one line and exit code 2."""
+    """Turns usage errors and our own input errors into one line and exit code 2, Ctrl-C into one line and 130."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         prog = prog_name or "dreamscape"
+        if args is None:  # run as a program (its arguments from sys.argv), not called by a test with its own
+            _PROCESS["console"] = True
         try:
             rv = super().main(
                 args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False, **extra
@@ -48,10 +61,13 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError, StrategyFault) as exc:
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
-        except (KeyboardInterrupt, typer.Abort):
+        except (Interrupted, KeyboardInterrupt, typer.Abort):
+            interrupts = sys.modules.get("simcore.interrupts")
+            if interrupts is not None:  # Python got control: no hard stop after the grace period
+                interrupts.cancel_deadline()
             typer.echo(f"{prog}: interrupted", err=True)
             rv = 130
         if not standalone_mode:
@@ -93,6 +109,8 @@ ProgressOpt = Annotated[
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result as one JSON object (seats counted from 0, see README).")]
 _NOTICES: set[str] = set()
+# Set when the app runs as a program: it owns the process (a test calling the app keeps its signal handlers).
+_PROCESS = {"console": False}
 
 
 def notice(line: str) -> None:
@@ -107,12 +125,18 @@ def prepare_engine(progress: bool | None) -> None:
 
     The engine's compile (a cold numba cache) is announced here, a user
     strategy's when it is loaded (:func:`simcore.fast.strategies.set_compile_notice`).
+    Ctrl-C from here on also stops numba code (:func:`simcore.interrupts.install`).
     """
     from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from simcore import interrupts
     from simcore.fast.strategies import set_compile_notice
+    from strategies.guard import set_compile_notice as set_guard_notice
 
+    if _PROCESS["console"]:  # the process is ours: Ctrl-C stops numba code too (within interrupts.GRACE_SECONDS)
+        interrupts.install()
     set_progress(progress)
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
+    set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     if not engine_compiled():
         notice(COMPILE_NOTICE)
 
@@ -764,6 +788,8 @@ def tune(
         raise UserInputError("--budget and --games-per-eval must be at least 1")
     variant = variant_from_flags(sleep_token, shifting_tokens, swap)
     opponents = [name.strip() for name in field.split(",") if name.strip()]
+    if not opponents:
+        raise UserInputError(f"--field {field!r} names no opponent; give strategies separated by commas, e.g. greedy,chain")
     resolve_fast_strategies(opponents, len(opponents))
     if not out.parent.exists():
         raise UserInputError(f"--out {out}: folder {out.parent} does not exist")

@@ -546,7 +546,9 @@ def strategy_recipe(name: str) -> StrategyRecipe | None:
         compiled = fs.get_strategy(name)
     except KeyError:
         return None
-    py = getattr(compiled, "_pyfunc", None)
+    from strategies.guard import source_function
+
+    py = source_function(compiled)  # a user strategy's own function, not its guard's
     if py is None:  # pragma: no cover - numba internals moved
         return None
     module = sys.modules.get(py.__module__)
@@ -645,6 +647,7 @@ def install_strategies(recipes: dict[str, StrategyRecipe]) -> None:
 
 def _register_recipe(recipe: StrategyRecipe, as_name: str) -> None:
     import numpy as np
+    from numba.core.ccallback import CFunc
 
     from simcore.fast import strategies as fs
 
@@ -660,6 +663,10 @@ def _register_recipe(recipe: StrategyRecipe, as_name: str) -> None:
     if recipe.decides is not None and recipe.decides != getattr(fs, "ALL_KINDS", None):
         kwargs["decides"] = [k for k in range(recipe.decides.bit_length()) if recipe.decides >> k & 1]
     weights = np.frombuffer(recipe.weights, dtype=np.float64).copy()
+    if not isinstance(fn, CFunc):  # a user's function: guarded in the worker as in the driver
+        from strategies.guard import guard_strategy
+
+        fn = guard_strategy(as_name, fn)
     fs.register(as_name, fn, recipe.description, mode=recipe.mode, weights=weights,  # the driver's record, exactly
                 playouts=recipe.playouts, policy=recipe.policy, **kwargs)
 

@@ -23,10 +23,12 @@ option played by NAME (:mod:`simcore.fast.isearch`).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -139,23 +141,66 @@ def _import_file(path_text: str):
 
 
 def _run_file(path_text: str, module, spec) -> None:
-    try:
+    with contained_import(f"strategy file {path_text}"):
         spec.loader.exec_module(module)
-    except StrategyError as exc:  # from a decorator in the file: say which file
-        raise StrategyError(f"strategy file {path_text}: {exc}") from None
-    except SyntaxError as exc:
-        raise StrategyError(f"strategy file {path_text} does not load: SyntaxError line {exc.lineno}: {exc.msg}") from None
-    except Exception as exc:
-        raise StrategyError(f"strategy file {path_text} does not load: {type(exc).__name__}: {error_line(exc)}") from None
 
 
 def _import_module(name: str):
-    try:
+    with contained_import(f"strategy module {name}"):
         return importlib.import_module(name)
-    except StrategyError:
-        raise
-    except Exception as exc:
-        raise StrategyError(f"strategy module {name} does not load: {type(exc).__name__}: {error_line(exc)}") from None
+
+
+class _ExitCalled(Exception):
+    """Raised in place of ``os._exit`` while a strategy file is imported."""
+
+
+def _refuse_exit(code=0):
+    raise _ExitCalled(code)
+
+
+@contextlib.contextmanager
+def contained_import(what: str):
+    """Run a strategy file's or module's import so that nothing it does ends or silences the process.
+
+    * Anything it raises, ``SystemExit`` (``sys.exit``), ``KeyboardInterrupt``
+      and other ``BaseException`` included, becomes a one-line
+      :class:`StrategyError`; ``os._exit`` raises instead of ending the process.
+      A real Ctrl-C (:func:`simcore.interrupts.received`) stays an interrupt.
+    * What it prints goes to stderr, so ``--json`` output on stdout stays one JSON object.
+
+    Parameters
+    ----------
+    what : str
+        How the message names the file or module, e.g. ``"strategy file bot.py"``.
+    """
+    real_exit = os._exit
+    sys.stdout.flush()
+    os._exit = _refuse_exit  # the file's `import os; os._exit(0)` looks the name up when it calls it
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    except StrategyError as exc:  # from a decorator in the file: say which file
+        raise StrategyError(f"{what}: {exc}") from None
+    except SyntaxError as exc:
+        raise StrategyError(f"{what} does not load: SyntaxError line {exc.lineno}: {exc.msg}") from None
+    except _ExitCalled as exc:
+        raise StrategyError(f"{what} calls os._exit({exc.args[0]!r}) when imported; a strategy file must not exit") from None
+    except SystemExit as exc:
+        raise StrategyError(f"{what} calls sys.exit({exc.code!r}) when imported; a strategy file must not exit") from None
+    except KeyboardInterrupt:
+        if _interrupted():
+            raise
+        raise StrategyError(f"{what} raises KeyboardInterrupt when imported") from None
+    except BaseException as exc:  # noqa: BLE001 - user code: any failure is one line
+        raise StrategyError(f"{what} does not load: {type(exc).__name__}: {error_line(exc)}") from None
+    finally:
+        os._exit = real_exit
+
+
+def _interrupted() -> bool:
+    """Whether the user pressed Ctrl-C (only known where :mod:`simcore.interrupts` is installed)."""
+    interrupts = sys.modules.get("simcore.interrupts")
+    return interrupts is None or interrupts.received()
 
 
 def builtin_names() -> list[str]:

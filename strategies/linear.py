@@ -12,6 +12,7 @@ Missing features weigh 0. ``--strategy linear:FILE.toml`` plays it;
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
             raise StrategyError(f"{source}: unknown feature {key!r} (known: {', '.join(sorted(FEATURE_INDEX))})")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise StrategyError(f"{source}: weight of {key} must be a number, got {value!r}")
+        if not math.isfinite(value):  # TOML writes nan and inf as floats; a score must stay finite
+            raise StrategyError(f"{source}: weight of {key} must be a finite number, got {value!r}")
         w[FEATURE_INDEX[key]] = float(value)
     return w
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from simcore.fast.strategies import is_builtin, kinds_mask, register
 from strategies.errors import StrategyError, error_line
+from strategies.guard import guard_strategy
 
 SIGNATURE_TEXT = "(kind, seat, features, state) -> float"
 
@@ -48,7 +49,15 @@ def compile_strategy(
     StrategyError
         In one line: ``name`` is a built-in's (and ``builtin`` is false), ``fn``
         is not a function of four arguments, ``decides`` names an unknown
-        kind, or ``fn`` does not compile.
+        kind, or ``fn`` does not compile (writing into ``features`` or
+        ``state`` is a compile error: both are read-only).
+
+    Notes
+    -----
+    A strategy that is not built in is compiled inside its guard
+    (:func:`strategies.guard.guard_strategy`): with bounds checks, read-only
+    arguments, and its exceptions and non-finite scores ending the run with
+    :class:`~simcore.faults.StrategyFault`.
     """
     where = source or name
     if is_builtin(name) and not builtin:
@@ -70,7 +79,21 @@ def compile_strategy(
         kinds_mask(decides)
     except ValueError as exc:
         raise StrategyError(f"strategy {where}: {exc}") from None
+    description = description or (getattr(py, "__doc__", "") or "").strip().split("\n")[0]
     try:
-        register(name, fn, description, decides=decides, builtin=builtin)
+        # A user strategy runs inside its guard (strategies.guard); a built-in is trusted and runs bare.
+        compiled = fn if builtin else guard_strategy(name, py)
+        register(name, compiled, description, decides=decides, builtin=builtin)
     except Exception as exc:  # numba typing errors are long: keep their first meaningful line
+        if not builtin and writes_read_only(exc):
+            raise StrategyError(
+                f"strategy {where} writes into features or state, which are read-only: "
+                "copy them first (features.copy()) to compute with changed values"
+            ) from None
         raise StrategyError(f"strategy {where} does not compile as {SIGNATURE_TEXT}: {error_line(exc)}") from None
+
+
+def writes_read_only(exc: BaseException) -> bool:
+    """Whether numba rejected a function for assigning into a read-only array."""
+    text = str(exc)
+    return "readonly array" in text and ("setitem" in text or "Cannot modify" in text)

@@ -18,6 +18,7 @@ from simcore.cards import CODES
 from simcore.fast import SimConfig, simulate
 from simcore.fast.strategies import register_linear
 from simcore.variants import parse_variant
+from strategies.errors import StrategyError
 from strategies.features import N_FEATURES
 from strategies.linear import FEATURE_INDEX
 
@@ -101,7 +102,15 @@ def tune(
     sigma0: float = 0.5,
     progress: Callable[[int, float], None] | None = None,
 ) -> TuneResult:
-    """CMA-ES over the linear weights; ``budget`` candidate evaluations in all."""
+    """CMA-ES over the linear weights; ``budget`` candidate evaluations in all.
+
+    Raises
+    ------
+    StrategyError
+        ``field`` names no opponent (the seatings would be empty).
+    """
+    if not field:
+        raise StrategyError("tuning needs at least one opponent strategy in the field")
     x0 = start_weights()
     es = cma.CMAEvolutionStrategy(x0, sigma0, {"seed": seed, "maxfevals": budget, "verbose": -9})
     best_x, best_f, history, evals = x0, -1.0, [], 0

@@ -45,6 +45,7 @@ from simcore.fast.layout import (
 from simcore.fast.scratch import TC_DECISIONS, TC_OVERFLOW, TC_ROWS, TR_FIRST_ROW, WK_TAIL, WK_TRACE_COUNTERS
 from simcore.fast.rng import seed_key
 from simcore.fast.batch import play_one
+from simcore.fast.faults import clear_fault, raise_fault
 from simcore.fast.runner import deck_arrays, resolve_strategies, strategy_args
 from simcore.rules import DECISION_KINDS, Options
 from simcore.scoring import final_score
@@ -60,10 +61,12 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     names = resolve_strategies(strategies, players)
     a, b = deck_arrays(deck)
     cap_t, cap_r = max_decisions, max_decisions * 8
+    clear_fault()
     st, wk = play_one(
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
         knob_vector(options, players), seed_key(seed), game, *strategy_args(names, players, options), cap_t, cap_r,
     )
+    raise_fault()  # a user strategy failed (simcore.fast.faults)
     counters = wk[WK_TRACE_COUNTERS]
     if counters[TC_OVERFLOW]:
         raise RuntimeError("trace buffers overflowed; raise max_decisions")

@@ -16,6 +16,7 @@ import numpy as np
 
 from simcore.decks import Deck, build_deck, check_deck_fits
 from simcore.fast.batch import collect_chunk, run_chunk
+from simcore.fast.faults import clear_fault, raise_fault
 from simcore.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast.rng import seed_key
@@ -200,7 +201,14 @@ def iter_chunks(
     chunk_size: int = 50_000,
     first_game: int = 0,
 ) -> Iterator[SimResult]:
-    """Play games ``first_game .. first_game + n_games - 1`` and yield them chunk by chunk."""
+    """Play games ``first_game .. first_game + n_games - 1`` and yield them chunk by chunk.
+
+    Raises
+    ------
+    simcore.faults.StrategyFault
+        A guarded user strategy raised, returned a non-finite score or indexed
+        outside its arrays (:mod:`simcore.fast.faults`); the chunk is not yielded.
+    """
     if n_games < 0:
         raise ValueError("n_games must be >= 0")
     if chunk_size < 1:
@@ -212,6 +220,7 @@ def iter_chunks(
     key = seed_key(seed)
     knobs = knob_vector(config.options, config.players)
     done = 0
+    clear_fault()
     while done < n_games:
         n = min(chunk_size, n_games - done)
         out = _alloc(n, config.players, len(a))
@@ -220,6 +229,7 @@ def iter_chunks(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
             knobs, key, g0, *fns, *out,
         )
+        raise_fault()  # a user strategy failed in this chunk: its games were cut short, none is kept
         yield SimResult(config.players, names, g0, *out, card_labels=labels)
         done += n
 
@@ -302,6 +312,7 @@ def collect_search(
     knobs = knob_vector(config.options, config.players)
     key = seed_key(seed)
     parts, wins, skipped, next_decision, done = [], [], 0, 0, 0
+    clear_fault()
     while done < n_games:
         n = min(chunk_size, n_games - done)
         rec = np.zeros((n, max_rows, REC_WIDTH), np.float64)
@@ -311,6 +322,7 @@ def collect_search(
             a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
             knobs, key, first_game + done, *fns, rec, rec_n, win,
         )
+        raise_fault()  # a user strategy failed (simcore.fast.faults): nothing of this chunk is kept
         for i in range(n):
             rows = rec[i, : rec_n[i, 0]].copy()
             if rows.shape[0]:
