@@ -192,7 +192,7 @@ def restricted(name: str, dream: int, what: str, players: int | None = None, opt
         out = restricted_name(name, dream, what, config_suffix(players, opts))
         known = _EXPERT_TABLES.get(out)
         if known is not None and np.array_equal(known, table):
-            return out  # a re-registered expert:FILE with another table gets a new wrapper below
+            return out  # registered with this very table (an expert:FILE re-read with another gets a new wrapper)
         register(out, _expert_wrapper(table, dream, code), _description(name, dream, what) + f" ({config_suffix(players, opts)})",
                  decides=[k for k in range(ALL_KINDS.bit_length()) if k not in SHIFTING_KINDS])
         _EXPERT_TABLES[out] = np.array(table, dtype=np.float64)
