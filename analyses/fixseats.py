@@ -103,7 +103,7 @@ def measure(variant: str, players: int, strategy: str, games: int, seed: int, ch
 def search(
     players: int,
     variant: str = "base",
-    strategy: str = "linear",
+    strategy: str = "expert",
     target: float = 5.0,
     trials: int = 40,
     games: int = 1000,
@@ -189,7 +189,8 @@ def fixes_table(folder: str | Path, baseline: str, candidates: list[str], target
         ln = lengths.filter(pl.col("variant") == name).row(0, named=True)
         for r in part.iter_rows(named=True):
             rows.append({
-                "candidate": rank, "variant": name, "players": r["players"], "seat": r["seat"] + 1, "games": n,
+                "candidate": rank, "variant": name, "players": r["players"], "strategy": r["strategy"],
+                "seat": r["seat"] + 1, "games": n,
                 "win_rate": r["win_rate"], "win_low": r["win_low"], "win_high": r["win_high"],
                 "spread": spread, "spread_low": s_low, "spread_high": s_high, "target": target / 100.0,
                 "meets_target": spread <= target / 100.0,

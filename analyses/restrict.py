@@ -60,7 +60,7 @@ def restrict_table(
     Parameters
     ----------
     strategy : str
-        A registered linear or function strategy (:func:`strategies.restricted.restricted`).
+        A registered expert, linear or function strategy (:func:`strategies.restricted.restricted`).
     players : sequence of int
         Player counts, 2 to 4.
     variants : sequence of str
@@ -86,7 +86,7 @@ def restrict_table(
             for what in restrictions:
                 block = []
                 for t in config.deck.types_in_play:
-                    name = restricted(strategy, t, what)
+                    name = restricted(strategy, t, what, p, variant.options)  # an expert plays this config's table
                     mine = np.concatenate([
                         _wins(config, games, seed, [name if s == seat else strategy for s in range(p)],
                               chunk_size, progress)[:, seat]

@@ -765,7 +765,8 @@ def fixes_chart(t: StudyTables) -> list[Chart]:
     df = t.fixes.sort(["candidate", "seat"])
     r0 = df.row(0, named=True)
     fig = _new("Suggested fixes",
-               f"Rules knob settings found by `dreamscape fix-seats` for {r0['players']} players (target: seat spread "
+               f"Rules knob settings found by `dreamscape fix-seats` for {r0['players']} players"
+               + (f" with the {r0['strategy']} bot on every seat" if r0.get("strategy") else "") + " (target: seat spread "
                f"under {100 * r0['target']:.0f} points, mean length within +-10% of the unmodified game), re-played on "
                f"{r0['games']:,} fresh deals each. Left: each seat's win rate with its 95% interval (dotted: the fair "
                "share). Right: mean game length with its 95% interval; the grey band is +-10% of the unmodified game.")

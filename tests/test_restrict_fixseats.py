@@ -139,6 +139,7 @@ def test_restrict_command_prints_the_table_and_json():
     res = run("restrict", "-p", "2", "-n", "20", "--restriction", "perform", "--json", "--no-progress")
     data = json.loads(res.output)
     assert len(data["rows"]) == 8 and {r["rank"] for r in data["rows"]} == set(range(1, 9))
+    assert data["strategy"] == "expert"  # the strongest fast bot by default (issue 14)
 
 
 @pytest.mark.parametrize(
@@ -188,11 +189,13 @@ def test_fix_seats_is_reproducible_and_writes_a_study_with_the_fixes_page(tmp_pa
     a, b = json.loads(one.output), json.loads(two.output)
     assert a["tried"] == b["tried"] and a["rows"] == b["rows"]  # seeded: the same search and verification
     assert len(a["tried"]) == 4 and "base" in [r["variant"] for r in a["tried"]]  # the printed game is tried first
+    assert a["strategy"] == "expert"  # the default bot
     fixes = load_fixes(tmp_path / "a")
     assert fixes["candidate"].to_list()[:2] == [0, 0] and fixes["variant"][0] == "base"
     base = fixes.filter(fixes["candidate"] == 0)
     assert base["length_change"].to_list() == [0.0, 0.0]
     assert base["win_rate"].sum() == pytest.approx(1.0)  # 2 seats: every game's credit is 1 (R8.3)
+    assert set(fixes["strategy"].to_list()) == {"expert"}
     out = build_report(tmp_path / "a")
     assert "Suggested fixes" in out.pages
 
