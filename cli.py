@@ -297,7 +297,7 @@ StrategyOpt = Annotated[
     typer.Option(
         "--strategy",
         help="Strategy per seat (repeatable) or one for all: a built-in name (see `dreamscape strategies`), "
-        "path/to/bot.py:function, package.module:function or linear:FILE.toml.",
+        "path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml.",
     ),
 ]
 VariantOpt = Annotated[

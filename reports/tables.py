@@ -58,7 +58,7 @@ def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
     """``dreamscape strategies``: one row per built-in strategy and how to bring your own."""
     width = max(len(name) for name, _ in rows) + 2
     return [f"{name:<{width}}{description}" for name, description in rows] + [
-        "Your own: --strategy path/to/bot.py:function, package.module:function or linear:FILE.toml; "
+        "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
         "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME"]
 
 
