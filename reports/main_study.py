@@ -24,15 +24,13 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
 swaps under the base rules only and the search level in 3-player games only,
 with fewer games (353 configurations, 477,060 games).
 
-Sizing (measured 2026-11-21 on the 2-core development machine while other
-jobs kept its load average at 4-7): the full study took 10 min 26 s, 568 s of
-simulation at 19,200 games/s (the linear bot ran at 21,000-22,500 games/s,
-against 83,000 in the README's bench on the quiet machine) and 47-55 s of
-report (``compare_variants`` alone 48 s). From the quiet throughputs (linear
-75-83k games/s, the mixed tables about 50k, solo over 150k) the engine needs
-about 150 s, writing the chunks about 40 s and the report about 25 s: about
-4 minutes, 4.5 with a cold numba cache. The quick study took 38 s under the
-same load (28 s simulation, 9 s report).
+Sizing: the expert study (measured 2026-11-23 on the 2-core development
+machine while a CI run and tests kept its load average at 6-10) took 16 min 47
+s, 902 s of simulation and 100 s of report, 845 MB peak memory. The linear
+study before it took 3 min 40 s on the quiet machine and 10 min 26 s at load
+4-7; the expert bot plays at the linear bot's speed and the 900 search games
+add about a minute, so about 5 minutes are expected on a quiet machine (not
+measured yet).
 """
 from __future__ import annotations
 
