@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -141,9 +142,28 @@ def shipped_tables() -> dict[tuple[int, bool, bool], tuple[Path, np.ndarray]]:
     return out
 
 
+def shipped_key(path: Path) -> tuple[int, bool, bool]:
+    """The configuration key a shipped file's name gives (``3p-sleep-token.toml``: 3 players, Sleep Token).
+
+    Registration goes by the name, without reading the file (:func:`register_shipped`);
+    tests/test_expert.py checks that every file's header says the same.
+    """
+    players, _, variant = path.stem.partition("p-")
+    return config_key(int(players), parse_variant(variant).options)
+
+
+def table_of(path: Path) -> np.ndarray:
+    """The table of one file (read when a run first plays it)."""
+    return read_table(path)[1]
+
+
 def register_shipped() -> bool:
-    """Register ``expert`` with the shipped tables (False when none is shipped)."""
-    tables = {key: table for key, (_, table) in shipped_tables().items()}
+    """Register ``expert`` with the shipped tables (False when none is shipped).
+
+    Each file is read the first time its configuration is played, not here: every
+    command registers the built-ins at start-up (issue #17, start fast).
+    """
+    tables = {shipped_key(path): partial(table_of, path) for path in sorted(SHIPPED_DIR.glob("*.toml"))}
     if not tables:
         return False
     default = DEFAULT_KEY if DEFAULT_KEY in tables else sorted(tables)[0]

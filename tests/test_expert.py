@@ -17,7 +17,7 @@ from simcore.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIN
 from simcore.fast.layout import F_BUDGET_AFTER, F_DECK_FRACTION, F_DELTA, F_Z_AFTER, K_BUY, K_TAKE_Z
 from simcore.fast.runner import collect_search
 from simcore.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
-from simcore.fast.strategies import get_record, register_expert
+from simcore.fast.strategies import CheckedTables, get_record, register_expert
 from simcore.rules import DECISION_ID, Options
 from strategies.api import StrategyError, load_strategy
 from strategies.builtins import LINEAR_WEIGHTS
@@ -145,10 +145,32 @@ def test_the_builtin_expert_has_a_table_per_shipped_configuration():
     shipped = shipped_tables()
     record = get_record("expert")
     assert shipped, "no expert table is shipped in strategies/data/expert/"
+    # the record's keys come from the file names (nothing is read at start-up), shipped's from the headers
+    assert set(record.tables) == set(shipped)
     for key, (path, table) in shipped.items():
         assert np.array_equal(record.tables[key], table), path
         header, _ = read_table(path)
         assert header["players"] == key[0]
+
+
+def test_expert_tables_are_read_when_first_played_and_checked_then():
+    reads = []
+
+    def reader(value):
+        def read():
+            reads.append(value)
+            return np.full(EXPERT_WIDTH, value)
+        return read
+
+    tables = CheckedTables("lazy", {(2, False, False): reader(1.0), (3, True, False): reader(2.0),
+                                    (4, False, False): reader(np.nan)})
+    assert reads == [] and len(tables) == 3
+    assert tables.get((3, True, False))[0] == 2.0 and reads == [2.0]
+    tables[(3, True, False)]
+    assert reads == [2.0]  # read once
+    assert tables.get((1, False, False)) is None  # no table for that configuration
+    with pytest.raises(ValueError, match="finite"):
+        tables[(4, False, False)]
 
 
 # ------------------------------------------------------------------ training

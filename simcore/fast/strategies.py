@@ -33,7 +33,7 @@ signature.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -141,7 +141,7 @@ class StrategyRecord:
     policy: int = MODE_DELTA
     description: str = ""
     builtin: bool = False
-    tables: dict | None = None
+    tables: Mapping | None = None
 
 
 def weights_for(record: "StrategyRecord", players: int | None = None, sleep_token: bool = False,
@@ -339,8 +339,43 @@ def register_linear(name: str, weights: np.ndarray, description: str = "", *, bu
              mode=MODE_LINEAR, weights=w, builtin=builtin)
 
 
+class CheckedTables(Mapping):
+    """An expert bot's tables by configuration key, each checked the first time it is asked for.
+
+    A value given as a zero-argument callable (a file reader) is called then,
+    not before: every command registers the shipped ``expert`` bot at start-up,
+    and reading its 16 table files there cost about a third of a second of
+    every command's start (issue #17), while a run plays one or two of them.
+
+    Parameters
+    ----------
+    name : str
+        The strategy's name, for error messages.
+    sources : Mapping
+        ``(players, sleep_token, shifting_tokens)`` -> float64[EXPERT_WIDTH],
+        or a callable returning it.
+    """
+
+    def __init__(self, name: str, sources: Mapping):
+        self.name = name
+        self.sources = {(int(k[0]), bool(k[1]), bool(k[2])): v for k, v in sources.items()}
+        self.checked: dict[tuple[int, bool, bool], np.ndarray] = {}
+
+    def __getitem__(self, key) -> np.ndarray:
+        if key not in self.checked:
+            source = self.sources[key]  # KeyError for a configuration without a table, as a dict
+            self.checked[key] = _check_weights(self.name, source() if callable(source) else source, EXPERT_WIDTH)
+        return self.checked[key]
+
+    def __iter__(self) -> Iterator[tuple[int, bool, bool]]:
+        return iter(self.sources)
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
 def register_expert(
-    name: str, tables: dict, default: tuple, description: str = "", *, builtin: bool = False
+    name: str, tables: Mapping, default: tuple, description: str = "", *, builtin: bool = False
 ) -> None:
     """Register an expert bot (MODE_EXPERT): a linear model per decision kind and game phase.
 
@@ -352,9 +387,11 @@ def register_expert(
     ----------
     name : str
         Name used in ``simulate(..., strategies=[name, ...])``.
-    tables : dict
+    tables : Mapping
         ``(players, sleep_token, shifting_tokens)`` -> float64[EXPERT_WIDTH]
-        (rows of N_FEATURES weights, see :data:`simcore.fast.scratch.EXPERT_ROWS`).
+        (rows of N_FEATURES weights, see :data:`simcore.fast.scratch.EXPERT_ROWS`),
+        or a callable returning it, called when that configuration is first
+        played (:class:`CheckedTables`).
     default : tuple
         The key whose table is played in a configuration without its own.
     description : str, optional
@@ -364,13 +401,11 @@ def register_expert(
     """
     if default not in tables:
         raise ValueError(f"strategy {name!r}: the default table {default} is not among the tables")
-    checked = {}
-    for key, table in tables.items():
-        w = _check_weights(name, table, EXPERT_WIDTH)
-        checked[(int(key[0]), bool(key[1]), bool(key[2]))] = w
+    checked = CheckedTables(name, tables)
+    default_weights = checked[(int(default[0]), bool(default[1]), bool(default[2]))]
     register(name, greedy_strategy, description or "expert bot: a linear model per decision kind and phase",
              mode=MODE_EXPERT, builtin=builtin)
-    _RECORDS[name] = replace(_RECORDS[name], weights=checked[default], tables=checked)
+    _RECORDS[name] = replace(_RECORDS[name], weights=default_weights, tables=checked)
 
 
 def register_rollout(
