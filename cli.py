@@ -387,7 +387,7 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
     writable_folder(out, "--out")
-    warm_local(backend)
+    warm_local(backend, scheduler)
     engine = make_backend(backend, scheduler, workers)
     try:
         return run_plan(plan, out, command=command_line(), backend=engine, progress=True)
@@ -395,9 +395,18 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
         engine.close()
 
 
-def warm_local(backend: str) -> None:
-    """Load (or compile) the kernels before a local run's progress bar starts, so it counts play only."""
-    if backend == "local":
+def warm_local(backend: str, scheduler: str | None = None) -> None:
+    """Load (or compile) the kernels before a run's progress bar starts, so it counts play only.
+
+    A local Dask cluster's workers share this machine's numba cache: compiling here first
+    (announced by :func:`prepare_engine`) means they only load it. Workers of a running
+    scheduler may have a cold cache of their own: say so, since their compile is silent.
+    """
+    if backend == "dask" and scheduler is not None:
+        from analyses.warmup import WORKER_NOTICE
+
+        notice(WORKER_NOTICE)
+    elif backend in ("local", "dask"):
         from analyses.warmup import warm_run
         from simcore.fast import SimConfig
 
@@ -681,7 +690,7 @@ def study(
         from reports.main_study import run_main_study
     except ImportError as exc:
         raise UserInputError(f"the main study is not available in this installation ({exc})") from None
-    warm_local(backend)
+    warm_local(backend, scheduler)
     engine = make_backend(backend, scheduler, workers)
     try:
         folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)

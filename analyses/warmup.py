@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 COMPILE_NOTICE = "compiling the engine once (about a minute on 2 cores)…"
 STRATEGY_NOTICE = "compiling strategy {} (once per version of its file)…"
+WORKER_NOTICE = "loading the engine in every Dask worker (a worker with a cold numba cache compiles it first: about a minute on 2 cores)…"
 
 
 def engine_compiled() -> bool:

@@ -177,3 +177,14 @@ def test_study_json_says_what_it_wrote(tmp_path):
     assert data["folder"] == str(out) and (out / "manifest.json").is_file()
     assert data["report"] == str(out / "report.pdf") and (out / "report.pdf").is_file()
     assert data["charts"] and all(c.endswith(".png") and (out / "charts").samefile(Path(c).parent) for c in data["charts"])
+
+
+def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engine(capsys):
+    # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
+    import cli
+    from analyses.warmup import WORKER_NOTICE
+
+    cli.warm_local("dask", "tcp://127.0.0.1:8786")
+    captured = capsys.readouterr()
+    assert captured.err.strip().endswith(WORKER_NOTICE) and "Dask worker" in WORKER_NOTICE
+    assert captured.out == ""
