@@ -137,6 +137,14 @@ def fit_scores(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray
     ``ridge`` keeps its rows where the training data have too few rows (as
     the trainer does). Every model is deterministic for a given ``seed``.
     """
+    from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
+
+    # one thread: OpenMP teams spinning at their barriers on a loaded 2-core machine cost minutes per fit
+    with threadpool_limits(1):
+        return _fit(name, train, test, table, seed)
+
+
+def _fit(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray, seed: int) -> Fitted:
     if name == "expert":
         return Fitted(name, table_scores(test, table), table_scores(train, table))
     if name == "ridge":
@@ -150,7 +158,7 @@ def fit_scores(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray
         starts = decision_starts(train[:, REC_DECISION])
         model = lgb.LGBMRanker(
             objective="lambdarank", n_estimators=300, learning_rate=0.05, num_leaves=31, min_child_samples=20,
-            random_state=seed, deterministic=True, force_row_wise=True, n_jobs=2, verbose=-1,
+            random_state=seed, deterministic=True, force_row_wise=True, n_jobs=1, verbose=-1,
         )
         model.fit(x_train, rank_labels(train), group=_per_decision(starts, train.shape[0]),
                   categorical_feature=[kind_column])
@@ -161,7 +169,7 @@ def fit_scores(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray
 
         cats = np.zeros(x_train.shape[1], dtype=bool)
         cats[kind_column] = True
-        model = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, categorical_features=cats,
+        model = HistGradientBoostingRegressor(max_iter=300, learning_rate=0.1, categorical_features=cats,
                                               random_state=seed)
         model.fit(x_train, y)
         return Fitted(name, model.predict(x_test), model.predict(x_train))
@@ -175,7 +183,7 @@ def fit_scores(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray
             return np.column_stack([x[:, :kind_column], kinds])
 
         scaler = StandardScaler().fit(inputs(x_train))
-        model = MLPRegressor(hidden_layer_sizes=(64, 32), alpha=1e-3, max_iter=60, early_stopping=True,
+        model = MLPRegressor(hidden_layer_sizes=(64, 32), alpha=1e-3, max_iter=30, batch_size=512, early_stopping=True,
                              random_state=seed)
         model.fit(scaler.transform(inputs(x_train)), y)
         return Fitted(name, model.predict(scaler.transform(inputs(x_test))),

@@ -62,6 +62,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seat", type=int, default=1, help="the searching seat of the measured split (from 1)")
     p.add_argument("--models", default=None,
                    help="comma-separated, of expert,ridge,lightgbm,hgb,mlp (default: all; lightgbm when installed)")
+    p.add_argument("--data", default=None,
+                   help="keep the collected decisions in this .npz file and reuse them when the arguments match")
     p.add_argument("--json", dest="json_out", default=None, help="also write the tables' numbers to this file")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None)
@@ -114,15 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     except BadInput as exc:
         print(f"expert_diagnostics: {exc}", file=sys.stderr)
         return 2
-    data = run(args, variant, models)
-    for line in lines(data):
-        print(line)
+    data = run(args, variant, models, emit=lambda d, part: print("\n".join(lines(d, part)), flush=True))
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
-def run(args: argparse.Namespace, variant, models: list[str]) -> dict:
+def run(args: argparse.Namespace, variant, models: list[str], emit=None) -> dict:
+    """Steps 1-4 (see the module docstring); ``emit(data, part)`` gets the tables of the models ("fit") and of
+    the measured split ("kinds") as soon as each is ready."""
     import numpy as np
 
     from analyses.diagnostic_games import ALL_KINDS, collect_labelled, play_restricted
@@ -154,19 +156,41 @@ def run(args: argparse.Namespace, variant, models: list[str]) -> dict:
 
         return update
 
-    # 1. the dataset
+    # 1. the dataset (blocks of BLOCK training games; the first ones also labelled at L)
     t0 = time.perf_counter()
-    blocks, block_labels = [], []
-    for b in range(args.train_games // BLOCK):
-        labelled = b * BLOCK < args.label_train_games
-        rec, ext, _, _ = collect_labelled(config, BLOCK, args.seed, search, (L,) if labelled else (),
-                                          first_game=b * BLOCK, progress=tick())
-        rec[:, REC_DECISION] += b * DECISION_OFFSET
-        blocks.append(rec)
-        block_labels.append(ext[:, 0] if labelled else None)
-    test, test_ext, _, _ = collect_labelled(config, args.test_games, args.seed, search, (K, L),
-                                            first_game=TEST_FIRST_GAME, progress=tick())
-    seconds_data = time.perf_counter() - t0
+    n_blocks, n_lab = args.train_games // BLOCK, args.label_train_games // BLOCK
+    stamp = np.array([p, int(variant.options.sleep_token), int(variant.options.shifting_tokens), args.seed, K, L,
+                      args.train_games, args.label_train_games, args.test_games], dtype=np.int64)
+    cached = None
+    if args.data and Path(args.data).is_file():
+        with np.load(args.data) as f:
+            if np.array_equal(f["stamp"], stamp):
+                cached = {k: f[k] for k in f.files}
+    if cached is not None:
+        bar.update(args.train_games + args.test_games)
+        blocks = [cached[f"train{b}"] for b in range(n_blocks)]
+        block_labels = [cached[f"label{b}"] if b < n_lab else None for b in range(n_blocks)]
+        test, test_ext, skipped = cached["test"], cached["test_extra"], int(cached["skipped"])
+        seconds_data = float(cached["seconds"])
+    else:
+        blocks, block_labels, skipped = [], [], 0
+        for b in range(n_blocks):
+            labelled = b < n_lab
+            rec, ext, _, sk = collect_labelled(config, BLOCK, args.seed, search, (L,) if labelled else (),
+                                               first_game=b * BLOCK, progress=tick())
+            rec[:, REC_DECISION] += b * DECISION_OFFSET
+            blocks.append(rec)
+            block_labels.append(ext[:, 0] if labelled else None)
+            skipped += sk
+        test, test_ext, _, sk = collect_labelled(config, args.test_games, args.seed, search, (K, L),
+                                                 first_game=TEST_FIRST_GAME, progress=tick())
+        skipped += sk
+        seconds_data = time.perf_counter() - t0
+        if args.data:
+            arrays = {f"train{b}": blocks[b] for b in range(n_blocks)}
+            arrays |= {f"label{b}": block_labels[b] for b in range(n_lab)}
+            np.savez_compressed(args.data, stamp=stamp, test=test, test_extra=test_ext, skipped=skipped,
+                                seconds=seconds_data, **arrays)
     d_test = test[:, REC_DECISION]
     v_k, v_k2, v_l = test[:, REC_VALUE], test_ext[:, 0], test_ext[:, 1]
     search_pick = test[:, REC_CHOSEN]
@@ -184,6 +208,7 @@ def run(args: argparse.Namespace, variant, models: list[str]) -> dict:
             "regret_label": regret(scores, v_l, d_test),
         }
 
+    t_fit = time.perf_counter()
     per: dict[str, dict] = {}
     # the searches themselves: the game's K (its pick), an independent K, the larger K
     # (the game's pick scores 1 on its own option; a label's pick scores by that label)
@@ -243,6 +268,17 @@ def run(args: argparse.Namespace, variant, models: list[str]) -> dict:
             row["est_gain"] = (row["expert_regret"] - row["search_regret"]) * row["per_game_seat"]
         by_kind.append(row)
 
+    data = {
+        "players": p, "variant": args.variant, "seed": args.seed, "playouts": K, "label_playouts": L,
+        "train_games": args.train_games, "test_games": args.test_games, "label_train_games": args.label_train_games,
+        "train_decisions": int(np.unique(train_all[:, REC_DECISION]).shape[0]),
+        "test_decisions": int(starts.shape[0]), "seconds_data": round(seconds_data, 1), "not_kept": skipped,
+        "overall": overall, "by_kind": by_kind, "seconds_fit": round(time.perf_counter() - t_fit, 1),
+    }
+    if emit is not None:
+        bar.clear()
+        emit(data, "fit")
+
     # 4. measured: a seat that searches one kind only, on the same deals
     kind_rows = []
     seat = args.seat - 1
@@ -265,19 +301,28 @@ def run(args: argparse.Namespace, variant, models: list[str]) -> dict:
                               "gain": est.value, "low": est.low, "high": est.high})
         seconds_kinds = time.perf_counter() - t2
     bar.close()
-    return {
-        "players": p, "variant": args.variant, "seed": args.seed, "playouts": K, "label_playouts": L,
-        "train_games": args.train_games, "test_games": args.test_games, "label_train_games": args.label_train_games,
-        "train_decisions": int(np.unique(train_all[:, REC_DECISION]).shape[0]),
-        "test_decisions": int(starts.shape[0]), "seconds_data": round(seconds_data, 1),
-        "overall": overall, "by_kind": by_kind, "kind_games": args.kind_games, "seat": args.seat,
-        "kind_runs": kind_rows, "seconds_kinds": round(seconds_kinds, 1),
-        "seconds": round(time.perf_counter() - t_all, 1),
-    }
+    data |= {"kind_games": args.kind_games, "seat": args.seat, "kind_runs": kind_rows,
+             "seconds_kinds": round(seconds_kinds, 1), "seconds": round(time.perf_counter() - t_all, 1)}
+    if emit is not None:
+        emit(data, "kinds")
+    return data
 
 
-def lines(d: dict) -> list[str]:
-    """The tables (win points: 100 x the playout outcome, win credit + score margin / 1000)."""
+def lines(d: dict, part: str = "all") -> list[str]:
+    """The tables (win points: 100 x the playout outcome, win credit + score margin / 1000).
+
+    ``part``: "fit" (data, models, per kind), "kinds" (the measured split) or "all".
+    """
+    out: list[str] = []
+    if part in ("fit", "all"):
+        out += fit_lines(d)
+    if part in ("kinds", "all"):
+        out += kind_lines(d)
+    return out
+
+
+def fit_lines(d: dict) -> list[str]:
+    """Data, the models held out, the split per decision kind."""
     pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
     pts = lambda x: f"{100 * x:6.2f}"  # noqa: E731
     K, L = d["playouts"], d["label_playouts"]
@@ -286,7 +331,8 @@ def lines(d: dict) -> list[str]:
         f"seed {d['seed']}",
         f"  data: {d['train_games']} training games ({d['train_decisions']:,} decisions), {d['test_games']} held-out "
         f"games ({d['test_decisions']:,} decisions, each also labelled on independent playouts at K={K} and "
-        f"K={L}); {d['seconds_data']:.0f} s",
+        f"K={L}); {d['not_kept']:,} decisions not kept (more than 8 options or Shifting orders); "
+        f"{d['seconds_data']:.0f} s",
         "",
         "Held out, every decision kind (agreement: picks the option the search took; regret: win points lost)",
         f"  {'model':<34}{'agree w/ search':>16}{'in training':>12}{'agree w/ K=' + str(L):>14}"
@@ -306,8 +352,17 @@ def lines(d: dict) -> list[str]:
                    f"{pct(g('ridge_agree')):>8}{pct(g('best_agree')):>8}{pts(g('expert_regret')):>11}"
                    f"{pts(g('ridge_regret')):>10}{pts(g('best_regret')):>8}{pts(g('search_regret')):>11}"
                    f"{100 * g('est_gain'):>+10.2f}")
+    out.append(f"  models fitted in {d['seconds_fit']:.0f} s")
+    return out
+
+
+def kind_lines(d: dict) -> list[str]:
+    """The measured split: the gain of searching one kind only."""
+    pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
+    K = d["playouts"]
+    out: list[str] = []
     if d["kind_runs"]:
-        out += ["", f"Measured: seat {d['seat']} searches one kind only (search:expert@{K}), expert everywhere else, "
+        out += [f"Measured: seat {d['seat']} searches one kind only (search:expert@{K}), expert everywhere else, "
                     f"vs expert in that seat on the same {d['kind_games']} deals ({d['seconds_kinds']:.0f} s)",
                 f"  {'kinds searched':<20}{'win':>8}{'expert':>8}{'gain, points (95% CI)':>26}"]
         for r in d["kind_runs"]:

@@ -112,3 +112,73 @@ def test_models_learn_a_known_ranking(name):
 def test_unknown_model_is_refused():
     with pytest.raises(ValueError, match="unknown model"):
         fit_scores("forest", synthetic(2, 1), synthetic(2, 2), np.zeros(EXPERT_WIDTH))
+
+
+# -- the labelled search games (analyses.diagnostic_games): the engine's games, plus independent labels --
+
+
+@pytest.fixture(scope="module")
+def three_base():
+    from simcore.fast import SimConfig
+    from simcore.rules import Options
+    from strategies.api import load_strategy
+
+    return SimConfig(3, Options()), load_strategy("search:expert@2")
+
+
+def test_labelled_games_are_the_engines(three_base):
+    from analyses.diagnostic_games import collect_labelled
+    from simcore.fast.runner import collect_search
+
+    config, search = three_base
+    records, wins, skipped = collect_search(config, 3, 11, search, first_game=5)
+    got, extra, got_wins, got_skipped = collect_labelled(config, 3, 11, search, (2, 4), first_game=5, chunk_size=2)
+    assert np.array_equal(got, records) and np.array_equal(got_wins, wins) and got_skipped == skipped
+    assert extra.shape == (records.shape[0], 2)
+    # the extra K=2 label is the game's evaluation on other playouts: same scale, not the same numbers
+    assert not np.array_equal(extra[:, 0], records[:, REC_VALUE])
+    assert np.all(np.abs(extra) < 1.1) and np.all(extra > -0.1)  # win credit in [0, 1] + margin / 1000
+    # labels of one option never depend on the chunk size
+    _, extra1, _, _ = collect_labelled(config, 3, 11, search, (2, 4), first_game=5, chunk_size=3)
+    assert np.array_equal(extra1, extra)
+
+
+def test_restricted_search_every_kind_is_the_search_player(three_base):
+    from analyses.diagnostic_games import ALL_KINDS, play_restricted
+    from simcore.fast import simulate
+
+    config, search = three_base
+    seats = [search, "expert", "expert"]
+    wins = play_restricted(config, 4, 3, seats, [ALL_KINDS, 0, 0])
+    assert np.array_equal(wins, simulate(config, 4, 3, seats).win)
+
+
+def test_restricted_search_of_no_kind_plays_the_policy(three_base):
+    from analyses.diagnostic_games import play_restricted
+    from simcore.fast import simulate
+
+    config, search = three_base
+    wins = play_restricted(config, 4, 3, [search, "expert", "expert"], [0, 0, 0])
+    assert np.array_equal(wins, simulate(config, 4, 3, ["expert"] * 3).win)
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["--players", "7"], "--players must be 2, 3 or 4"),
+    (["--train-games", "150"], "--train-games must be a positive multiple of 100"),
+    (["--label-train-games", "500"], "--label-train-games"),
+    (["--seat", "4"], "--seat must be 1 to 3"),
+    (["--models", "forest"], "--models: unknown forest"),
+    (["--variant", "no-such-option"], "--variant"),
+    (["--playouts", "x"], "invalid int value"),
+])
+def test_diagnostics_script_refuses_bad_input(args, problem):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "expert_diagnostics.py"
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and problem in lines[0], done.stderr
