@@ -59,6 +59,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                    help="of those, games also labelled at --label-playouts (the ridge fit on better labels)")
     p.add_argument("--test-games", type=int, default=100, help="held-out self-play games")
     p.add_argument("--kind-games", type=int, default=300, help="games per kind of the measured split (0: skip)")
+    p.add_argument("--kind-playouts", type=int, default=None,
+                   help="K of the measured split's search player (default --playouts; dreamscape exploit plays K=8)")
     p.add_argument("--seat", type=int, default=1, help="the searching seat of the measured split (from 1)")
     p.add_argument("--models", default=None,
                    help="comma-separated, of expert,ridge,lightgbm,hgb,mlp (default: all; lightgbm when installed)")
@@ -76,7 +78,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     a = p.parse_args(argv)
     if not 2 <= a.players <= 4:
         raise BadInput(f"--players must be 2, 3 or 4, got {a.players}")
-    for name in ("playouts", "label_playouts", "test_games"):
+    if a.kind_playouts is None:
+        a.kind_playouts = a.playouts
+    for name in ("playouts", "label_playouts", "kind_playouts", "test_games"):
         if getattr(a, name) < 1:
             raise BadInput(f"--{name.replace('_', '-')} must be at least 1, got {getattr(a, name)}")
     if a.train_games < BLOCK or a.train_games % BLOCK:
@@ -287,7 +291,7 @@ def run(args: argparse.Namespace, variant, models: list[str], emit=None) -> dict
         t2 = time.perf_counter()
         g, kseed = args.kind_games, args.seed + KIND_SEED_OFFSET
         names = ["expert"] * p
-        names[seat] = search
+        names[seat] = load_strategy(f"search:expert@{args.kind_playouts}")
         base = simulate(config, g, kseed, ["expert"] * p, chunk_size=g).win[:, seat]
         runs = [("every kind", ALL_KINDS)] + [(DECISION_KINDS[k], 1 << int(k)) for k in present]
         bar.total = args.train_games + args.test_games + g * (len(runs) + 1)
@@ -301,7 +305,7 @@ def run(args: argparse.Namespace, variant, models: list[str], emit=None) -> dict
                               "gain": est.value, "low": est.low, "high": est.high})
         seconds_kinds = time.perf_counter() - t2
     bar.close()
-    data |= {"kind_games": args.kind_games, "seat": args.seat, "kind_runs": kind_rows,
+    data |= {"kind_games": args.kind_games, "kind_playouts": args.kind_playouts, "seat": args.seat, "kind_runs": kind_rows,
              "seconds_kinds": round(seconds_kinds, 1), "seconds": round(time.perf_counter() - t_all, 1)}
     if emit is not None:
         emit(data, "kinds")
@@ -359,7 +363,7 @@ def fit_lines(d: dict) -> list[str]:
 def kind_lines(d: dict) -> list[str]:
     """The measured split: the gain of searching one kind only."""
     pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
-    K = d["playouts"]
+    K = d["kind_playouts"]
     out: list[str] = []
     if d["kind_runs"]:
         out += [f"Measured: seat {d['seat']} searches one kind only (search:expert@{K}), expert everywhere else, "
