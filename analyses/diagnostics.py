@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyses.train import centred, fit_table, phase_of
-from simcore.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_VALUE
+from simcore.fast.isearch import REC_DECISION, REC_FEATURES, REC_KIND, REC_VALUE
 from simcore.fast.layout import F_DECK_FRACTION
 from simcore.fast.scratch import EXPERT_ROWS
 from simcore.rules import DECISION_KINDS
@@ -190,7 +190,3 @@ def _fit(name: str, train: np.ndarray, test: np.ndarray, table: np.ndarray, seed
                       model.predict(scaler.transform(inputs(x_train))))
     raise ValueError(f"unknown model {name!r} (known: {', '.join(MODELS)})")
 
-
-def chosen(records: np.ndarray) -> np.ndarray:
-    """1 for the option the search took."""
-    return records[:, REC_CHOSEN]

@@ -168,7 +168,7 @@ def run(args: argparse.Namespace, variant, models: list[str], emit=None) -> dict
     cached = None
     if args.data and Path(args.data).is_file():
         with np.load(args.data) as f:
-            if np.array_equal(f["stamp"], stamp):
+            if "variant" in f.files and str(f["variant"]) == args.variant and np.array_equal(f["stamp"], stamp):
                 cached = {k: f[k] for k in f.files}
     if cached is not None:
         bar.update(args.train_games + args.test_games)
@@ -193,7 +193,7 @@ def run(args: argparse.Namespace, variant, models: list[str], emit=None) -> dict
         if args.data:
             arrays = {f"train{b}": blocks[b] for b in range(n_blocks)}
             arrays |= {f"label{b}": block_labels[b] for b in range(n_lab)}
-            np.savez_compressed(args.data, stamp=stamp, test=test, test_extra=test_ext, skipped=skipped,
+            np.savez_compressed(args.data, stamp=stamp, variant=np.array(args.variant), test=test, test_extra=test_ext, skipped=skipped,
                                 seconds=seconds_data, **arrays)
     d_test = test[:, REC_DECISION]
     v_k, v_k2, v_l = test[:, REC_VALUE], test_ext[:, 0], test_ext[:, 1]
