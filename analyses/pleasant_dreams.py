@@ -89,7 +89,7 @@ def first_player_rows(rows: list[dict]) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if d["players"] != 2 or bot is None:
+        if d["players"] != 2 or bot is None or (d["start"], d["actions"]) != (1, -1):  # other starts: difficulty
             continue
         rate, low, high = d["seat_rates"][0]
         out.append({"variant": d["variant"], "strategy": bot, "games": d["games"], "rate": rate, "low": low,
