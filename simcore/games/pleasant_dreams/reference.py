@@ -152,11 +152,16 @@ def play_game(game: Game) -> Game:
 
 
 def play_turn(game: Game) -> None:
-    """One turn of the active seat (P4), ending with the win check (P6.2) and the next seat."""
+    """One turn of the active seat (P4)."""
     game.turns += 1
     seat = game.active
     say(game, f"turn {game.turns}: seat {seat + 1} at wakefulness {game.wake[seat]}, {len(game.deck)} cards in the deck")
     n = start_of_turn(game, seat)
+    rest_of_turn(game, seat, n)
+
+
+def rest_of_turn(game: Game, seat: int, n: int) -> None:
+    """The turn after its flow size is chosen: draw, resolve, the win check (P6.2), the next seat."""
     draw_flow(game, seat, n)
     offer_deep_sleep(game, seat)
     offer_compass(game, seat)
@@ -167,22 +172,36 @@ def play_turn(game: Game) -> None:
     end_turn(game, seat)
 
 
+def turn_options(game: Game, seat: int) -> list[int]:
+    """P4.1, P4.2, P8.9: flow sizes 1..min(5, deck) (0 on an empty deck), then Mirror, Premonition."""
+    d = len(game.deck)
+    options = list(range(1, min(MAX_FLOW, d) + 1)) if d else [0]
+    if d and can_use(game, seat, MIRROR):
+        options.append(TURN_MIRROR)
+    if d and can_use(game, seat, PREMONITION):
+        options.append(TURN_PREMONITION)
+    return options
+
+
 def start_of_turn(game: Game, seat: int) -> int:
-    """P8.9: Mirror and Premonition at the start of the turn, any order, then the flow size (P4.1, P4.2)."""
+    """P8.9: Mirror and Premonition at the start of the turn, in any order, then the flow size."""
     while True:
-        d = len(game.deck)
-        options = list(range(1, min(MAX_FLOW, d) + 1)) if d else [0]
-        if d and can_use(game, seat, MIRROR):
-            options.append(TURN_MIRROR)
-        if d and can_use(game, seat, PREMONITION):
-            options.append(TURN_PREMONITION)
-        choice = ask(game, "turn", options)
-        if choice == TURN_MIRROR:
-            use_mirror(game, seat)
-        elif choice == TURN_PREMONITION:
-            use_premonition(game, seat)
-        else:
+        choice = ask_turn(game, turn_options(game, seat))
+        if choice < TURN_MIRROR:
             return choice
+        use_start_card(game, seat, choice)
+
+
+def ask_turn(game: Game, options: list[int]) -> int:
+    """The "turn" decision: the only one the search bot searches (the others it takes as threshold)."""
+    return ask(game, "turn", options)
+
+
+def use_start_card(game: Game, seat: int, choice: int) -> None:
+    if choice == TURN_MIRROR:
+        use_mirror(game, seat)
+    else:
+        use_premonition(game, seat)
 
 
 def use_mirror(game: Game, seat: int) -> None:
@@ -499,19 +518,6 @@ def threshold_recurring(game: Game, count: int):
     return tuple(range(count)) if game.players == 2 else ()
 
 
-class ScriptAgent:
-    """Plays a fixed list of choices (playouts' first move, the solver's moves)."""
-
-    def __init__(self, choices, then) -> None:
-        self.choices = list(choices)
-        self.then = then
-
-    def choose(self, game: Game, kind: str, options, info):
-        if self.choices:
-            return self.choices.pop(0)
-        return self.then.choose(game, kind, options, info)
-
-
 def sample_world(game: Game, seat: int, rng: GameRng) -> Game:
     """A copy of the game whose deck order is redrawn where ``seat`` cannot see it (P9.3): the cards of
     the unknown slots are shuffled among those slots."""
@@ -539,24 +545,43 @@ class SearchAgent:
 
 
 def search_turn(game: Game, seat: int, options: list[int], rng: GameRng, budget: int) -> int:
+    """K sampled worlds; in each, every option is played out (the same worlds for all options)."""
     wins = [0] * len(options)
-    threshold = ThresholdAgent()
     for _ in range(budget):
         world = sample_world(game, seat, rng)
         for j, option in enumerate(options):
-            play = world.copy()
-            play.agents = [threshold] * play.players
-            play.agents[seat] = ScriptAgent([option], threshold)
-            resume_turn(play)
-            play_game(play)
-            wins[j] += play.winner == (0 if play.players == 1 else seat)
+            wins[j] += playout(world.copy(), seat, option)
     return options[wins.index(max(wins))]
 
 
-def resume_turn(game: Game) -> None:
-    """Finish a turn whose "turn" decision is pending (the turn counter already counts it)."""
-    game.turns -= 1
-    play_turn(game)
+def playout(game: Game, seat: int, option: int) -> int:
+    """Play ``option`` at the pending "turn" decision, then the threshold bot for every seat to the
+    end; 1 when ``seat`` wins."""
+    game.agents = [ThresholdAgent()] * game.players
+    if option < TURN_MIRROR:
+        n = option
+    else:
+        use_start_card(game, seat, option)
+        n = playout_start_of_turn(game, seat)
+    rest_of_turn(game, seat, n)
+    while not game.over:
+        game.turns += 1
+        n = playout_start_of_turn(game, game.active)
+        rest_of_turn(game, game.active, n)
+        if game.turns >= MAX_TURNS:
+            raise RuntimeError("Pleasant Dreams game did not end")
+    return int(game.winner == (0 if game.players == 1 else seat))
+
+
+def playout_start_of_turn(game: Game, seat: int) -> int:
+    """start_of_turn with the threshold bot's choices (the playouts' own loop, as in the fast engine,
+    where it keeps the search out of its own call graph)."""
+    while True:
+        options = turn_options(game, seat)
+        choice = options[0] if len(options) == 1 else threshold_turn(game, seat, options)
+        if choice < TURN_MIRROR:
+            return choice
+        use_start_card(game, seat, choice)
 
 
 def play_one(setup: Setup, bots: list[Bot], seed: int, game_index: int, log: list[str] | None = None) -> Game:
