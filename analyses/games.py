@@ -141,3 +141,53 @@ def game_rows_frame(result: dict, config: RunConfig) -> pl.DataFrame:
 def cards_text(path: str | Path | None) -> str | None:
     """The text of a ``--cards`` file, as a study keeps it (None: the game's own cards)."""
     return None if path is None else Path(path).read_text(encoding="utf-8")
+
+
+def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: int, progress=None,
+                  engine: str = "fast") -> dict:
+    """Play ``games`` games of one configuration in chunks and summarise them per seat (``dreamscape simulate --game``).
+
+    Per seat: win rate with its 95% Wilson interval and the mean of every
+    per-seat array of the result; per game: the mean of every per-game array
+    (turns, cards left, ...). ``progress(done, total)`` is called after every chunk.
+    """
+    import time
+
+    from analyses.stats import wilson
+
+    p = setup.players
+    wins = np.zeros(p)
+    seat_sums: dict[str, np.ndarray] = {}
+    game_sums: dict[str, float] = {}
+    done = 0
+    t0 = time.perf_counter()
+    while done < games:
+        n = min(chunk_size, games - done)
+        result = game.play_games(setup, list(strategies), seed, done, n, engine=engine)
+        wins += game.seat_wins(result, setup).sum(axis=0)
+        for key, value in result.items():
+            a = np.asarray(value, dtype=np.float64)
+            if key in ("game", "winner"):
+                continue
+            if a.ndim == 1:
+                game_sums[key] = game_sums.get(key, 0.0) + float(a.sum())
+            elif a.ndim == 2 and a.shape[1] == p:
+                seat_sums[key] = seat_sums.get(key, 0.0) + a.sum(axis=0)
+            elif a.ndim == 3 and a.shape[1] == p:
+                seat_sums[key] = seat_sums.get(key, 0.0) + a.sum(axis=0)
+        done += n
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - t0
+    seats = []
+    for s in range(p):
+        est = wilson(float(wins[s]), games)
+        row = {"seat": s, "strategy": strategies[s], "win_rate": est.value, "win_ci": [est.low, est.high]}
+        for key, total in sorted(seat_sums.items()):
+            v = np.asarray(total)[s] / games
+            row[f"mean_{key}"] = v.tolist() if np.ndim(v) else float(v)
+        seats.append(row)
+    return {"game": game.name, "title": game.title, "players": p, "variant": game.variant_name(setup),
+            "strategies": list(strategies), "games": games, "seed": seed, "seats": seats,
+            **{f"mean_{k}": v / games for k, v in sorted(game_sums.items())},
+            "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None}

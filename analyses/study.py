@@ -924,6 +924,11 @@ def seat_totals(folder: str | Path) -> pl.DataFrame:
     return out
 
 
+def folder_game(folder: str | Path) -> str:
+    """The game a study folder plays (``dreamscape`` for every folder written before there were others)."""
+    return load_manifest(folder).meta.get("game") or "dreamscape"
+
+
 def finished_configs(folder: str | Path) -> list[RunConfig]:
     """The configurations with at least one finished chunk, in manifest order."""
     m = load_manifest(folder)
