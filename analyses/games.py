@@ -191,3 +191,12 @@ def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: in
             "strategies": list(strategies), "games": games, "seed": seed, "seats": seats,
             **{f"mean_{k}": v / games for k, v in sorted(game_sums.items())},
             "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None}
+
+
+def warm_game(game) -> None:
+    """Play one game of every built-in bot at every seat count on the fast engine (compiles it into the cache)."""
+    for players in game.seat_counts:
+        setup = game.parse_setup(players, "base", None)
+        for bot in game.strategies():
+            spec = game.check_strategy(bot, setup)
+            game.play_games(setup, [spec] * players, 0, 0, 1, engine="fast")

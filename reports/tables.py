@@ -66,6 +66,14 @@ def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
         "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME"]
 
 
+def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]]) -> list[str]:
+    """``dreamscape strategies --game NAME``: the game's bots, one row each."""
+    width = max(len(name) for name, _ in rows) + 2
+    return [f"{name:<{width}}{description}" for name, description in rows] + [
+        f"{title}{chr(39) if title.endswith('s') else chr(39) + 's'} default bot: {default}. A suffix /no-ACTION (repeatable) keeps a bot from ever using that action "
+        "card (restricted play), e.g. threshold/no-mirror."]
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 

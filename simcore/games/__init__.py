@@ -127,6 +127,14 @@ def get_game(name: str) -> Game:
     return game
 
 
+def game_input_errors() -> tuple[type[Exception], ...]:
+    """The input errors of every game loaded so far (a command reports them in one line, exit 2)."""
+    out: list[type[Exception]] = [GameError]
+    for game in _CACHE.values():
+        out += [e for e in game.errors if e not in out]
+    return tuple(out)
+
+
 def winner_wins(result: dict, setup) -> np.ndarray:
     """Win credit from a ``winner`` seat per game (-1: nobody won, e.g. the solo player woke up)."""
     winner = np.asarray(result["winner"]).astype(np.int64)
