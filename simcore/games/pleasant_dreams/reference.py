@@ -114,11 +114,12 @@ def can_use(game: Game, seat: int, action: int) -> bool:
     return game.held[seat][action] > 0 and not game.banned[seat] >> action & 1
 
 
-def use_card(game: Game, seat: int, action: int) -> None:
+def use_card(game: Game, seat: int, action: int, on: tuple[int, int] | None = None) -> None:
     """Turn an action card face down (P7.1)."""
     game.held[seat][action] -= 1
     game.used[seat][action] += 1
-    say(game, f"seat {seat + 1} uses {ACTION_TYPES[action]}")
+    target = f" on {game.cards.label(*on)}" if on is not None else ""
+    say(game, f"seat {seat + 1} uses {ACTION_TYPES[action]}{target}")
 
 
 def ask(game: Game, kind: str, options, **info):
@@ -278,15 +279,15 @@ def resolve_card(game: Game, seat: int, card: int, side: int, nightmares: list) 
             options.append(USE_SUPPRESSION)
         choice = ask(game, "resolve", options, card=card, side=side)
         if choice == USE_BARRIER:                     # P8.2: no effect; to the bottom, in plain view
-            use_card(game, seat, BARRIER)
+            use_card(game, seat, BARRIER, (card, side))
             game.deck.append(Slot(card, side, ALL_SEATS))
             return
         if choice == USE_SUPPRESSION:                 # P8.7: set aside for the seat's next turn
-            use_card(game, seat, SUPPRESSION)
+            use_card(game, seat, SUPPRESSION, (card, side))
             game.aside[seat].append((card, side))
             return
         if choice == USE_SHIMMER:                     # P8.4: the card shows its front again
-            use_card(game, seat, SHIMMER)
+            use_card(game, seat, SHIMMER, (card, side))
             side = 0
             continue
         break

@@ -173,10 +173,9 @@ def run_reference(data: dict) -> dict:
     return snapshot_reference(game, pending)
 
 
-def run_fast(data: dict) -> dict:
+def fast_state(game: reference.Game) -> np.ndarray:
+    """The fast engine's state array for a reference Game (scripted mode)."""
     from . import fast as F
-    game = build_reference(data)                     # the setup's parsing, shared; state copied to arrays
-    cd = F.card_array(game.setup)
     st = np.zeros(F.SIZE, np.int64)
     st[F.PLAYERS] = game.players
     st[F.NCARDS] = len(game.cards)
@@ -189,20 +188,25 @@ def run_fast(data: dict) -> dict:
         st[F.DECK_CARD + i], st[F.DECK_SIDE + i], st[F.DECK_KNOWN + i] = slot.card, slot.side, slot.known
     for s in range(game.players):
         st[F.WAKE + s] = game.wake[s]
+        st[F.BANNED + s] = game.banned[s]
         for t in range(len(ACTION_TYPES)):
             st[F.HELD + s * F.NA + t] = game.held[s][t]
-            st[F.DEALT + s * F.NA + t] = game.held[s][t]
+            st[F.DEALT + s * F.NA + t] = game.dealt[s][t]
+            st[F.USED + s * F.NA + t] = game.used[s][t]
         st[F.ASIDE_N + s] = len(game.aside[s])
         for j, (card, side) in enumerate(game.aside[s]):
             st[F.ASIDE_CARD + s * F.DCAP + j], st[F.ASIDE_SIDE + s * F.DCAP + j] = card, side
     st[F.DISCARD_N] = len(game.discard)
     for j, (card, side) in enumerate(game.discard):
         st[F.DISCARD_CARD + j], st[F.DISCARD_SIDE + j] = card, side
-    choices = data.get("choices", [])
-    script = np.zeros((len(choices), F.SC_WIDTH), np.int64)
-    for r, entry in enumerate(choices):
-        kind = entry.get("decision")
-        code = encode(kind, entry.get("choice")) if kind in KIND_NAMES else ILLEGAL
+    return st
+
+
+def script_rows(entries: list[tuple[str, object]]) -> np.ndarray:
+    """Script rows for the fast engine from (kind, choice code) pairs (codes as the reference's)."""
+    from . import fast as F
+    script = np.zeros((len(entries), F.SC_WIDTH), np.int64)
+    for r, (kind, code) in enumerate(entries):
         if kind == "compass":
             if code is None:
                 script[r, F.SC_CHOICE] = 0
@@ -216,10 +220,27 @@ def run_fast(data: dict) -> dict:
             ok = code != ILLEGAL and len(set(code)) == len(code) and all(0 <= i < 30 for i in code)
             script[r, F.SC_CHOICE] = sum(1 << i for i in code) if ok else ILLEGAL
         else:
-            script[r, F.SC_CHOICE] = code
+            script[r, F.SC_CHOICE] = code if isinstance(code, int) else ILLEGAL
         script[r, F.SC_KIND] = -1
-    rng = np.zeros(1, np.uint64)
-    F.play_game(st, cd, rng, script)
+    return script
+
+
+def play_fast_scripted(game: reference.Game, entries: list[tuple[str, object]]):
+    """Play ``game`` on the fast engine answering every asked decision from ``entries``: (st, script)."""
+    from . import fast as F
+    st = fast_state(game)
+    script = script_rows(entries)
+    F.play_game(st, F.card_array(game.setup), np.zeros(1, np.uint64), script)
+    return st, script
+
+
+def run_fast(data: dict) -> dict:
+    from . import fast as F
+    game = build_reference(data)                     # the setup's parsing, shared; state copied to arrays
+    choices = data.get("choices", [])
+    entries = [(e.get("decision"), encode(e.get("decision"), e.get("choice"))
+                if e.get("decision") in KIND_NAMES else ILLEGAL) for e in choices]
+    st, script = play_fast_scripted(game, entries)
     for r, entry in enumerate(choices):
         if script[r, F.SC_KIND] < 0:
             raise ScenarioFail(f"{len(choices) - r} choice(s) left over when the game ended")
@@ -230,6 +251,11 @@ def run_fast(data: dict) -> dict:
             raise ScenarioFail(f"{seen} {entry.get('choice')!r} was accepted but is marked illegal")
         if not script[r, F.SC_OK] and not entry.get("illegal"):
             raise ScenarioFail(f"{seen} {entry.get('choice')!r} was refused as illegal")
+    return snapshot_fast(game, st)
+
+
+def snapshot_fast(game: reference.Game, st: np.ndarray) -> dict:
+    from . import fast as F
     c = game.cards
     p = game.players
     face = lambda base_c, base_s, i: face_text(c, int(st[base_c + i]), int(st[base_s + i]))
