@@ -868,17 +868,18 @@ def study(
     workers: WorkersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
     progress: ProgressOpt = None,
-    game: GameOpt = DEFAULT_GAME,
+    game: Annotated[Optional[str], typer.Option(
+        "--game", is_eager=True, callback=_game_option,
+        help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}, or the --config file's).")] = None,
     cards: CardsOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
     from analyses.backends import make_backend
     from analyses.gameplan import file_game
 
-    pick_game(game)
-    if config is not None and game != DEFAULT_GAME and file_game(config) != game:
+    if config is not None and game is not None and file_game(config) != game:
         raise UserInputError(f"{config} is a study of {file_game(config)}, not {game}")
-    study_game = file_game(config) if config is not None else game
+    study_game = file_game(config) if config is not None else (game or DEFAULT_GAME)
     if study_game == DEFAULT_GAME:
         if cards is not None:
             raise UserInputError("--cards is for another game's study (Project Dreamscape's study files name their deck)")
