@@ -847,11 +847,16 @@ def report(
     check_folder_game(folder, game)
     writable_file(pdf if pdf is not None else folder / "report.pdf", "--pdf")
     writable_folder(png_dir if png_dir is not None else folder / "charts", "--png-dir")
+    from analyses.study import folder_game
+
     try:
-        from reports.games import build_any_report
+        if folder_game(folder) == DEFAULT_GAME:
+            from reports import build_report
+        else:
+            from reports.games import build_any_report as build_report
     except ImportError as exc:
         raise UserInputError(f"reports are not available in this installation ({exc})") from None
-    result = build_any_report(folder, pdf=pdf, png_dir=png_dir)
+    result = build_report(folder, pdf=pdf, png_dir=png_dir)
     typer.echo(f"wrote {result.pdf}")
     for png in result.pngs:
         typer.echo(f"wrote {png}")
@@ -901,8 +906,8 @@ def study(
         warm_local(backend)
     engine = make_backend(backend, scheduler, workers)
     try:
-        folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine,
-                                game=study_game, cards=cards)
+        another = {} if study_game == DEFAULT_GAME else {"game": study_game, "cards": cards}
+        folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine, **another)
     finally:
         engine.close()
     report_pdf = Path(folder) / "report.pdf"
