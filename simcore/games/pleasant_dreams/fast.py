@@ -18,7 +18,8 @@ from numba import njit
 from simcore.fast.rng import below, decision_state, seed_key, shuffle, stream_state
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup)
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup,
+                     empty_results)
 from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, USE_BARRIER,
                         USE_SHIMMER, USE_SUPPRESSION)
 
@@ -816,7 +817,6 @@ def card_array(setup: Setup) -> np.ndarray:
 
 
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
-    from .play import empty_results
     out = empty_results(setup, first_game, n_games)
     p = setup.players
     play_batch(card_array(setup), p, setup.start, setup.dealt_at_random(),
