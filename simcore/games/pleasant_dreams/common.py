@@ -265,7 +265,7 @@ def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int
     from simcore.rng import MAX_GAMES, MAX_SEED
     if not isinstance(setup, Setup) or setup.cards is None:
         raise PDError("play_games needs a Setup from parse_setup")
-    if isinstance(strategies, str) or len(strategies) != setup.players:
+    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
         raise PDError(f"need {setup.players} strategies (one per seat), got {strategies!r}")
     for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
                         ("n_games", n_games, MAX_GAMES)):
