@@ -292,12 +292,14 @@ def resolve_card(game: Game, seat: int, card: int, side: int, nightmares: list) 
             continue
         break
     value = cards.value(card, side)
-    say(game, f"seat {seat + 1} resolves {cards.label(card, side)}")
+    after = min(WAKE_LIMIT, max(0, game.wake[seat] + value))
+    say(game, f"seat {seat + 1} resolves {cards.label(card, side)}: wakefulness {game.wake[seat]} -> {after}")
     raise_wake(game, seat, value)
     if game.over:
         return
     if symbol == FLIP and game.deck and ask(game, "flip", [0, 1], card=card, side=side):
         raise_wake(game, seat, -1)                    # P5.2: the extra point, never below 0
+        say(game, f"seat {seat + 1} flips it (wakefulness {game.wake[seat]})")
         insert_secretly(game, seat, card, 1)
         return
     game.discard.append((card, side))                 # P5.1, P5.3
