@@ -37,6 +37,21 @@ def test_fast_equals_reference_search(players, variant):
          pd.play_games(setup, strategies, 3, 0, 4, engine="fast"))
 
 
+def test_custom_card_list_on_both_engines(tmp_path):
+    # P1.1: a designer's own list (here 7 cards, harsher) plays identically on both engines
+    f = tmp_path / "cards.toml"
+    f.write_text("".join(f"[[card]]\nname = 'F{i}'\nsymbol = 'flip'\nfront = {i - 2}\nback = {2 - i}\n"
+                         for i in range(4))
+                 + "".join(f"[[card]]\nname = 'E{i}'\nsymbol = 'equal'\nvalue = {i}\n" for i in range(3)))
+    cards = pd.load_cards(f)
+    assert len(cards) == 7
+    for players in (1, 2):
+        setup = pd.parse_setup(players, "lucid", cards)
+        ref = pd.play_games(setup, ["random"] * players, 4, 0, 100, engine="reference")
+        same(ref, pd.play_games(setup, ["random"] * players, 4, 0, 100, engine="fast"))
+        assert ref["deck_left"].max() <= 7
+
+
 def test_results_shapes_and_meaning():
     setup = pd.parse_setup(2, "lucid")
     r = pd.play_games(setup, ["threshold", "random"], 1, 100, 50)
@@ -99,6 +114,7 @@ def test_narrate_tells_the_same_game():
 @pytest.mark.parametrize("call, fragment", [
     (lambda s: pd.play_games(s, ["threshold"], 1, 0, 5), "need 2 strategies"),
     (lambda s: pd.play_games(s, "threshold", 1, 0, 5), "need 2 strategies"),
+    (lambda s: pd.play_games(s, None, 1, 0, 5), "need 2 strategies"),
     (lambda s: pd.play_games(s, ["threshold", "nope"], 1, 0, 5), "unknown bot"),
     (lambda s: pd.play_games(s, ["threshold"] * 2, -1, 0, 5), "seed must be"),
     (lambda s: pd.play_games(s, ["threshold"] * 2, 1, -3, 5), "first_game must be"),

@@ -11,6 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 NAME = "pleasant-dreams"
 TITLE = "Pleasant Dreams"
 SEAT_COUNTS = (1, 2)
@@ -263,7 +265,7 @@ def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int
     from simcore.rng import MAX_GAMES, MAX_SEED
     if not isinstance(setup, Setup) or setup.cards is None:
         raise PDError("play_games needs a Setup from parse_setup")
-    if isinstance(strategies, str) or len(strategies) != setup.players:
+    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
         raise PDError(f"need {setup.players} strategies (one per seat), got {strategies!r}")
     for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
                         ("n_games", n_games, MAX_GAMES)):
@@ -274,3 +276,16 @@ def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int
     if engine not in ("fast", "reference"):
         raise PDError(f"engine must be 'fast' or 'reference', not {engine!r}")
     return [parse_bot(s) for s in strategies]
+
+
+def empty_results(setup: Setup, first_game: int, n_games: int) -> dict[str, np.ndarray]:
+    p, a = setup.players, len(ACTION_TYPES)
+    return {
+        "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
+        "winner": np.zeros(n_games, np.int8),
+        "turns": np.zeros(n_games, np.int16),
+        "wake": np.zeros((n_games, p), np.int8),
+        "deck_left": np.zeros(n_games, np.int16),
+        "dealt": np.zeros((n_games, p, a), np.int8),
+        "used": np.zeros((n_games, p, a), np.int8),
+    }

@@ -18,7 +18,8 @@ from numba import njit
 from simcore.fast.rng import below, decision_state, seed_key, shuffle, stream_state
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup)
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup,
+                     empty_results)
 from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, USE_BARRIER,
                         USE_SHIMMER, USE_SUPPRESSION)
 
@@ -496,11 +497,16 @@ def knows(st, seat, i):
 def unseen_total(st, cd, seat):
     total = 0
     count = 0
+    low = WAKE_LIMIT
+    high = -WAKE_LIMIT
     for i in range(st[DECK_N]):
         if not knows(st, seat, i):
-            total += value(cd, st[DECK_CARD + i], st[DECK_SIDE + i])
+            v = value(cd, st[DECK_CARD + i], st[DECK_SIDE + i])
+            total += v
             count += 1
-    return total, count
+            low = min(low, v)
+            high = max(high, v)
+    return total, count, count > 1 and low < high
 
 
 @njit(cache=True)
@@ -570,7 +576,7 @@ def threshold_turn(st, cd, seat):
                 return TURN_PREMONITION
     if d == 0:
         return 0
-    total, count = unseen_total(st, cd, seat)
+    total, count, varied = unseen_total(st, cd, seat)
     scale = max(count, 1)
     best = 1
     best_final = -1
@@ -584,7 +590,7 @@ def threshold_turn(st, cd, seat):
             if knows(st, seat, i):
                 w = max(0, w + value(cd, st[DECK_CARD + i], st[DECK_SIDE + i]) * scale)
             else:
-                all_known = False
+                all_known = all_known and not varied
                 w = max(0, w + total)
             limit = WAKE_LIMIT if all_known else WAKE_LIMIT - 1
             if w >= limit * scale:
@@ -653,7 +659,7 @@ def threshold_resolve(st, cd, seat, card, side):
     v = value(cd, card, side)
     w = st[WAKE + seat]
     front = cd[1, card]
-    if has_option(st, USE_BARRIER) and (w + v >= WAKE_LIMIT or v >= 3):
+    if has_option(st, USE_BARRIER) and (w + v >= WAKE_LIMIT or (v >= 3 and st[DECK_N] > 0)):
         return USE_BARRIER
     if has_option(st, USE_SHIMMER) and front < v and (w + v >= WAKE_LIMIT or v - front >= 2):
         return USE_SHIMMER
@@ -816,7 +822,6 @@ def card_array(setup: Setup) -> np.ndarray:
 
 
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
-    from .play import empty_results
     out = empty_results(setup, first_game, n_games)
     p = setup.players
     play_batch(card_array(setup), p, setup.start, setup.dealt_at_random(),

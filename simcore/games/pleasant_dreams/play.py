@@ -6,20 +6,7 @@ from typing import Sequence
 import numpy as np
 
 from . import reference
-from .common import ACTION_TYPES, PDError, Setup, check_run
-
-
-def empty_results(setup: Setup, first_game: int, n_games: int) -> dict[str, np.ndarray]:
-    p, a = setup.players, len(ACTION_TYPES)
-    return {
-        "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
-        "winner": np.zeros(n_games, np.int8),
-        "turns": np.zeros(n_games, np.int16),
-        "wake": np.zeros((n_games, p), np.int8),
-        "deck_left": np.zeros(n_games, np.int16),
-        "dealt": np.zeros((n_games, p, a), np.int8),
-        "used": np.zeros((n_games, p, a), np.int8),
-    }
+from .common import ACTION_TYPES, PDError, Setup, check_run, empty_results
 
 
 def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: int, n_games: int,

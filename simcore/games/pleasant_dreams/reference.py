@@ -292,12 +292,14 @@ def resolve_card(game: Game, seat: int, card: int, side: int, nightmares: list) 
             continue
         break
     value = cards.value(card, side)
-    say(game, f"seat {seat + 1} resolves {cards.label(card, side)}")
+    after = min(WAKE_LIMIT, max(0, game.wake[seat] + value))
+    say(game, f"seat {seat + 1} resolves {cards.label(card, side)}: wakefulness {game.wake[seat]} -> {after}")
     raise_wake(game, seat, value)
     if game.over:
         return
     if symbol == FLIP and game.deck and ask(game, "flip", [0, 1], card=card, side=side):
         raise_wake(game, seat, -1)                    # P5.2: the extra point, never below 0
+        say(game, f"seat {seat + 1} flips it (wakefulness {game.wake[seat]})")
         insert_secretly(game, seat, card, 1)
         return
     game.discard.append((card, side))                 # P5.1, P5.3
@@ -350,15 +352,19 @@ def knows(game: Game, seat: int, i: int) -> bool:
     return i == 0 or bool(game.deck[i].known >> seat & 1)
 
 
-def unseen_total(game: Game, seat: int) -> tuple[int, int]:
-    """Sum of the showing values and count of the deck cards the seat cannot place (P9.2: the deck's
-    contents are public, only their order is hidden)."""
+def unseen_total(game: Game, seat: int) -> tuple[int, int, bool]:
+    """Sum of the showing values and count of the deck cards the seat cannot place, and whether those
+    values differ (P9.2: the deck's contents are public, only their order is hidden; unplaced cards of
+    one value are as good as known)."""
     total = count = 0
+    low, high = WAKE_LIMIT, -WAKE_LIMIT
     for i, slot in enumerate(game.deck):
         if not knows(game, seat, i):
-            total += game.cards.value(slot.card, slot.side)
+            v = game.cards.value(slot.card, slot.side)
+            total += v
             count += 1
-    return total, count
+            low, high = min(low, v), max(high, v)
+    return total, count, count > 1 and low < high
 
 
 class RandomAgent:
@@ -410,7 +416,8 @@ def threshold_choice(game: Game, kind: str, options, info):
 def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
     """Mirror when the deck's other sides are kinder by 2 or more in all; Premonition from wakefulness 2
     when the 2nd or 3rd card is unknown; then the flow size with the lowest expected final wakefulness
-    whose expected peak stays below 4 (5 when every card is known), the whole deck when that is safe."""
+    whose expected peak stays below 4 (5 when the flow's unplaced cards all have one value), the whole
+    deck when that is safe."""
     cards = game.cards
     if TURN_MIRROR in options:
         delta = sum(cards.value(s.card, 1 - s.side) - cards.value(s.card, s.side) for s in game.deck)
@@ -422,7 +429,7 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
     d = len(game.deck)
     if d == 0:
         return 0
-    total, count = unseen_total(game, seat)
+    total, count, varied = unseen_total(game, seat)
     scale = max(count, 1)
     best, best_final = 1, None
     for n in range(1, min(MAX_FLOW, d) + 1):
@@ -434,7 +441,7 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
             if knows(game, seat, i):
                 w = max(0, w + cards.value(game.deck[i].card, game.deck[i].side) * scale)
             else:
-                all_known = False
+                all_known = all_known and not varied
                 w = max(0, w + total)
             limit = WAKE_LIMIT if all_known else WAKE_LIMIT - 1
             if w >= limit * scale:
@@ -490,12 +497,13 @@ def threshold_compass(game: Game, seat: int):
 
 
 def threshold_resolve(game: Game, seat: int, options: list[int], card: int, side: int) -> int:
-    """Barrier a card that would wake the seat or is worth +3 or more; Shimmer a back that would wake
+    """Barrier a card that would wake the seat, or is worth +3 or more while the deck is not empty
+    (a Barrier on an empty deck would spoil the empty-deck win, P6.2); Shimmer a back that would wake
     it or whose front is 2 or more kinder; Suppression for a card that would wake it."""
     cards = game.cards
     v = cards.value(card, side)
     w = game.wake[seat]
-    if USE_BARRIER in options and (w + v >= WAKE_LIMIT or v >= 3):
+    if USE_BARRIER in options and (w + v >= WAKE_LIMIT or (v >= 3 and len(game.deck) > 0)):
         return USE_BARRIER
     if USE_SHIMMER in options and cards.front[card] < v and (w + v >= WAKE_LIMIT or v - cards.front[card] >= 2):
         return USE_SHIMMER

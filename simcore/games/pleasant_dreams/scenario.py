@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from . import reference
-from .common import ACTION_TYPES, CardList, PDError, Setup, load_cards, parse_setup
+from .common import ACTION_TYPES, CardList, PDError, load_cards, parse_setup
 
 KIND_NAMES = reference.KINDS
 TURN_WORDS = {"mirror": reference.TURN_MIRROR, "premonition": reference.TURN_PREMONITION}
