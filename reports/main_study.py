@@ -43,6 +43,7 @@ from analyses.model import StudyError
 from analyses.study import MANIFEST, load_manifest
 from analyses.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, StudyPlan, load_study_file, run_plan
 from reports.games import build_any_report
+from reports.pdf import build_report
 
 
 def main_plan(quick: bool = False, seed: int = 1) -> StudyPlan:
@@ -187,7 +188,7 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
         write_solver_gap(folder, plan.seed, progress=(lambda line: _say(progress, line)))
     t1 = time.perf_counter()
     _say(progress, f"simulation done in {t1 - t0:.0f} s; writing the report")
-    files = build_any_report(folder)
+    files = build_report(folder) if plan.game is None else build_any_report(folder)
     where = files.pngs[0].parent if files.pngs else folder
     _say(progress, f"report: {files.pdf} ({len(files.pages)} pages; {len(files.pngs)} charts in {where}) in "
                    f"{time.perf_counter() - t1:.0f} s")
