@@ -23,6 +23,7 @@ from simcore.cards import CardError
 from simcore.faults import StrategyFault
 from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.files import check_output_file, check_output_folder
+from simcore.games import DEFAULT_GAME, GAME_NAMES, GameError, game_input_errors
 from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError, Options
 from simcore.variants import VariantError
@@ -61,7 +62,13 @@ class OneLineErrors(TyperGroup):
         except ClickException as exc:
             typer.echo(f"{prog}: error: {exc.format_message()}", err=True)
             rv = exc.exit_code
-        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError, StrategyFault) as exc:
+        except (UserInputError, DeckError, CardError, VariantError, KnobError, StudyError, StrategyFault,
+                GameError) as exc:
+            typer.echo(f"{prog}: error: {exc}", err=True)
+            rv = 2
+        except ValueError as exc:  # a game's own input error (e.g. Pleasant Dreams' PDError); anything else is a bug
+            if not isinstance(exc, game_input_errors()):
+                raise
             typer.echo(f"{prog}: error: {exc}", err=True)
             rv = 2
         except (Interrupted, KeyboardInterrupt, typer.Abort):
@@ -87,6 +94,9 @@ app = typer.Typer(
 # ----------------------------------------------------------------------------- shared options
 
 PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players, 1 (solo Virtual Dreaming) to 4.")]
+GamePlayersOpt = Annotated[Optional[int], typer.Option(
+    "--players", "-p", help="Number of players: Project Dreamscape 1 (solo Virtual Dreaming) to 4, default 3; "
+                            "Pleasant Dreams 1 (solo) or 2, default 2.")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED,
                                        help="Random seed, 0 to 2**64-1; the same seed gives the same game.")]
 SleepTokenOpt = Annotated[bool, typer.Option("--sleep-token", help="Play the Sleep Token variant (R9).")]
@@ -101,6 +111,75 @@ DeckOpt = Annotated[
     Optional[Path], typer.Option("--deck", help="A deck composition TOML file (format of the default deck, R1.3; "
                                                  "each card 0 to 256 copies, at most 256 cards in all).")
 ]
+
+
+GAME_COMMANDS = "simulate, play, conformance, strategies, study, summarize and report"
+_GAME_COMMAND_NAMES = {"simulate", "play", "conformance", "strategies", "study", "summarize", "report", "warmup"}
+
+
+_ONLY_DREAMSCAPE_HINTS = {
+    "decks": " (its card list is a --cards file)",
+    "sweep": " (Pleasant Dreams has no swap decks)",
+    "solo": "; its solo challenge: simulate --game pleasant-dreams --players 1 --variant start=4+actions=N, or study",
+    "restrict": "; its restricted play (BOT/no-ACTION per action card) runs in `dreamscape study --game pleasant-dreams`",
+    "fix-seats": " (fix-seats searches Project Dreamscape's rules knobs)",
+}
+
+
+def _game_option(ctx: typer.Context, value: str | None) -> str | None:
+    """``--game`` is read first (eager): an unknown game, or a command without meaning for it, fails before anything else."""
+    if value is None or value == DEFAULT_GAME:
+        return value
+    title = pick_game(value).title  # an unknown name: one line naming the games
+    name = ctx.info_name or ""
+    if name not in _GAME_COMMAND_NAMES:
+        raise UserInputError(f"`dreamscape {name}` is for Project Dreamscape only; {title} supports {GAME_COMMANDS}"
+                             f"{_ONLY_DREAMSCAPE_HINTS.get(name, '')}")
+    return value
+
+
+GameOpt = Annotated[
+    str, typer.Option("--game", is_eager=True, callback=_game_option,
+                      help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}).")
+]
+CardsOpt = Annotated[
+    Optional[Path], typer.Option("--cards", help="Another game's card list (TOML, the format of its shipped "
+                                                  "cards.toml); for Project Dreamscape the same as --deck.")
+]
+
+
+def pick_game(name: str):
+    """The game of ``--game`` with its bots loaded (one line naming the games when unknown)."""
+    from strategies.games import ready_game
+
+    return ready_game(name)
+
+
+def dreamscape_only(game: str, command: str) -> None:
+    """Refuse another game than Project Dreamscape for a command that has no meaning for it (exit 2).
+
+    ``--game`` refuses it first (eagerly, :func:`_game_option`); this is the same check for direct calls.
+    """
+    if game == DEFAULT_GAME:
+        return
+    title = pick_game(game).title
+    raise UserInputError(f"`dreamscape {command}` is for Project Dreamscape only; {title} supports "
+                         f"{GAME_COMMANDS}{_ONLY_DREAMSCAPE_HINTS.get(command, '')}")
+
+
+def only_flags(game: str, **given) -> None:
+    """Refuse Project Dreamscape's own flags (e.g. --sleep-token) with another game."""
+    used = [name for name, value in given.items() if value]
+    if used:
+        raise UserInputError(f"{', '.join(used)} {'is' if len(used) == 1 else 'are'} Project Dreamscape's; "
+                             f"not with --game {game}")
+
+
+def deck_or_cards(deck: Path | None, cards: Path | None) -> Path | None:
+    """Project Dreamscape: ``--cards`` is another name of ``--deck`` (not both)."""
+    if deck is not None and cards is not None:
+        raise UserInputError("give --deck or --cards, not both")
+    return deck if deck is not None else cards
 
 
 ProgressOpt = Annotated[
@@ -183,11 +262,13 @@ def resolve_strategies(names: list[str] | None, players: int, known: dict) -> li
 
 @app.command()
 def conformance(
-    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders (searched recursively) of *.json scenarios.")],
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Scenario files or folders (searched recursively) of *.json scenarios (another game: default its own).")] = None,
     engine: Annotated[
         str, typer.Option("--engine", help="Engine(s) to play the scenarios on: reference, fast or both.")
     ] = "both",
     as_json: JsonFlag = False,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions.
 
@@ -201,6 +282,11 @@ def conformance(
 
     if engine not in ENGINE_CHOICES:
         raise UserInputError(f"--engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
+    if game != DEFAULT_GAME:
+        game_conformance(pick_game(game), paths, engine, as_json)
+        return
+    if not paths:
+        raise UserInputError("give scenario files or folders (e.g. ../shared/conformance)")
     files = list(scenario_files(paths))
     if not files:
         raise UserInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths)}")
@@ -229,12 +315,42 @@ def conformance(
         raise typer.Exit(1)
 
 
+def game_conformance(the_game, paths: list[Path] | None, engine: str, as_json: bool) -> None:
+    """``conformance --game NAME``: the game's scenarios (default its own folder) on one or both engines."""
+    from simcore.conformance import scenario_files
+
+    paths = paths or [the_game.scenarios_dir]
+    files = list(scenario_files(paths))
+    if not files:
+        raise UserInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths)}")
+    engines = ("reference", "fast") if engine == "both" else (engine,)
+    passed = failed = 0
+    rows = []
+    for path in files:
+        reasons = [(one, the_game.check_scenario(path, one)) for one in engines]
+        bad = [(one, r) for one, r in reasons if r is not None]
+        reason = "; ".join(f"{one}: {r}" for one, r in bad) or None
+        rows.append({"name": path.stem, "file": str(path), "passed": not bad, "reason": reason})
+        passed, failed = passed + (not bad), failed + bool(bad)
+        if not as_json:
+            typer.echo(f"PASS {path.stem}" if not bad else f"FAIL {path.stem}: {reason}")
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"game": the_game.name, "engine": engine, "passed": passed, "failed": failed,
+                               "scenarios": rows}))
+    else:
+        typer.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
 # ----------------------------------------------------------------------------- play
 
 
 @app.command()
 def play(
-    players: PlayersOpt = 3,
+    players: GamePlayersOpt = None,
     seed: SeedOpt = 1,
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
@@ -244,11 +360,27 @@ def play(
         Optional[list[str]],
         typer.Option("--strategy", help="Bot per seat (repeatable) or one for all: random, greedy."),
     ] = None,
+    game: GameOpt = DEFAULT_GAME,
+    variant: Annotated[Optional[str], typer.Option(
+        "--variant", help="Another game's variant (Pleasant Dreams: base, lucid, start=N, actions=N joined by +).")] = None,
+    cards: CardsOpt = None,
 ) -> None:
     """Play one game on the reference engine and narrate it turn by turn."""
     from reports.narrate import narrate_game
     from strategies.reference_bots import REFERENCE_BOTS
 
+    if game != DEFAULT_GAME:
+        only_flags(game, **{"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens, "--swap": swap,
+                            "--deck": deck})
+        the_game = pick_game(game)
+        setup = the_game.setup(players or the_game.seat_counts[-1], variant or "base", cards)
+        for line in the_game.narrate(setup, the_game.seat_strategies(strategy, setup), seed, 0):
+            typer.echo(line)
+        return
+    if variant is not None:
+        raise UserInputError("play takes Project Dreamscape's rules as --sleep-token/--shifting-tokens/--swap flags")
+    deck = deck_or_cards(deck, cards)
+    players = 3 if players is None else players
     check_players(players)
     the_deck = resolve_deck(deck, swap)
     bots = resolve_strategies(strategy, players, REFERENCE_BOTS)
@@ -266,8 +398,10 @@ def decks(
         str, typer.Option("--swaps", help="Which swap decks to list: all, none, single, double or triple.")
     ] = "all",
     as_json: JsonFlag = False,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """List the Controlled Study decks (R1.4) with their size and cards per dream type."""
+    dreamscape_only(game, "decks")
     from reports.tables import deck_lines
 
     sizes = {"all": None, "none": 0, "single": 1, "double": 2, "triple": 3}
@@ -387,7 +521,8 @@ def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
     writable_folder(out, "--out")
-    warm_local(backend, scheduler)
+    if plan.game is None:  # Project Dreamscape's engine; another game compiles on its first chunk
+        warm_local(backend, scheduler)
     engine = make_backend(backend, scheduler, workers)
     try:
         return run_plan(plan, out, command=command_line(), backend=engine, progress=True)
@@ -423,7 +558,7 @@ def print_summary(folder: Path, as_json: bool) -> None:
 
 @app.command()
 def simulate(
-    players: PlayersOpt = 3,
+    players: GamePlayersOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
                                        help="Number of games to play, 1 to 10**12 (with --precision: of the first round).")] = 100_000,
     seed: SeedOpt = 1,
@@ -443,8 +578,19 @@ def simulate(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
+    cards: CardsOpt = None,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
+    if game != DEFAULT_GAME:
+        only_flags(game, **{"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens, "--swap": swap,
+                            "--deck": deck})
+        check_study_numbers(games, precision, max_games, chunk_size)
+        game_simulate(pick_game(game), players, variant, cards, strategy, games, seed, chunk_size, out, precision,
+                      max_games, aggregate_only, backend, scheduler, workers, as_json, progress)
+        return
+    deck = deck_or_cards(deck, cards)
+    players = 3 if players is None else players
     prepare_engine(progress)
     import json
     import time
@@ -488,6 +634,39 @@ def simulate(
         typer.echo(line)
 
 
+def game_simulate(the_game, players, variant, cards, strategy, games, seed, chunk_size, out, precision, max_games,
+                  aggregate_only, backend, scheduler, workers, as_json, progress) -> None:
+    """``simulate --game NAME``: the game's fast engine, per seat win rates with intervals (``--out``: a study folder)."""
+    import json
+
+    from analyses.games import cards_text, simulate_game
+    from analyses.model import GameDeal, RunConfig
+    from reports.tables import game_simulation_lines
+
+    set_progress(progress)
+    setup = the_game.setup(players or the_game.seat_counts[-1], variant or "base", cards)
+    seats = the_game.seat_strategies(strategy, setup)
+    if out is not None:
+        from analyses.studyfile import StudyPlan
+
+        plan = StudyPlan([RunConfig(the_game.variant_name(setup), setup.players, seats)], games=games,
+                         precision=precision, max_games=max_games, seed=seed, chunk_size=chunk_size,
+                         aggregate_only=aggregate_only, kind="simulate", game=GameDeal(the_game.name, cards_text(cards)))
+        run_study_plan(plan, out, backend, scheduler, workers)
+        print_summary(out, as_json)
+        return
+    if precision is not None or aggregate_only or backend != "local":
+        raise UserInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
+    with progress_bar(games, "games", leave=False) as bar:
+        summary = simulate_game(the_game, setup, seats, games, seed, chunk_size,
+                                progress=lambda done, total: bar.update(done - bar.n))
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    for line in game_simulation_lines(summary):
+        typer.echo(line)
+
+
 # ----------------------------------------------------------------------------- studies
 
 
@@ -517,8 +696,10 @@ def compare(
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
+    dreamscape_only(game, "compare")
     prepare_engine(progress)
     from analyses.model import RunConfig
     from analyses.studyfile import StudyPlan
@@ -568,8 +749,10 @@ def sweep(
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Sweep the Controlled Study swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
+    dreamscape_only(game, "sweep")
     prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from analyses.sweep import sweep_variants
@@ -609,8 +792,10 @@ def solo(
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Virtual Dreaming (solo, R10): the rulebook's score bands (R10.5) per strategy and variant."""
+    dreamscape_only(game, "solo")
     prepare_engine(progress)
     from analyses.studyfile import StudyPlan, configs_for
     from simcore.variants import parse_variant
@@ -636,9 +821,24 @@ def solo(
 def summarize(
     folder: Annotated[Path, typer.Argument(help="A study folder written by simulate --out, compare, sweep, tournament --out or solo.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    game: Annotated[Optional[str], typer.Option("--game", help="Check that the folder holds this game "
+                                                               "(default: whichever it holds).")] = None,
 ) -> None:
     """Summarise a study folder: every analysis it has data for (seats, variants, sweep, types, tournament, skill, solo)."""
+    check_folder_game(folder, game)
     print_summary(folder, as_json)
+
+
+def check_folder_game(folder: Path, game: str | None) -> None:
+    """``--game`` on a command that reads a study folder: it must be the folder's game."""
+    if game is None:
+        return
+    from analyses.study import folder_game
+
+    pick_game(game)  # an unknown name is named first
+    held = folder_game(folder)
+    if held != game:
+        raise UserInputError(f"{folder} holds a study of {held}, not {game}")
 
 
 @app.command()
@@ -646,15 +846,23 @@ def report(
     folder: Annotated[Path, typer.Argument(help="A study folder.")],
     pdf: Annotated[Optional[Path], typer.Option("--pdf", help="Where to write the PDF (default: report.pdf in the folder).")] = None,
     png_dir: Annotated[Optional[Path], typer.Option("--png-dir", help="Where to write one PNG per chart (default: in the folder).")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", help="Check that the folder holds this game "
+                                                               "(default: whichever it holds).")] = None,
 ) -> None:
     """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
     from analyses.study import check_study
 
     check_study(folder)  # a damaged or missing chunk is named here, before any chart is drawn
+    check_folder_game(folder, game)
     writable_file(pdf if pdf is not None else folder / "report.pdf", "--pdf")
     writable_folder(png_dir if png_dir is not None else folder / "charts", "--png-dir")
+    from analyses.study import folder_game
+
     try:
-        from reports import build_report
+        if folder_game(folder) == DEFAULT_GAME:
+            from reports import build_report
+        else:
+            from reports.games import build_any_report as build_report
     except ImportError as exc:
         raise UserInputError(f"reports are not available in this installation ({exc})") from None
     result = build_report(folder, pdf=pdf, png_dir=png_dir)
@@ -674,15 +882,28 @@ def study(
     workers: WorkersOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
     progress: ProgressOpt = None,
+    game: Annotated[Optional[str], typer.Option(
+        "--game", is_eager=True, callback=_game_option,
+        help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}, or the --config file's).")] = None,
+    cards: CardsOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
-    prepare_engine(progress)
     from analyses.backends import make_backend
+    from analyses.gameplan import file_game
 
+    if config is not None and game is not None and file_game(config) != game:
+        raise UserInputError(f"{config} is a study of {file_game(config)}, not {game}")
+    study_game = file_game(config) if config is not None else (game or DEFAULT_GAME)
+    if study_game == DEFAULT_GAME:
+        if cards is not None:
+            raise UserInputError("--cards is for another game's study (Project Dreamscape's study files name their deck)")
+        prepare_engine(progress)
+    else:
+        set_progress(progress)
     if config is not None:
-        from analyses.studyfile import load_study_file
+        from analyses.gameplan import load_any_study_file
 
-        load_study_file(config, seed=seed)  # a bad file fails here, with one line
+        load_any_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
     writable_folder(out if out is not None else Path("out"), "--out")
@@ -690,10 +911,12 @@ def study(
         from reports.main_study import run_main_study
     except ImportError as exc:
         raise UserInputError(f"the main study is not available in this installation ({exc})") from None
-    warm_local(backend, scheduler)
+    if study_game == DEFAULT_GAME:
+        warm_local(backend, scheduler)
     engine = make_backend(backend, scheduler, workers)
     try:
-        folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine)
+        another = {} if study_game == DEFAULT_GAME else {"game": study_game, "cards": cards}
+        folder = run_main_study(out=out, quick=quick, config=config, seed=seed, progress=True, backend=engine, **another)
     finally:
         engine.close()
     report_pdf = Path(folder) / "report.pdf"
@@ -712,14 +935,25 @@ def study(
 
 
 @app.command()
-def warmup() -> None:
+def warmup(game: GameOpt = DEFAULT_GAME) -> None:
     """Compile the fast engine and the built-in strategies into numba's cache once (1-3 minutes on 2 cores).
 
     Every later command loads them in about a second. ``python3 dev.py setup``
     runs this after installing; a command that still has to compile says so
-    in one line on stderr first.
+    in one line on stderr first. ``--game NAME``: that game's fast engine.
     """
     from analyses.warmup import warm_up
+
+    if game != DEFAULT_GAME:
+        import time
+
+        from analyses.games import warm_game
+
+        t0 = time.perf_counter()
+        typer.echo(f"compiling {pick_game(game).title}'s fast engine once (a minute or two on 2 cores)…", err=True)
+        warm_game(pick_game(game))
+        typer.echo(f"ready in {time.perf_counter() - t0:.0f} s", err=True)
+        return
 
     warm_up(say=lambda line: typer.echo(line, err=True))
 
@@ -731,8 +965,10 @@ def warmup() -> None:
 def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as one JSON object.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="Fewer games per row (a rough check in a few seconds).")] = False,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Measure games/s of the fast and reference engines, and the fast engine's cold and warm start."""
+    dreamscape_only(game, "bench")
     import json
 
     import strategies.builtins  # noqa: F401 - registers the heuristic bots timed below
@@ -751,11 +987,23 @@ def bench(
 
 
 @app.command()
-def strategies(as_json: JsonFlag = False) -> None:
+def strategies(as_json: JsonFlag = False, game: GameOpt = DEFAULT_GAME) -> None:
     """List the built-in strategies with a one-line description each."""
-    from reports.tables import strategy_lines
+    from reports.tables import game_strategy_lines, strategy_lines
     from strategies.api import strategy_table
 
+    if game != DEFAULT_GAME:
+        the_game = pick_game(game)
+        rows = sorted(the_game.strategies().items())
+        if as_json:
+            import json
+
+            typer.echo(json.dumps({"game": the_game.name, "default": the_game.default_strategy,
+                                   "strategies": [{"name": n, "description": d} for n, d in rows]}))
+            return
+        for line in game_strategy_lines(the_game.title, the_game.default_strategy, rows):
+            typer.echo(line)
+        return
     if as_json:
         import json
 
@@ -783,8 +1031,10 @@ def tune(
     seed: SeedOpt = 1,
     as_json: JsonFlag = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
+    dreamscape_only(game, "tune")
     prepare_engine(progress)
     from strategies.linear import write_weights
     from strategies.tuner import tune as run_tune
@@ -842,8 +1092,10 @@ def train(
     seed: SeedOpt = 1,
     as_json: JsonFlag = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Train an expert table by expert iteration: the search player's choices distilled into a fast bot."""
+    dreamscape_only(game, "train")
     import json
     import platform
 
@@ -903,8 +1155,10 @@ def tournament(
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
+    dreamscape_only(game, "tournament")
     prepare_engine(progress)
     import json
 
@@ -964,8 +1218,10 @@ def exploit(
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
     chunk_size: ChunkOpt = 500,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """How strong is a bot? Per seat, the win rate search:NAME gains over NAME on the same deals."""
+    dreamscape_only(game, "exploit")
     import json
 
     from analyses.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS, exploit_data, save_exploit, timed_exploit
@@ -1027,8 +1283,10 @@ def restrict(
     out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
     chunk_size: ChunkOpt = 500,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Restricted play: how much a seat loses when its bot may never buy (or never perform) one dream type."""
+    dreamscape_only(game, "restrict")
     import json
 
     from analyses.restrict import games_needed, restrict_data, save_restrict, timed_restrict
@@ -1087,8 +1345,10 @@ def fix_seats(
     out: Annotated[Optional[Path], typer.Option("--out", help="Study folder to write (default out/fix-seats-<P>p).")] = None,
     as_json: JsonFlag = False,
     progress: ProgressOpt = None,
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Search rules knobs for the smallest change that brings the seat spread under --target (optuna TPE)."""
+    dreamscape_only(game, "fix-seats")
     import json
 
     from analyses.fixseats import best_candidates, fixes_table, save_fixes, search

@@ -259,7 +259,8 @@ class DaskBackend:
         tasks = list(tasks)
         if not tasks:
             return
-        recipes = strategy_recipes({name for t in tasks for name in t.config.strategies})
+        # Project Dreamscape's strategies travel as recipes; another game's bots are part of its package.
+        recipes = strategy_recipes({name for t in tasks if t.game is None for name in t.config.strategies})
         self.warm_up(recipes)
         run = uuid.uuid4().hex[:12]
         identity = code_identity()

@@ -173,6 +173,17 @@ class StudyManifest:
         )
 
 
+class GameDeal(NamedTuple):
+    """The game a study plays when it is not Project Dreamscape (:mod:`simcore.games`), and its cards.
+
+    ``cards`` is the text of a ``--cards`` file (None: the game's own cards), so
+    the manifest can keep it and any process can load it again.
+    """
+
+    game: str
+    cards: str | None = None
+
+
 class ChunkTask(NamedTuple):
     """One chunk: games ``first .. first + games - 1`` of ``config`` on stream ``seed``."""
 
@@ -181,3 +192,4 @@ class ChunkTask(NamedTuple):
     first: int
     games: int
     deck_spec: Any = None  # simcore.decks.DeckSpec of a --deck file, None for the default deck
+    game: GameDeal | None = None  # None: Project Dreamscape (analyses.chunks.play_chunk)

@@ -58,7 +58,9 @@ import polars as pl
 
 from analyses.backends import LocalBackend
 from analyses.chunks import ChunkFn, play_chunk
-from analyses.model import MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, RunConfig, StudyError, StudyManifest
+from analyses.games import game_agg_frame, game_rows_frame, play_game_chunk, result_games
+from analyses.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
+                            StudyManifest)
 from analyses.progress import progress_bar
 from simcore.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.decks import DeckSpec
@@ -521,6 +523,7 @@ class Study:
         deck_spec: DeckSpec | None = None,
         meta: dict | None = None,
         plan: str | None = None,
+        game: GameDeal | None = None,
     ) -> None:
         if not 0 <= games <= MAX_GAMES:
             raise StudyError(f"games must be 0 to {MAX_GAMES:,}")
@@ -535,6 +538,8 @@ class Study:
         # One writer per folder: held until close() (or until this object is collected).
         self._release = lock_folder(self.folder)
         self._finalizer = weakref.finalize(self, self._release)
+        if game is not None:  # another game than Project Dreamscape: the manifest says which, with its cards
+            meta = {**(meta or {}), "game": game.game, "cards": game.cards}
         try:
             self._open(configs, games, seed, chunk_size, aggregate_only, command, deck_json, meta, plan)
         except BaseException:
@@ -551,6 +556,12 @@ class Study:
                 raise StudyError(f"{self.folder}: this study was started with seed {m.seed}, not {seed}; use another folder")
             if m.aggregate_only != aggregate_only:
                 raise StudyError(f"{self.folder}: this study was started {'with' if m.aggregate_only else 'without'} --aggregate-only")
+            if meta is not None and (meta.get("game", "dreamscape") != m.meta.get("game", "dreamscape") or
+                                     meta.get("cards") != m.meta.get("cards")):
+                held = m.meta.get("game", "dreamscape")
+                raise StudyError(f"{self.folder}: this study was started with game {held}"
+                                 f"{' and other cards' if held == (meta or {}).get('game', 'dreamscape') else ''}; "
+                                 "use another folder")
             if deck_json is not None and _deck_key(m.deck) != _deck_key(deck_json):
                 raise StudyError(f"{self.folder}: this study was started with "
                                  f"{'another deck' if m.deck else 'the default deck'}; use another folder")
@@ -608,6 +619,12 @@ class Study:
     def deck_spec(self) -> DeckSpec | None:
         return deck_spec_from_json(self.manifest.deck) if self.manifest.deck else None
 
+    @property
+    def game(self) -> GameDeal | None:
+        """The plug-in game this study plays (None: Project Dreamscape)."""
+        name = self.manifest.meta.get("game")
+        return None if name in (None, "dreamscape") else GameDeal(name, self.manifest.meta.get("cards"))
+
     def save(self) -> None:
         """Write the manifest now (atomically)."""
         save_manifest(self.folder, self.manifest)
@@ -656,18 +673,19 @@ class Study:
 
     def record(self, config: RunConfig, first: int, result, seconds: float, save: bool = True) -> None:
         """Write one finished chunk's files, then list it in the manifest (in that order)."""
-        n = int(np.asarray(result.score).shape[0])
+        n = result_games(result)
         sub = self.folder / "chunks" / config.id
         sub.mkdir(parents=True, exist_ok=True)
         files: dict[str, str] = {}
         checks: dict[str, tuple[int, str]] = {}
-        agg = agg_frame(result, config)
+        game = self.game
+        agg = agg_frame(result, config) if game is None else game_agg_frame(result, config)
         # The agg file says which seed and games it holds: a manifest copied from another study is told by it.
         ident = json.dumps({"seed": self.manifest.seed, "config": config.id, "first": first, "games": n})
         frames = [("agg", agg, {CHUNK_META: ident})]
         if not self.manifest.aggregate_only:
-            frames.append(("games", games_frame(result, config), None))
-        pairs = pairs_frame(result, config)
+            frames.append(("games", (games_frame if game is None else game_rows_frame)(result, config), None))
+        pairs = pairs_frame(result, config) if game is None else None
         if pairs is not None:
             frames.append(("pairs", pairs, None))
         for kind, frame, metadata in frames:
@@ -724,9 +742,10 @@ class Study:
         if not pending:
             self.save()
             return 0
-        fn = chunk_fn or play_chunk
+        game = self.game
+        fn = chunk_fn or (play_chunk if game is None else play_game_chunk)
         deck = self.deck_spec
-        tasks = [ChunkTask(c, self.manifest.seed, first, games, deck) for c, first, games in pending]
+        tasks = [ChunkTask(c, self.manifest.seed, first, games, deck, game) for c, first, games in pending]
         own_backend = backend is None
         backend = backend or LocalBackend()
         own_bar = isinstance(progress, bool)
@@ -738,7 +757,7 @@ class Study:
         try:
             for i, result, seconds in backend.imap_unordered(fn, tasks):
                 task = tasks[i]
-                n = int(np.asarray(result.score).shape[0])
+                n = result_games(result)
                 if n != task.games:
                     raise StudyError(f"chunk {task.config.id} games {task.first}..: got {n} games, expected {task.games}")
                 self.record(task.config, task.first, result, seconds, save=False)
@@ -903,6 +922,11 @@ def seat_totals(folder: str | Path) -> pl.DataFrame:
         _TOTALS.clear()
         _TOTALS[key] = (stamp, list(chunk_files(folder)), out)
     return out
+
+
+def folder_game(folder: str | Path) -> str:
+    """The game a study folder plays (``dreamscape`` for every folder written before there were others)."""
+    return load_manifest(folder).meta.get("game") or "dreamscape"
 
 
 def finished_configs(folder: str | Path) -> list[RunConfig]:

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyses.chunks import load_strategies
-from analyses.model import MAX_CHUNK_SIZE, RunConfig, StudyError
+from analyses.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
 from analyses.study import Study
 from analyses.sweep import sweep_variants
@@ -113,6 +113,7 @@ class StudyPlan:
     meta: dict = field(default_factory=dict)
     config_games: dict[str, int] = field(default_factory=dict)
     parts: list[PlanPart] = field(default_factory=list)
+    game: GameDeal | None = None  # another game than Project Dreamscape (simcore.games), with its cards
 
     def games_of(self, config: RunConfig) -> int:
         """Games ``config`` plays (with a precision: of the first round)."""
@@ -128,6 +129,8 @@ class StudyPlan:
         data = {"seed": self.seed, "chunk": self.chunk_size, "precision": self.precision, "max": self.max_games,
                 "games": self.games, "agg": self.aggregate_only, "configs": [c.id for c in self.configs],
                 "config_games": self.config_games, "deck": repr(self.deck_spec)}
+        if self.game is not None:  # Project Dreamscape's fingerprints stay as they were
+            data["game"] = [self.game.game, self.game.cards]
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def check(self) -> "StudyPlan":
@@ -162,7 +165,7 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
     if plan.precision is not None:
         meta.update({"precision": plan.precision, "max_games": plan.max_games})
     with Study(out, plan.configs, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
-               deck_spec=plan.deck_spec, meta=meta, plan=plan.fingerprint()) as study:  # the folder's writer lock
+               deck_spec=plan.deck_spec, meta=meta, plan=plan.fingerprint(), game=plan.game) as study:  # the folder's writer lock
         if plan.precision is not None:
             run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
                              progress=progress, backend=backend)

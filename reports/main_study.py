@@ -42,6 +42,7 @@ from pathlib import Path
 from analyses.model import StudyError
 from analyses.study import MANIFEST, load_manifest
 from analyses.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, StudyPlan, load_study_file, run_plan
+from reports.games import build_any_report
 from reports.pdf import build_report
 
 
@@ -108,7 +109,23 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
     return lines
 
 
-def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, progress: bool = True, backend=None) -> Path:
+def study_plan(game: str = "dreamscape", quick: bool = False, config=None, seed: int = 1, cards=None) -> StudyPlan:
+    """The plan ``dreamscape study`` plays: a study file (of any game), or the game's default (quick) study."""
+    from analyses.gameplan import PLANS, QUICK_PLANS, load_any_study_file
+
+    if config is not None:
+        return load_any_study_file(config, seed=seed, cards=cards)
+    if game == "dreamscape":
+        if cards is not None:
+            raise StudyError("--cards is for another game's study; Project Dreamscape's takes a study file's deck")
+        return main_plan(quick, seed)
+    if game not in PLANS:
+        raise StudyError(f"no default study for game {game!r}: give --config FILE.toml")
+    return load_any_study_file((QUICK_PLANS if quick else PLANS)[game], seed=seed, cards=cards)
+
+
+def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, progress: bool = True, backend=None,
+                   game: str = "dreamscape", cards=None) -> Path:
     """Run the main balance study (or a designer's study file) and write its report into the folder.
 
     Parameters
@@ -127,6 +144,11 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
         A designer's study TOML file (``analyses/studyfile.py``) instead of the main study.
     seed : int
         The study's seed (it overrides the file's ``seed``).
+    game : str
+        Without ``config``: the game whose default study runs (``pleasant-dreams``:
+        ``analyses/data/pleasant_dreams_study.toml``); a study file names its own game.
+    cards : path, optional
+        Another game's card list (``--cards``), instead of the file's or the game's own.
     progress : bool
         Progress bar (games/s, ETA) and phase lines on stderr.
     backend : optional
@@ -142,9 +164,13 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     analyses.model.StudyError
         A bad study file, or ``out`` holds a study with another seed or deck.
     """
-    plan = load_study_file(config, seed=seed) if config is not None else main_plan(quick, seed)
-    folder = Path(out) if out is not None else default_folder(plan, quick, config)
-    command = "dreamscape study" + (" --quick" if quick else "") + (f" --config {config}" if config else "") + \
+    plan = study_plan(game, quick, config, seed, cards)
+    from analyses.gameplan import PLANS
+
+    named = config if config is not None or plan.game is None else PLANS[plan.game.game]
+    folder = Path(out) if out is not None else default_folder(plan, quick, named)
+    command = "dreamscape study" + (f" --game {game}" if game != "dreamscape" else "") + (" --quick" if quick else "") + \
+        (f" --config {config}" if config else "") + (f" --cards {cards}" if cards else "") + \
         (f" --seed {seed}" if seed != 1 else "") + (f" --out {out}" if out is not None else "")
     plan.meta["request"] = plan.fingerprint()
     if out is not None and (folder / MANIFEST).is_file():  # resume only the same request, name any other
@@ -156,9 +182,13 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     for line in plan_lines(plan, folder):
         _say(progress, line)
     run_plan(plan, folder, command=command, backend=backend, progress=progress)
+    if plan.game is not None and plan.meta.get("solver"):  # the solver's distance to each bot, once per folder
+        from analyses.pleasant_dreams import write_solver_gap
+
+        write_solver_gap(folder, plan.seed, progress=(lambda line: _say(progress, line)))
     t1 = time.perf_counter()
     _say(progress, f"simulation done in {t1 - t0:.0f} s; writing the report")
-    files = build_report(folder)
+    files = build_report(folder) if plan.game is None else build_any_report(folder)
     where = files.pngs[0].parent if files.pngs else folder
     _say(progress, f"report: {files.pdf} ({len(files.pages)} pages; {len(files.pngs)} charts in {where}) in "
                    f"{time.perf_counter() - t1:.0f} s")

@@ -19,6 +19,10 @@ MAX_ROWS = 10
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
     """A study folder's summary: one line of strict JSON, or the tables of :func:`summary_lines`."""
+    from analyses.study import folder_game
+
+    if folder_game(folder) != "dreamscape":  # another game's analyses (analyses.pleasant_dreams)
+        return game_summary_output(folder, as_json)
     from analyses.summary import json_ready, summary_data
 
     data = summary_data(folder)
@@ -60,6 +64,14 @@ def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
     return [f"{name:<{width}}{description}" for name, description in rows] + [
         "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
         "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME"]
+
+
+def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]]) -> list[str]:
+    """``dreamscape strategies --game NAME``: the game's bots, one row each."""
+    width = max(len(name) for name, _ in rows) + 2
+    return [f"{name:<{width}}{description}" for name, description in rows] + [
+        f"{title}{chr(39) if title.endswith('s') else chr(39) + 's'} default bot: {default}. A suffix /no-ACTION (repeatable) keeps a bot from ever using that action "
+        "card (restricted play), e.g. threshold/no-mirror."]
 
 
 def _pct(x: float) -> str:
@@ -291,4 +303,87 @@ def fix_lines(data: dict) -> list[str]:
                          f"{100 * r['spread_high']:.1f}), {verdict}; mean length {r['mean_length']:.2f} turns "
                          f"({100 * r['length_change']:+.1f}% vs unmodified)")
         lines.append(f"    seat {r['seat']}: wins {_rate(r, 'win_rate', 'win_low', 'win_high')}")
+    return lines
+
+
+# ----------------------------------------------------------------------------- other games (simcore.games)
+
+
+def game_simulation_lines(summary: dict) -> list[str]:
+    """``dreamscape simulate --game NAME``: per seat win rate (95% Wilson interval) and the game's per-seat means."""
+    mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
+    lines = [f"{summary['title']}: {mode}, variant {summary['variant']}, {summary['games']:,} games, seed "
+             f"{summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s'] or 0:,.0f} games/s)"]
+    scalar = [k for k, v in summary["seats"][0].items() if k.startswith("mean_") and not isinstance(v, list)]
+    head = "stays asleep (95% CI)" if summary["players"] == 1 else "win rate (95% CI)"
+    lines.append(f"{'seat':<5}{'strategy':<24}{head:<26}" + "".join(f"{k[5:]:>10}" for k in scalar))
+    for s in summary["seats"]:
+        lo, hi = s["win_ci"]
+        rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<24}{rate:<26}" + "".join(f"{s[k]:>10.2f}" for k in scalar))
+    means = [f"{k[5:].replace('_', ' ')} {v:.2f}" for k, v in summary.items() if k.startswith("mean_")]
+    if means:
+        lines.append("per game: " + ", ".join(means))
+    return lines
+
+
+def game_summary_output(folder: str | Path, as_json: bool) -> list[str]:
+    """A plug-in game's study folder: strict JSON, or its tables."""
+    from analyses.pleasant_dreams import pd_summary
+    from analyses.study import check_study
+
+    check_study(folder)
+    data = pd_summary(folder)
+    if as_json:
+        return [json.dumps(data, allow_nan=False)]
+    return pd_summary_lines(data)
+
+
+def _ci(r: dict, value: str = "rate", low: str = "low", high: str = "high") -> str:
+    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
+
+
+def _pp(r: dict, value: str, low: str = "low", high: str = "high") -> str:
+    return f"{100 * r[value]:+.1f} ({100 * r[low]:+.1f} to {100 * r[high]:+.1f})"
+
+
+def pd_summary_lines(d: dict) -> list[str]:
+    """Pleasant Dreams' analyses of a study folder as tables (seats from 1, 95% intervals)."""
+    mark = lambda r: "*" if r.get("significant") else " "  # noqa: E731
+    lines = [f"{d['title']}: {d['configurations']} configurations, {d['games']:,} games, seed {d['seed']}"]
+    if d["first_player"]:
+        lines += ["", "First-player advantage (2 players, seat 1's win rate, fair 50%):",
+                  f"  {'variant':<16}{'bot':<14}{'seat 1 wins (95% CI)':<26}{'turns':>7}{'games':>10}"]
+        lines += [f"{mark(r)} {r['variant']:<16}{r['strategy']:<14}{_ci(r):<26}{r['turns']:>7.1f}{r['games']:>10,}"
+                  for r in d["first_player"]]
+    if d["action_value"]:
+        lines += ["", "Value of each action card (restricted play, paired on the same deals; points of win rate):",
+                  f"  {'variant':<16}{'bot':<14}{'card':<18}{'value (95% CI)':<26}{'deals':>10}"]
+        lines += [f"{mark(r)} {r['variant']:<16}{r['strategy']:<14}{r['action']:<18}{_pp(r, 'value'):<26}{r['games']:>10,}"
+                  for r in d["action_value"]]
+    if d["holding"]:
+        lines += ["", "Holding an action card (Lucid Dreams; dealt minus not dealt, points):",
+                  f"  {'bot':<14}{'card':<18}{'holding':>9}{'not':>9}  {'difference (95% CI)':<26}"]
+        lines += [f"{mark(r)} {r['strategy']:<14}{r['action']:<18}{100 * r['rate_holding']:>8.1f}%{100 * r['rate_not']:>8.1f}%  "
+                  f"{_pp(r, 'difference'):<26}" for r in d["holding"][:MAX_ROWS * 2]]
+    if d["expansion"]:
+        lines += ["", "Lucid Dreams against the base game (paired; seat 1's win rate in points, length in turns):",
+                  f"  {'bot':<14}{'seat 1 change (95% CI)':<28}{'turns base':>11}{'lucid':>8}"]
+        lines += [f"{mark(r)} {r['strategy']:<14}{_pp(r, 'change'):<28}{r['base_turns']:>11.1f}{r['lucid_turns']:>8.1f}"
+                  for r in d["expansion"]]
+    if d["difficulty"]:
+        lines += ["", "Difficulty (starting wakefulness; 2 players: seat 1 wins, solo: stays asleep):",
+                  f"  {'players':<9}{'bot':<14}{'start':>6}  {'rate (95% CI)':<26}{'turns':>7}"]
+        lines += [f"  {r['players']:<9}{r['strategy']:<14}{r['start']:>6}  {_ci(r):<26}{r['turns']:>7.1f}"
+                  for r in d["difficulty"]]
+    if d["solo_challenge"]:
+        lines += ["", "Solo challenge: from wakefulness 4 with N action cards, the chance of staying asleep:",
+                  f"  {'bot':<14}{'cards':>6}  {'stays asleep (95% CI)':<26}{'games':>10}"]
+        lines += [f"  {r['strategy']:<14}{r['actions']:>6}  {_ci(r):<26}{r['games']:>10,}" for r in d["solo_challenge"]]
+    if d["solver"]:
+        lines += ["", "Distance to the exact solver (small positions; win chance of the player to move):",
+                  f"  {'bot':<14}{'positions':>10}{'solver':>9}{'bot':>8}  {'gap (95% CI)':<26}"]
+        lines += [f"  {r['strategy']:<14}{r['positions']:>10,}{100 * r['solver_win']:>8.1f}%{100 * r['bot_win']:>7.1f}%  "
+                  f"{_pp(r, 'gap', 'gap_low', 'gap_high')}" for r in d["solver"]]
+    lines += ["", "* the 95% interval excludes the fair share (rates) or zero (changes)"]
     return lines

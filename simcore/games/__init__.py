@@ -1,6 +1,165 @@
 """The games this lab can study, each behind one plug-in interface.
 
-Project Dreamscape (the lab's first game, ``simcore`` itself) and Pleasant Dreams
-(``simcore.games.pleasant_dreams``). The registry that commands use to pick a game by
-name lives here.
+Project Dreamscape (the lab's first game, ``simcore`` itself, adapted in
+:mod:`simcore.games.dreamscape`) and Pleasant Dreams
+(``simcore.games.pleasant_dreams``). The registry that commands use to pick a
+game by name lives here: :func:`get_game` returns a :class:`Game`, in the style
+of TAG's per-game ForwardModel/Parameters and pgx's shared API: everything the
+study pipeline, the analyses and the command line need from a game, and
+nothing about how the game plays.
+
+A game's ``setup`` is its own frozen object (TAG's Parameters) with at least
+``players``; ``play_games`` returns a dict of NumPy arrays indexed by game
+first, with at least ``"game"`` (int64, the absolute game index) and
+``"turns"``; :attr:`Game.seat_wins` turns it into the (games, seats) win
+credit every game shares (1 for the winner, 1/k for k shared winners, 0 for a
+loss; solo: 1 when the player won). Game ``g`` plays from the streams of
+:mod:`simcore.rng` for ``(seed, g)``, so results do not depend on how games are
+cut into calls, nor on the engine.
+
+Importing this module imports no game: each is loaded on first use.
 """
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+GAME_NAMES = ("dreamscape", "pleasant-dreams")
+DEFAULT_GAME = "dreamscape"
+ENGINES = ("reference", "fast")
+_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams"}
+
+
+class GameError(ValueError):
+    """Bad input to a game (unknown game, strategy, variant or card file): a one-line message."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game behind the lab's plug-in interface.
+
+    Attributes
+    ----------
+    name, title : str
+        ``--game`` name (``pleasant-dreams``) and the name people read.
+    seat_counts : tuple of int
+        The player counts the game supports (1 = solo).
+    default_strategy : str
+        The bot a command uses when no ``--strategy`` is given.
+    scenarios_dir : Path or None
+        The game's hand-worked rules scenarios (``dreamscape conformance`` without a path).
+    errors : tuple of exception types
+        What the game raises for bad input (each a one-line message).
+    strategies : callable () -> {name: description}
+        The built-in bots.
+    load_cards : callable (path or None) -> cards
+        A card file (``--cards``; None: the game's default cards).
+    parse_setup : callable (players, variant, cards or None) -> setup
+        A configuration from a player count and the game's variant notation.
+    variant_name : callable (setup) -> str
+        The canonical variant text of a setup (``parse_setup`` round-trips it).
+    check_strategy : callable (spec, setup) -> str
+        The canonical strategy spec, or one of ``errors``.
+    play_games : callable (setup, strategies, seed, first_game, n_games, *, engine) -> dict of arrays
+        Games ``first_game ..`` on the ``fast`` or ``reference`` engine (identical results).
+    seat_wins : callable (result, setup) -> float64 (games, seats)
+        The win credit of every seat in every game.
+    check_scenario : callable (path, engine) -> str or None
+        One rules scenario on one engine: None when it passes, else a one-line failure.
+    narrate : callable (setup, strategies, seed, game) -> list of str
+        One game told for people (seats numbered from 1).
+    reference_strategies : callable (setup) -> tuple of str
+        The bots both engines play (the engines' differential sample).
+    """
+
+    name: str
+    title: str
+    seat_counts: tuple[int, ...]
+    default_strategy: str
+    scenarios_dir: Path | None
+    errors: tuple[type[Exception], ...]
+    strategies: Callable[[], Mapping[str, str]]
+    load_cards: Callable[[Any], Any]
+    parse_setup: Callable[..., Any]
+    variant_name: Callable[[Any], str]
+    check_strategy: Callable[[str, Any], str]
+    play_games: Callable[..., dict]
+    seat_wins: Callable[[dict, Any], np.ndarray]
+    check_scenario: Callable[[Any, str], str | None]
+    narrate: Callable[..., list[str]]
+    reference_strategies: Callable[[Any], tuple[str, ...]]
+
+    def setup(self, players: int, variant: str = "base", cards_file: str | Path | None = None):
+        """A setup from a player count, variant text and card file (None: the default cards)."""
+        if players not in self.seat_counts:
+            counts = ", ".join(map(str, self.seat_counts))
+            raise GameError(f"{self.title} is played by {counts} player(s), got {players}")
+        cards = self.load_cards(cards_file) if cards_file is not None else None
+        return self.parse_setup(players, variant, cards)
+
+    def seat_strategies(self, specs: Sequence[str] | None, setup) -> tuple[str, ...]:
+        """One canonical strategy per seat from ``--strategy`` values (one for all, or one per seat)."""
+        specs = list(specs or [self.default_strategy])
+        players = setup.players
+        if len(specs) not in (1, players):
+            raise GameError(f"give one --strategy per seat ({players}) or one for all, got {len(specs)}")
+        out = [self.check_strategy(spec, setup) for spec in specs]
+        return tuple(out * players if len(out) == 1 else out)
+
+
+_CACHE: dict[str, Game] = {}
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name`` (``GAME_NAMES``); GameError naming the games otherwise."""
+    game = _CACHE.get(name)
+    if game is not None:
+        return game
+    if name not in _MODULES:
+        raise GameError(f"unknown game {name!r} (games: {', '.join(GAME_NAMES)})")
+    module = importlib.import_module(_MODULES[name])
+    game = _CACHE[name] = module.GAME if hasattr(module, "GAME") else game_of_package(module)
+    return game
+
+
+def game_input_errors() -> tuple[type[Exception], ...]:
+    """The input errors of every game loaded so far (a command reports them in one line, exit 2)."""
+    out: list[type[Exception]] = [GameError]
+    for game in _CACHE.values():
+        out += [e for e in game.errors if e not in out]
+    return tuple(out)
+
+
+def winner_wins(result: dict, setup) -> np.ndarray:
+    """Win credit from a ``winner`` seat per game (-1: nobody won, e.g. the solo player woke up)."""
+    winner = np.asarray(result["winner"]).astype(np.int64)
+    seats = np.arange(setup.players)
+    return (winner[:, None] == seats[None, :]).astype(np.float64)
+
+
+def game_of_package(pkg) -> Game:
+    """A :class:`Game` from a game package with the contract's module-level API (NAME, play_games, ...)."""
+    errors = tuple(e for e in (getattr(pkg, "PDError", None), getattr(pkg, "GameError", None)) if e is not None)
+    return Game(
+        name=pkg.NAME,
+        title=pkg.TITLE,
+        seat_counts=tuple(pkg.SEAT_COUNTS),
+        default_strategy=pkg.DEFAULT_STRATEGY,
+        scenarios_dir=Path(pkg.SCENARIOS_DIR),
+        errors=errors + (GameError,),
+        strategies=lambda: dict(pkg.STRATEGIES),
+        load_cards=pkg.load_cards,
+        parse_setup=pkg.parse_setup,
+        variant_name=pkg.variant_name,
+        check_strategy=pkg.check_strategy,
+        play_games=pkg.play_games,
+        seat_wins=winner_wins,
+        check_scenario=pkg.check_scenario,
+        narrate=pkg.narrate,
+        reference_strategies=lambda setup: tuple(pkg.STRATEGIES),
+    )

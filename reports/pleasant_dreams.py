@@ -1,0 +1,371 @@
+"""The report of a Pleasant Dreams study folder: title, findings in plain sentences, one chart per analysis.
+
+The numbers come from :func:`analyses.pleasant_dreams.pd_summary`; every rate is
+shown with its 95% interval, seats are numbered from 1 (seat 1 plays first),
+and a finding is flagged ★ when its interval excludes the fair share (rates)
+or zero (changes), as the Project Dreamscape report does.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import textwrap
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+import numpy as np  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analyses.pleasant_dreams import pd_summary  # noqa: E402
+from analyses.study import check_study, load_manifest  # noqa: E402
+from reports.charts import PAGE, PNG_DPI, Chart, styled  # noqa: E402
+from reports.findings import Finding  # noqa: E402
+from reports.labels import PALETTE, SIGNIFICANT  # noqa: E402
+from reports.pdf import ReportFiles  # noqa: E402
+
+STAR = "\u2605"
+BULLET = "\u2022"
+TOPICS = {
+    "first": "First-player advantage",
+    "cards": "Value of each action card",
+    "expansion": "Lucid Dreams expansion against the base game",
+    "difficulty": "Difficulty levels (starting wakefulness)",
+    "solo": "The solo challenge: how many action cards from a wakefulness of 4?",
+    "solver": "How close each bot plays to the exact solver",
+}
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def variant_text(variant: str) -> str:
+    """``lucid+start=3`` -> ``Lucid Dreams, start 3`` (for sentences)."""
+    parts = []
+    for token in variant.split("+"):
+        if token == "base":
+            parts.append("base game")
+        elif token == "lucid":
+            parts.append("Lucid Dreams")
+        elif token.startswith("start="):
+            parts.append(f"starting wakefulness {token[6:]}")
+        elif token.startswith("actions="):
+            parts.append(f"{token[8:]} action card(s)")
+        else:
+            parts.append(token)
+    return ", ".join(parts)
+
+
+# ============================================================================ findings
+
+
+def make_findings(s: dict) -> list[Finding]:
+    """Plain sentences from the summary's rows, each quoting its row's numbers."""
+    out: list[Finding] = []
+    for r in s["first_player"]:
+        half = (r["high"] - r["low"]) / 2
+        out.append(Finding(f"In 2-player games ({variant_text(r['variant'])}, {r['strategy']} bot on both seats) seat 1 "
+                           f"wins {pct(r['rate'])} (\u00b1{100 * half:.1f}%) against a fair 50.0%; games last "
+                           f"{r['turns']:.1f} turns.", r["significant"], "first", "first_player", r))
+    for r in s["action_value"]:
+        out.append(Finding(f"{r['action'].replace('-', ' ').title()} is worth {pts(r['value'])} points of win rate to the "
+                           f"seat that may use it ({r['strategy']} bot, {variant_text(r['variant'])}; {pct(r['with'])} "
+                           f"with it, {pct(r['without'])} never using it; 95% interval {pts(r['low'])} to {pts(r['high'])}, "
+                           f"paired on {r['games']:,} deals).", r["significant"], "cards", "action_value", r))
+    for r in s["holding"]:
+        out.append(Finding(f"Dealt {r['action'].replace('-', ' ').title()} ({variant_text(r['variant'])}, {r['strategy']} "
+                           f"bot), a seat wins {pct(r['rate_holding'])} against {pct(r['rate_not'])} without it "
+                           f"(difference {pts(r['difference'])} points, 95% interval {pts(r['low'])} to {pts(r['high'])}).",
+                           r["significant"], "cards", "holding", r))
+    for r in s["expansion"]:
+        out.append(Finding(f"With the {r['strategy']} bot, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
+                           f"{pct(r['lucid_rate'])} (change {pts(r['change'])} points, 95% interval {pts(r['low'])} to "
+                           f"{pts(r['high'])}) and the game length from {r['base_turns']:.1f} to {r['lucid_turns']:.1f} "
+                           f"turns (change {r['turns_change']:+.2f}, {r['turns_low']:+.2f} to {r['turns_high']:+.2f}).",
+                           r["significant"], "expansion", "expansion", r))
+    groups: dict[tuple, list[dict]] = {}
+    for r in s["difficulty"]:
+        groups.setdefault((r["players"], r["strategy"]), []).append(r)
+    for (players, bot), rows in groups.items():
+        lo, hi = rows[0], rows[-1]
+        what = "stays asleep" if players == 1 else "seat 1 wins"
+        sig = lo["high"] < hi["low"] or hi["high"] < lo["low"]
+        steps = ", ".join(f"start {r['start']}: {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        out.append(Finding(f"{'Solo' if players == 1 else '2 players'}, {bot} bot: {what} {steps}.", sig,
+                           "difficulty", "difficulty", {"rows": rows}))
+    by_bot: dict[str, list[dict]] = {}
+    for r in s["solo_challenge"]:
+        by_bot.setdefault(r["strategy"], []).append(r)
+    for bot, rows in by_bot.items():
+        steps = "; ".join(f"{r['actions']} card(s): {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        half = next((r for r in rows if r["low"] > 0.5), None)
+        verdict = (f"It needs {half['actions']} action card(s) to stay asleep more often than not."
+                   if half else f"Even with {rows[-1]['actions']} action card(s) it does not stay asleep more often than not.")
+        out.append(Finding(f"Starting solo at wakefulness 4, the {bot} bot stays asleep to the end with {steps}. {verdict}",
+                           half is not None, "solo", "solo_challenge", {"rows": rows}))
+    for r in s["solver"]:
+        sig = r["gap_low"] > 0
+        out.append(Finding(f"On {r['positions']:,} small positions ({r['players']} players, {variant_text(r['variant'])}, "
+                           f"at most {r['max_cards']} cards left) the {r['strategy']} bot wins {pct(r['bot_win'])} where "
+                           f"the exact solver wins {pct(r['solver_win'])}: a gap of {pts(r['gap'])} points (95% interval "
+                           f"{pts(r['gap_low'])} to {pts(r['gap_high'])}).", sig, "solver", "solver", r))
+    return out
+
+
+# ============================================================================ pages
+
+LINE = 0.0235
+WRAP = 128
+
+
+@styled
+def findings_pages(findings: list[Finding]) -> list[Figure]:
+    pages: list[Figure] = []
+    fig, y = None, 0.0
+
+    def new_page():
+        f = Figure(figsize=PAGE)
+        f.text(0.05, 0.94, "Findings" if not pages else "Findings (continued)", fontsize=20, fontweight="bold", va="top")
+        f.text(0.05, 0.885, f"{STAR} significant: the 95% interval excludes the fair share (rates) or zero (changes).   "
+                            f"{BULLET} not significant.", fontsize=9.5, color="#333333", va="top")
+        pages.append(f)
+        return f, 0.835
+
+    if not findings:
+        fig, y = new_page()
+        fig.text(0.05, y, "This study has no data the findings cover.", fontsize=11, va="top")
+        return pages
+    for topic, heading in TOPICS.items():
+        items = [f for f in findings if f.topic == topic]
+        if not items:
+            continue
+        if fig is None or y - LINE * 3 < 0.04:
+            fig, y = new_page()
+        fig.text(0.05, y, heading, fontsize=12.5, fontweight="bold", va="top")
+        y -= LINE * 1.35
+        for item in items:
+            lines = textwrap.wrap(item.text, WRAP)
+            if y - LINE * len(lines) < 0.04:
+                fig, y = new_page()
+            mark, colour = (STAR, SIGNIFICANT) if item.significant else (BULLET, "#555555")
+            fig.text(0.055, y, mark, fontsize=11, color=colour, va="top")
+            fig.text(0.075, y, "\n".join(lines), fontsize=10.5, va="top", linespacing=1.3)
+            y -= LINE * len(lines) + 0.008
+        y -= 0.012
+    return pages
+
+
+@styled
+def title_page(folder: Path, s: dict, contents: list[str]) -> Figure:
+    m = load_manifest(folder)
+    fig = Figure(figsize=PAGE)
+    fig.text(0.05, 0.93, f"{s['title']} balance report", fontsize=24, fontweight="bold", va="top")
+    fig.text(0.05, 0.875, f"{m.meta.get('name') or ''}: study folder {folder}", fontsize=10.5, color="#333333", va="top")
+    seconds = sum(r.seconds for recs in m.chunks.values() for r in recs)
+    total = m.total_games()
+    facts = [
+        ("Command", m.command or "(not recorded)"),
+        ("Seed", f"{m.seed}: game g of every configuration plays random stream (seed, g), so configurations share deals"),
+        ("Games", f"{total:,} in {s['configurations']} configurations"),
+        ("Simulation time", f"{seconds:.0f} s playing chunks ({total / seconds:,.0f} games/s)" if seconds else "-"),
+        ("Cards", "the shipped list of 19 dream fragments: ASSUMED (only The Bear and The Music Box are printed)"
+                  if m.meta.get("cards") is None else "a --cards file (kept in the manifest)"),
+        ("Conventions", "every estimate with its 95% interval; seat 1 plays first; solo: the player wins by staying "
+                        "asleep to the end of the deck"),
+    ]
+    y = 0.81
+    for key, value in facts:
+        fig.text(0.05, y, key, fontsize=10, fontweight="bold", va="top")
+        wrapped = textwrap.wrap(value, 120) or ["-"]
+        fig.text(0.19, y, "\n".join(wrapped), fontsize=10, va="top", linespacing=1.3)
+        y -= 0.027 * len(wrapped) + 0.012
+    fig.text(0.05, y - 0.02, "Pages", fontsize=12.5, fontweight="bold", va="top")
+    for i, page in enumerate(contents):
+        fig.text(0.05, y - 0.065 - 0.027 * i, f"{i + 2:>2}. {page}", fontsize=10, va="top")
+    return fig
+
+
+def _new(title: str, subtitle: str) -> Figure:
+    fig = Figure(figsize=PAGE, layout="constrained")
+    fig.suptitle(title, fontsize=15, fontweight="bold", x=0.01, y=0.995, ha="left", va="top")
+    lines = textwrap.wrap(subtitle, 150)
+    fig.text(0.01, 0.952, "\n".join(lines), fontsize=10, color="#333333", ha="left", va="top", linespacing=1.3)
+    fig.get_layout_engine().set(rect=(0, 0, 1, 0.945 - 0.027 * len(lines)))
+    return fig
+
+
+def _forest(ax, labels: list[str], value, low, high, ref: float, scale: float = 100.0) -> None:
+    y = np.arange(len(labels))[::-1]
+    value, low, high = (np.asarray(a, dtype=float) * scale for a in (value, low, high))
+    sig = (low > ref) | (high < ref)
+    colours = [SIGNIFICANT if s else PALETTE[0] for s in sig]
+    ax.hlines(y, low, high, colors=colours, lw=3)
+    ax.scatter(value, y, color=colours, s=36, zorder=3)
+    ax.axvline(ref, color="#555555", lw=1, ls="--")
+    ax.set_yticks(y, labels)
+
+
+@styled
+def first_player_chart(s: dict) -> list[Chart]:
+    rows = s["first_player"]
+    if not rows:
+        return []
+    fig = _new("First-player advantage", "Seat 1's win rate in 2-player games with the same bot on both seats, "
+               "with its 95% Wilson interval; the dashed line is a fair 50%. Red: the interval excludes 50%.")
+    ax = fig.add_subplot()
+    _forest(ax, [f"{r['strategy']}, {variant_text(r['variant'])}" for r in rows], [r["rate"] for r in rows],
+            [r["low"] for r in rows], [r["high"] for r in rows], 50.0)
+    ax.set_xlabel("seat 1 win rate (%)")
+    return [Chart("pd-first-player", "First-player advantage", fig)]
+
+
+@styled
+def action_chart(s: dict) -> list[Chart]:
+    charts = []
+    rows = s["action_value"]
+    if rows:
+        fig = _new("Value of each action card (restricted play)",
+                   "Win rate a seat gains from being allowed to use the card: the bot against the same bot that never "
+                   "uses it (BOT/no-ACTION), paired on the same deals, both seats pooled; 95% interval, in points.")
+        ax = fig.add_subplot()
+        _forest(ax, [f"{r['action']} ({r['strategy']}, {variant_text(r['variant'])})" for r in rows],
+                [r["value"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
+        ax.set_xlabel("win rate the card is worth (percentage points)")
+        charts.append(Chart("pd-action-value", "Value of each action card", fig))
+    rows = s["holding"]
+    if rows:
+        fig = _new("Holding an action card (Lucid Dreams)",
+                   "Win rate of a seat dealt the card minus that of a seat not dealt it, in Lucid Dreams games with the "
+                   "same bot on both seats (different games: Welch 95% interval), in points.")
+        ax = fig.add_subplot()
+        _forest(ax, [f"{r['action']} ({r['strategy']})" for r in rows], [r["difference"] for r in rows],
+                [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
+        ax.set_xlabel("holding minus not holding (percentage points)")
+        charts.append(Chart("pd-holding", "Holding an action card", fig))
+    return charts
+
+
+@styled
+def expansion_chart(s: dict) -> list[Chart]:
+    rows = s["expansion"]
+    if not rows:
+        return []
+    fig = _new("Lucid Dreams against the base game", "Paired on the same game indices, per bot: the change in seat 1's "
+               "win rate (points) and in game length (turns), each with its 95% interval.")
+    ax1, ax2 = fig.subplots(1, 2)
+    labels = [r["strategy"] for r in rows]
+    _forest(ax1, labels, [r["change"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
+    ax1.set_xlabel("change in seat 1 win rate (points)")
+    _forest(ax2, labels, [r["turns_change"] for r in rows], [r["turns_low"] for r in rows],
+            [r["turns_high"] for r in rows], 0.0, scale=1.0)
+    ax2.set_xlabel("change in game length (turns)")
+    return [Chart("pd-expansion", "Lucid Dreams against the base game", fig)]
+
+
+def _rate_lines(ax, groups: dict, xkey: str) -> None:
+    for i, (label, rows) in enumerate(groups.items()):
+        x = np.array([r[xkey] for r in rows], dtype=float)
+        v, lo, hi = (np.array([r[k] for r in rows]) * 100 for k in ("rate", "low", "high"))
+        ax.errorbar(x + 0.04 * i, v, yerr=np.clip(np.vstack([v - lo, hi - v]), 0, None), marker="o", capsize=3,
+                    color=PALETTE[i % len(PALETTE)], label=label)
+    ax.legend()
+
+
+@styled
+def difficulty_chart(s: dict) -> list[Chart]:
+    rows = s["difficulty"]
+    if not rows:
+        return []
+    fig = _new("Difficulty levels", "Starting wakefulness 1 to 4 (the rulebook's default is 1): 2 players, seat 1's win "
+               "rate; solo, the chance of staying asleep to the end; 95% Wilson intervals.")
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(f"{'solo' if r['players'] == 1 else '2 players, seat 1'} ({r['strategy']})", []).append(r)
+    ax = fig.add_subplot()
+    _rate_lines(ax, groups, "start")
+    ax.set_xlabel("starting wakefulness")
+    ax.set_ylabel("win rate (%)")
+    ax.set_xticks(sorted({r["start"] for r in rows}))
+    return [Chart("pd-difficulty", "Difficulty levels", fig)]
+
+
+@styled
+def solo_chart(s: dict) -> list[Chart]:
+    rows = s["solo_challenge"]
+    if not rows:
+        return []
+    fig = _new("The solo challenge", "\"How many action cards do you need if you start on a wakefulness of 4?\" The "
+               "chance of staying asleep to the end of the deck with N random action cards from all 16, per bot; 95% "
+               "Wilson intervals.")
+    groups: dict[str, list[dict]] = {}
+    for r in rows:
+        groups.setdefault(r["strategy"], []).append(r)
+    ax = fig.add_subplot()
+    _rate_lines(ax, groups, "actions")
+    ax.axhline(50, color="#555555", lw=1, ls="--")
+    ax.set_xlabel("action cards dealt")
+    ax.set_ylabel("stays asleep (%)")
+    ax.set_xticks(sorted({r["actions"] for r in rows}))
+    return [Chart("pd-solo-challenge", "The solo challenge", fig)]
+
+
+@styled
+def solver_chart(s: dict) -> list[Chart]:
+    rows = s["solver"]
+    if not rows:
+        return []
+    fig = _new("How close each bot plays to the exact solver", "On small positions sampled from play: the solver's win "
+               "chance minus the bot's, for the player to move, with its 95% interval (0 = plays perfectly there).")
+    ax = fig.add_subplot()
+    _forest(ax, [f"{r['strategy']} ({r['players']}p, {variant_text(r['variant'])})" for r in rows],
+            [r["gap"] for r in rows], [r["gap_low"] for r in rows], [r["gap_high"] for r in rows], 0.0)
+    ax.set_xlabel("solver minus bot (percentage points)")
+    return [Chart("pd-solver-gap", "Distance to the solver", fig)]
+
+
+def make_charts(s: dict) -> list[Chart]:
+    return [*first_player_chart(s), *action_chart(s), *expansion_chart(s), *difficulty_chart(s), *solo_chart(s),
+            *solver_chart(s)]
+
+
+def build_pd_report(folder, pdf=None, png_dir=None) -> ReportFiles:
+    """Write the report of a Pleasant Dreams study folder (PDF and one PNG per chart)."""
+    folder = Path(folder)
+    check_study(folder)
+    s = pd_summary(folder)
+    pdf_path = Path(pdf) if pdf is not None else folder / "report.pdf"
+    png_path = Path(png_dir) if png_dir is not None else folder / "charts"
+    findings = make_findings(s)
+    charts = make_charts(s)
+    finding_figs = findings_pages(findings)
+    contents = ["Findings" if i == 0 else "Findings (continued)" for i in range(len(finding_figs))]
+    contents += [c.title for c in charts]
+    title = title_page(folder, s, contents)
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    png_path.mkdir(parents=True, exist_ok=True)
+    pngs: list[Path] = []
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{pdf_path.name}.", suffix=".tmp", dir=pdf_path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        with PdfPages(tmp, metadata={"Title": f"{s['title']} balance report: {folder.name}",
+                                     "Creator": "dreamscape report"}) as out:
+            for fig in [title, *finding_figs]:
+                out.savefig(fig)
+            for chart in charts:
+                out.savefig(chart.figure)
+                png = png_path / f"{chart.name}.png"
+                chart.figure.savefig(png, dpi=PNG_DPI)
+                pngs.append(png)
+        tmp.replace(pdf_path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=["Title", *contents])

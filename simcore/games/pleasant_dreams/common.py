@@ -1,0 +1,291 @@
+"""Pleasant Dreams: constants, the card list, the setup (TAG's Parameters) and bot specs.
+
+Everything here is plain Python shared by both engines (:mod:`.reference`, :mod:`.fast`).
+Rule ids (P1, P2.3, ...) refer to ``interpretations.md`` in this package.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+NAME = "pleasant-dreams"
+TITLE = "Pleasant Dreams"
+SEAT_COUNTS = (1, 2)
+ACTION_TYPES = ("barrier", "premonition", "deep-sleep", "shimmer", "dream-compass",
+                "mirror", "suppression", "recurring-dreams")
+# Action type ids (P7): the index in ACTION_TYPES.
+BARRIER, PREMONITION, DEEP_SLEEP, SHIMMER, COMPASS, MIRROR, SUPPRESSION, RECURRING = range(8)
+COPIES_PER_ACTION = 2            # P7.1: 16 action cards, two of each type
+WAKE_LIMIT = 5                   # P3.1: a token on 5 wakes the player up
+MAX_FLOW = 5                     # P4.1: a dream flow is 1 to 5 cards
+MAX_CARDS = 30                   # largest card list a file may give (array sizes of the fast engine)
+MAX_START = WAKE_LIMIT - 1
+STRATEGIES = {
+    "random": "uniform over the legal choices at every decision",
+    "threshold": "flow size from wakefulness and the unseen cards' values; rule-of-thumb use of each action card",
+    "search": "search@K: Monte Carlo over the hidden deck order, K sampled orders per choice, threshold playouts",
+}
+DEFAULT_STRATEGY = "threshold"
+DEFAULT_SEARCH_BUDGET = 16
+MAX_SEARCH_BUDGET = 10_000
+PACKAGE_DIR = Path(__file__).resolve().parent
+SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
+CARDS_FILE = PACKAGE_DIR / "cards.toml"
+
+# Faces (P1.3): side 0 is the front, side 1 the back. Symbols of a face:
+FLIP, CROSS, EQUAL = 0, 1, 2
+SYMBOL_NAMES = ("flip", "cross", "equal")
+
+
+class PDError(ValueError):
+    """Every bad input to the Pleasant Dreams package: a one-line message naming the problem."""
+
+
+@dataclass(frozen=True)
+class CardList:
+    """The dream fragment cards (P1.2): card ``c`` has ``names[c]``, and ``flip[c]`` says whether
+    it is a two-faced flip card (front: flip symbol, back: cross symbol) or an equal card."""
+
+    names: tuple[str, ...]
+    flip: tuple[bool, ...]
+    front: tuple[int, ...]
+    back: tuple[int, ...]
+    source: str = "cards.toml"
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def value(self, card: int, side: int) -> int:
+        """Wakefulness change of ``card`` showing ``side`` (P1.3)."""
+        return self.back[card] if side else self.front[card]
+
+    def symbol(self, card: int, side: int) -> int:
+        """FLIP, CROSS or EQUAL: the symbol on the face that shows (P1.3)."""
+        if not self.flip[card]:
+            return EQUAL
+        return CROSS if side else FLIP
+
+    def label(self, card: int, side: int) -> str:
+        """A face as people read it, e.g. ``The Bear (-1 flip)``."""
+        return f"{self.names[card]} ({self.value(card, side):+d} {SYMBOL_NAMES[self.symbol(card, side)]})"
+
+
+def load_cards(path: str | os.PathLike | None = None) -> CardList:
+    """Read and check a card list (TOML, see the shipped ``cards.toml``); None = the shipped list.
+
+    Raises
+    ------
+    PDError
+        One line naming the file and the problem.
+    """
+    file = Path(path) if path is not None else CARDS_FILE
+    try:
+        data = tomllib.loads(file.read_text("utf-8"))
+    except FileNotFoundError:
+        raise PDError(f"card file {file}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PDError(f"card file {file}: cannot read it ({type(exc).__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PDError(f"card file {file}: not valid TOML ({str(exc).splitlines()[0]})") from None
+    cards = data.get("card")
+    extra = sorted(set(data) - {"card"})
+    if extra:
+        raise PDError(f"card file {file}: unknown top-level key {extra[0]!r} (only [[card]] tables)")
+    if not isinstance(cards, list) or not cards:
+        raise PDError(f"card file {file}: no [[card]] tables")
+    if len(cards) > MAX_CARDS:
+        raise PDError(f"card file {file}: {len(cards)} cards, at most {MAX_CARDS}")
+    names, flips, fronts, backs = [], [], [], []
+    for i, card in enumerate(cards, 1):
+        where = f"card file {file}: card {i}"
+        if not isinstance(card, dict):
+            raise PDError(f"{where}: not a table")
+        name = card.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise PDError(f"{where}: needs a non-empty name")
+        if name in names:
+            raise PDError(f"{where}: name {name!r} used twice")
+        symbol = card.get("symbol")
+        keys = {"flip": {"name", "symbol", "front", "back"}, "equal": {"name", "symbol", "value"}}
+        if symbol not in keys:
+            raise PDError(f"{where} ({name}): symbol must be \"flip\" or \"equal\", not {symbol!r}")
+        if set(card) != keys[symbol]:
+            raise PDError(f"{where} ({name}): a {symbol} card has exactly the keys "
+                          f"{', '.join(sorted(keys[symbol]))}")
+        values = [card[k] for k in (("front", "back") if symbol == "flip" else ("value",))]
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool) or not -WAKE_LIMIT <= v <= WAKE_LIMIT:
+                raise PDError(f"{where} ({name}): values are whole numbers from -5 to 5, not {v!r}")
+        names.append(name)
+        flips.append(symbol == "flip")
+        fronts.append(values[0])
+        backs.append(values[-1])
+    return CardList(tuple(names), tuple(flips), tuple(fronts), tuple(backs), source=str(file))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that fixes a configuration (TAG's Parameters), P2.
+
+    players 1 or 2; expansion = the Lucid Dreams deal (P7.2); start = starting wakefulness (P2.2);
+    actions = solo challenge, deal this many random action cards from all 16 (-1 = the rules' default,
+    P7.3); cards = the fragment cards.
+    """
+
+    players: int = 2
+    expansion: bool = False
+    start: int = 1
+    actions: int = -1
+    cards: CardList | None = None
+
+    def dealt_at_random(self) -> int:
+        """How many action cards each seat draws at random from all 16; -1 = barrier + premonition."""
+        if self.actions >= 0:
+            return self.actions
+        return 2 if self.expansion else -1
+
+
+_DEFAULT_CARDS: list[CardList] = []
+
+
+def default_cards() -> CardList:
+    """The shipped card list, read once."""
+    if not _DEFAULT_CARDS:
+        _DEFAULT_CARDS.append(load_cards(None))
+    return _DEFAULT_CARDS[0]
+
+
+def parse_setup(players: int, variant: str = "base", cards: CardList | None = None) -> Setup:
+    """A Setup from a player count and the variant notation ("base", "lucid", "start=N", "actions=N",
+    joined by "+"). PDError on anything else."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_COUNTS:
+        raise PDError(f"players must be 1 (solo) or 2, not {players!r}")
+    if not isinstance(variant, str) or not variant.strip():
+        raise PDError("variant is empty (use base, lucid, start=N, actions=N joined by +)")
+    if cards is not None and not isinstance(cards, CardList):
+        raise PDError("cards must come from load_cards")
+    expansion, start, actions, seen = False, 1, -1, set()
+    for part in variant.strip().split("+"):
+        part = part.strip()
+        m = re.fullmatch(r"(start|actions)=(-?\d+)", part)
+        key = m.group(1) if m else part
+        if key in seen:
+            raise PDError(f"variant {variant!r}: {key} given twice")
+        seen.add(key)
+        if part == "base":
+            continue
+        if part == "lucid":
+            expansion = True
+        elif m and key == "start":
+            start = int(m.group(2))
+            if not 0 <= start <= MAX_START:
+                raise PDError(f"variant {variant!r}: start must be 0 to {MAX_START} (5 is awake), not {start}")
+        elif m and key == "actions":
+            actions = int(m.group(2))
+            if not 0 <= actions <= len(ACTION_TYPES) * COPIES_PER_ACTION:
+                raise PDError(f"variant {variant!r}: actions must be 0 to 16, not {actions}")
+        else:
+            raise PDError(f"variant {variant!r}: unknown part {part!r} (base, lucid, start=N, actions=N)")
+    if "base" in seen and len(seen) > 1 and "lucid" in seen:
+        raise PDError(f"variant {variant!r}: base and lucid exclude each other")
+    if actions >= 0 and players != 1:
+        raise PDError(f"variant {variant!r}: actions=N is the solo challenge and needs 1 player")
+    if actions >= 0 and expansion:
+        raise PDError(f"variant {variant!r}: actions=N already deals from all 16 cards; drop lucid")
+    return Setup(players, expansion, start, actions, cards if cards is not None else default_cards())
+
+
+def variant_name(setup: Setup) -> str:
+    """The canonical variant notation of ``setup``; parse_setup(setup.players, it) gives it back."""
+    parts = ["lucid"] if setup.expansion else []
+    if setup.start != 1:
+        parts.append(f"start={setup.start}")
+    if setup.actions >= 0:
+        parts.append(f"actions={setup.actions}")
+    return "+".join(parts) or "base"
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A parsed strategy spec: kind 0 random, 1 threshold, 2 search; budget K; banned action mask."""
+
+    kind: int
+    budget: int
+    banned: int
+
+    @property
+    def spec(self) -> str:
+        name = ("random", "threshold", "search")[self.kind]
+        if self.kind == 2:
+            name += f"@{self.budget}"
+        return name + "".join(f"/no-{a}" for i, a in enumerate(ACTION_TYPES) if self.banned >> i & 1)
+
+
+def parse_bot(spec: str) -> Bot:
+    """A Bot from a spec (NAME, search@K, any number of /no-ACTION); PDError naming the problem."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise PDError("strategy is empty (random, threshold, search@K)")
+    head, *restrictions = spec.strip().split("/")
+    name, _, budget_text = head.partition("@")
+    if name not in STRATEGIES:
+        raise PDError(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(STRATEGIES)})")
+    kind = ("random", "threshold", "search").index(name)
+    budget = 0
+    if kind == 2:
+        budget = DEFAULT_SEARCH_BUDGET
+        if budget_text:
+            if not budget_text.isdigit() or not 1 <= int(budget_text) <= MAX_SEARCH_BUDGET:
+                raise PDError(f"strategy {spec!r}: K in search@K must be 1 to {MAX_SEARCH_BUDGET}")
+            budget = int(budget_text)
+    elif "@" in head:
+        raise PDError(f"strategy {spec!r}: {name} takes no budget @K")
+    banned = 0
+    for r in restrictions:
+        if not r.startswith("no-") or r[3:] not in ACTION_TYPES:
+            raise PDError(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION "
+                          f"(actions: {', '.join(ACTION_TYPES)})")
+        banned |= 1 << ACTION_TYPES.index(r[3:])
+    return Bot(kind, budget, banned)
+
+
+def check_strategy(spec: str, setup: Setup) -> str:
+    """The canonical form of a strategy spec, or PDError (one line)."""
+    if not isinstance(setup, Setup):
+        raise PDError("check_strategy needs a Setup from parse_setup")
+    return parse_bot(spec).spec
+
+
+def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
+    """Check play_games' arguments; the parsed bots, one per seat."""
+    from simcore.rng import MAX_GAMES, MAX_SEED
+    if not isinstance(setup, Setup) or setup.cards is None:
+        raise PDError("play_games needs a Setup from parse_setup")
+    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
+        raise PDError(f"need {setup.players} strategies (one per seat), got {strategies!r}")
+    for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
+                        ("n_games", n_games, MAX_GAMES)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+            raise PDError(f"{name} must be a whole number from 0 to {hi}, not {v!r}")
+    if first_game + n_games > MAX_GAMES:
+        raise PDError(f"games beyond index {MAX_GAMES} are not allowed")
+    if engine not in ("fast", "reference"):
+        raise PDError(f"engine must be 'fast' or 'reference', not {engine!r}")
+    return [parse_bot(s) for s in strategies]
+
+
+def empty_results(setup: Setup, first_game: int, n_games: int) -> dict[str, np.ndarray]:
+    p, a = setup.players, len(ACTION_TYPES)
+    return {
+        "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
+        "winner": np.zeros(n_games, np.int8),
+        "turns": np.zeros(n_games, np.int16),
+        "wake": np.zeros((n_games, p), np.int8),
+        "deck_left": np.zeros(n_games, np.int16),
+        "dealt": np.zeros((n_games, p, a), np.int8),
+        "used": np.zeros((n_games, p, a), np.int8),
+    }

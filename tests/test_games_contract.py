@@ -1,0 +1,167 @@
+"""The plug-in interface's contract: every game in GAME_NAMES passes the same checks (pgx's shared API test).
+
+Determinism, chunking invariance, both engines equal on a small sample, its
+scenarios on both engines, bad input as one-line errors, result shapes and
+ranges, and every listed strategy playing.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games import GAME_NAMES, GameError, get_game, game_input_errors
+from strategies.games import ready_game
+
+SEED = 11
+
+
+@pytest.fixture(params=GAME_NAMES)
+def game(request):
+    return ready_game(request.param)
+
+
+def setups(game):
+    """One base setup per seat count the game supports."""
+    return [game.setup(p, "base") for p in game.seat_counts]
+
+
+def two_seats(game):
+    return game.setup(2, "base")
+
+
+def same(a: dict, b: dict) -> None:
+    assert set(a) == set(b)
+    for key in a:
+        assert a[key].dtype == b[key].dtype, key
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_registry_names_every_game_and_refuses_others():
+    assert set(GAME_NAMES) == {"dreamscape", "pleasant-dreams"}
+    with pytest.raises(GameError) as info:
+        get_game("chess")
+    assert str(info.value) == "unknown game 'chess' (games: dreamscape, pleasant-dreams)"
+
+
+def test_identity(game):
+    assert game.name in GAME_NAMES
+    assert game.title and game.seat_counts and 2 in game.seat_counts
+    assert game.default_strategy in game.strategies()
+    assert all(isinstance(d, str) and d and "\n" not in d for d in game.strategies().values())
+
+
+def test_variant_names_round_trip(game):
+    for setup in setups(game):
+        name = game.variant_name(setup)
+        again = game.parse_setup(setup.players, name, None)
+        assert game.variant_name(again) == name
+        assert again.players == setup.players
+
+
+def test_same_seed_same_games(game):
+    setup = two_seats(game)
+    bots = [game.default_strategy] * 2
+    same(game.play_games(setup, bots, SEED, 3, 40), game.play_games(setup, bots, SEED, 3, 40))
+
+
+def test_results_do_not_depend_on_how_games_are_cut(game):
+    setup = two_seats(game)
+    bots = [game.default_strategy] * 2
+    whole = game.play_games(setup, bots, SEED, 0, 30)
+    parts = [game.play_games(setup, bots, SEED, first, n) for first, n in ((0, 7), (7, 1), (8, 22))]
+    same(whole, {k: np.concatenate([p[k] for p in parts]) for k in whole})
+
+
+def test_another_seed_other_games(game):
+    setup = two_seats(game)
+    bots = [game.default_strategy] * 2
+    a, b = game.play_games(setup, bots, 1, 0, 40), game.play_games(setup, bots, 2, 0, 40)
+    assert any(not np.array_equal(a[k], b[k]) for k in a if k != "game")
+
+
+def test_both_engines_play_the_same_games(game):
+    for setup in setups(game):
+        for bot in game.reference_strategies(setup):
+            bots = [game.check_strategy(bot, setup)] * setup.players
+            fast = game.play_games(setup, bots, SEED, 5, 6, engine="fast")
+            ref = game.play_games(setup, bots, SEED, 5, 6, engine="reference")
+            same(fast, ref)
+
+
+def test_result_shapes_and_ranges(game):
+    for setup in setups(game):
+        n = 25
+        result = game.play_games(setup, [game.default_strategy] * setup.players, SEED, 100, n)
+        np.testing.assert_array_equal(result["game"], np.arange(100, 100 + n))
+        assert result["game"].dtype == np.int64
+        for key, a in result.items():
+            assert isinstance(a, np.ndarray) and a.shape[0] == n, key
+            if a.ndim >= 2:
+                assert a.shape[1] == setup.players, key
+        assert (np.asarray(result["turns"]) >= 1).all()
+        wins = game.seat_wins(result, setup)
+        assert wins.shape == (n, setup.players)
+        assert ((wins >= 0) & (wins <= 1)).all()
+        totals = wins.sum(axis=1)
+        assert (totals <= 1 + 1e-12).all()
+        if setup.players >= 2:  # a game has a winner (or winners sharing one win), unless aborted at a safety cap
+            aborted = np.asarray(result.get("aborted", np.zeros(n, bool)))
+            np.testing.assert_allclose(totals[~aborted], 1.0)
+
+
+def test_every_listed_strategy_plays(game):
+    setup = two_seats(game)
+    for name in game.strategies():
+        spec = game.check_strategy(name, setup)
+        result = game.play_games(setup, [spec, game.default_strategy], SEED, 0, 2)
+        assert result["game"].shape == (2,)
+
+
+def test_scenarios_pass_on_both_engines(game):
+    files = sorted(game.scenarios_dir.glob("*.json"))
+    assert files, f"{game.name} ships no scenarios in {game.scenarios_dir}"
+    for path in files[:40]:
+        for engine in ("reference", "fast"):
+            assert game.check_scenario(path, engine) is None, (path.name, engine)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert text and "\n" not in text and "Traceback" not in text
+    return text
+
+
+def test_bad_variant_strategy_and_players_are_one_line_errors(game):
+    errors = game_input_errors() + game.errors
+    with pytest.raises(errors) as info:
+        game.setup(2, "no-such-variant")
+    assert "no-such-variant" in _one_line(info.value)
+    with pytest.raises(errors) as info:
+        game.check_strategy("no-such-bot", two_seats(game))
+    assert "no-such-bot" in _one_line(info.value)
+    with pytest.raises(errors) as info:
+        game.setup(max(game.seat_counts) + 1, "base")
+    _one_line(info.value)
+    with pytest.raises(errors) as info:
+        game.seat_strategies([game.default_strategy] * 3, two_seats(game))
+    assert "one --strategy per seat" in _one_line(info.value)
+
+
+def test_bad_card_files_are_one_line_errors(game, tmp_path):
+    errors = game_input_errors() + game.errors
+    broken = tmp_path / "broken.toml"
+    broken.write_text("this is [not toml", encoding="utf-8")
+    with pytest.raises(errors) as info:
+        game.load_cards(broken)
+    _one_line(info.value)
+    with pytest.raises(errors) as info:
+        game.load_cards(tmp_path / "missing.toml")
+    _one_line(info.value)
+
+
+def test_narration_tells_the_game_it_plays(game):
+    setup = two_seats(game)
+    bot = game.reference_strategies(setup)[0]
+    lines = game.narrate(setup, [bot, bot], SEED, 0)
+    assert len(lines) > 3 and all(isinstance(line, str) for line in lines)
+    assert any("seat 1" in line.lower() or "Seat 1" in line for line in lines)  # seats counted from 1 for people
