@@ -242,3 +242,22 @@ def test_a_worker_killed_mid_study_loses_nothing_and_counts_nothing_twice(tmp_pa
     # Nothing lost or counted twice: every game once, the same rows as the local backend.
     assert chunk_list(dask) == {config.id: [(f, size) for f in range(0, games, size)]}
     assert rows(dask).equals(rows(local))
+
+
+def test_another_games_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_backend):
+    # The backends take --game: a Pleasant Dreams chunk is played by the worker's own copy of that game.
+    from analyses.gameplan import load_any_study_file
+    from analyses.pleasant_dreams import pd_summary
+
+    plan_file = tmp_path / "pd.toml"
+    plan_file.write_text('game = "pleasant-dreams"\nseed = 3\ngames = 300\nchunk_size = 70\n\n'
+                         '[[configs]]\nplayers = 2\nvariants = ["base", "lucid"]\nstrategy = "threshold"\n\n'
+                         '[[configs]]\nplayers = 1\nvariants = ["start=4+actions=2"]\nstrategy = "threshold"\n',
+                         encoding="utf-8")
+    from analyses.studyfile import run_plan
+
+    run_plan(load_any_study_file(plan_file), tmp_path / "local", progress=False)
+    run_plan(load_any_study_file(plan_file), tmp_path / "dask", backend=dask_backend, progress=False)
+    local, dask = pd_summary(tmp_path / "local"), pd_summary(tmp_path / "dask")
+    assert dask["first_player"] == local["first_player"] and dask["solo_challenge"] == local["solo_challenge"]
+    assert sum(r["games"] for r in dask["first_player"]) == 600  # both 2-player variants, every game once
