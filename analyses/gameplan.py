@@ -43,9 +43,9 @@ from pathlib import Path
 from analyses.games import cards_text, load_game
 from analyses.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES
-from analyses.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, load_study_file
+from analyses.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, load_study_file, text_list, whole_number
 from simcore.files import read_text_file
-from simcore.rng import MAX_GAMES, MAX_SEED
+from simcore.rng import MAX_SEED
 
 DATA = Path(__file__).resolve().parent / "data"
 PLANS = {"pleasant-dreams": DATA / "pleasant_dreams_study.toml"}  # dreamscape study --game NAME
@@ -80,26 +80,6 @@ def load_any_study_file(path: str | Path, seed: int | None = None, cards: str | 
     return load_game_study_file(path, seed=seed, cards=cards)
 
 
-def _int(data: dict, key: str, where: str, low: int = 0, high: int = MAX_GAMES) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise StudyError(f"{where}: {key} = {value!r}: expected a whole number from {low:,} to {high:,}")
-    return value
-
-
-def _texts(data: dict, key: str, where: str) -> list[str] | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-        raise StudyError(f"{where}: {key} must be a text or a non-empty list of texts, got {value!r}")
-    return value
-
-
 def _ints(data: dict, key: str, where: str, default: list[int]) -> list[int]:
     value = data.get(key, default)
     value = [value] if isinstance(value, int) and not isinstance(value, bool) else value
@@ -121,7 +101,7 @@ def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")
-    variants = (_texts(group, "variant", where) or []) + (_texts(group, "variants", where) or []) or ["base"]
+    variants = (text_list(group, "variant", where) or []) + (text_list(group, "variants", where) or []) or ["base"]
     players = _ints(group, "players", where, [game.seat_counts[-1]])
     given = [k for k in ("strategy", "strategies", "restrict") if k in group]
     if len(given) > 1:
@@ -135,17 +115,17 @@ def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
                 setup = game.setup(p, variant) if cards is None else game.parse_setup(p, variant, cards)
                 name = game.variant_name(setup)
                 if "strategies" in group:
-                    seatings = [tuple(_texts(group, "strategies", where))]
+                    seatings = [tuple(text_list(group, "strategies", where))]
                     if len(seatings[0]) != p:
                         raise StudyError(f"{len(seatings[0])} strategies for {p} seats: give one per seat")
                 elif "restrict" in group:
-                    bot = _texts(group, "restrict", where)
+                    bot = text_list(group, "restrict", where)
                     if len(bot) != 1:
                         raise StudyError("restrict names one bot")
-                    actions = _texts(group, "actions", where) or list(game_actions(game))
+                    actions = text_list(group, "actions", where) or list(game_actions(game))
                     seatings = restricted_seatings(bot[0], actions, p)
                 else:
-                    seatings = [(s,) * p for s in (_texts(group, "strategy", where) or [game.default_strategy])]
+                    seatings = [(s,) * p for s in (text_list(group, "strategy", where) or [game.default_strategy])]
                 for seating in seatings:
                     out.append(RunConfig(name, p, tuple(game.check_strategy(s, setup) for s in seating)))
     except game.errors as exc:
@@ -172,10 +152,10 @@ def _solver(game, data, where: str) -> dict | None:
     unknown = set(data) - SOLVER_KEYS
     if unknown:
         raise StudyError(f"{where}: [solver]: unknown key(s) {', '.join(sorted(unknown))}")
-    bots = _texts(data, "strategies", where) or [game.default_strategy]
-    variants = _texts(data, "variants", where) or ["base"]
+    bots = text_list(data, "strategies", where) or [game.default_strategy]
+    variants = text_list(data, "variants", where) or ["base"]
     players = _ints(data, "players", where, [game.seat_counts[-1]])
-    positions = _int(data, "positions", where, 1, 1_000_000) or 200
+    positions = whole_number(data, "positions", where, 1, 1_000_000) or 200
     try:
         for v in variants:
             for p in players:
@@ -211,7 +191,7 @@ def load_game_study_file(path: str | Path, seed: int | None = None, cards: str |
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         raise StudyError(f"{where}: name must be a text")
-    games = _int(data, "games", where, 1)
+    games = whole_number(data, "games", where, 1)
     precision = data.get("precision")
     if precision is not None:
         if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
@@ -231,22 +211,22 @@ def load_game_study_file(path: str | Path, seed: int | None = None, cards: str |
         part_label = group.get("label", f"group {i}")
         if not isinstance(part_label, str):
             raise StudyError(f"{label}: label must be a text")
-        part_games = _int(group, "games", label, 1)
+        part_games = whole_number(group, "games", label, 1)
         group_configs = _group(game, {k: v for k, v in group.items() if k not in ("label", "games")}, label, card_list)
         for c in group_configs:
             config_games[c.id] = max(config_games.get(c.id, 0), part_games or games or DEFAULT_GAMES)
         new = [c for c in group_configs if c.id not in configs]
         configs.update((c.id, c) for c in new)
         parts.append(PlanPart(part_label, new, part_games))
-    file_seed = _int(data, "seed", where, 0, MAX_SEED)
+    file_seed = whole_number(data, "seed", where, 0, MAX_SEED)
     meta = {"study_file": str(path)}
     solver = _solver(game, data.get("solver"), where)
     if solver is not None:
         meta["solver"] = solver
     plan = StudyPlan(configs=list(configs.values()), games=games, precision=precision,
-                     max_games=_int(data, "max_games", where, 1) or DEFAULT_MAX_GAMES,
+                     max_games=whole_number(data, "max_games", where, 1) or DEFAULT_MAX_GAMES,
                      seed=seed if seed is not None else (file_seed if file_seed is not None else 1),
-                     chunk_size=_int(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK,
+                     chunk_size=whole_number(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK,
                      aggregate_only=agg, name=name, kind="file", meta=meta,
                      config_games={} if precision is not None else config_games,
                      parts=[p for p in parts if p.configs], game=GameDeal(game.name, cards_text(cards)))

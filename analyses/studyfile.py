@@ -237,7 +237,8 @@ def configs_for(variants: list[str], players: list[int], strategies: list[str] |
 # ----------------------------------------------------------------------------- TOML files
 
 
-def _int(data: dict, key: str, where: str, low: int = 0, high: int = MAX_GAMES) -> int | None:
+def whole_number(data: dict, key: str, where: str, low: int = 0, high: int = MAX_GAMES) -> int | None:
+    """``data[key]`` as a whole number in ``low..high`` (None when absent), else one StudyError line."""
     value = data.get(key)
     if value is None:
         return None
@@ -246,7 +247,8 @@ def _int(data: dict, key: str, where: str, low: int = 0, high: int = MAX_GAMES) 
     return value
 
 
-def _str_list(data: dict, key: str, where: str) -> list[str] | None:
+def text_list(data: dict, key: str, where: str) -> list[str] | None:
+    """``data[key]`` as a non-empty list of texts (one text counts as a list of one; None when absent)."""
     value = data.get(key)
     if value is None:
         return None
@@ -261,7 +263,7 @@ def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunCo
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")
-    variants = (_str_list(group, "variant", where) or []) + (_str_list(group, "variants", where) or [])
+    variants = (text_list(group, "variant", where) or []) + (text_list(group, "variants", where) or [])
     if "swaps" in group or "options" in group:
         swaps, options = group.get("swaps", "none"), group.get("options", "base")
         if not isinstance(swaps, str) or not isinstance(options, str):
@@ -278,12 +280,12 @@ def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunCo
     given = [k for k in ("strategy", "strategies", "tournament", "rotate") if k in group]
     if len(given) > 1:
         raise StudyError(f"{where}: give only one of strategy, strategies, tournament, rotate (got {', '.join(given)})")
-    one = _str_list(group, "strategy", where)
+    one = text_list(group, "strategy", where)
     if one is not None and len(one) != 1:
         raise StudyError(f"{where}: strategy is one bot for every seat; use strategies = [...] for one per seat")
-    seats = _str_list(group, "strategies", where)
-    tournament = _str_list(group, "tournament", where)
-    rotate = _str_list(group, "rotate", where)
+    seats = text_list(group, "strategies", where)
+    tournament = text_list(group, "tournament", where)
+    rotate = text_list(group, "rotate", where)
     try:
         check_strategies(list(dict.fromkeys((one or []) + (seats or []) + (tournament or []) + (rotate or []))))
         return configs_for(variants, players, one, seats, tournament, rotate)
@@ -307,15 +309,15 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
     name = data.get("name", path.stem)
     if not isinstance(name, str):
         raise StudyError(f"{where}: name must be a text")
-    games = _int(data, "games", where, 1)
+    games = whole_number(data, "games", where, 1)
     precision = data.get("precision")
     if precision is not None:
         if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
             raise StudyError(f"{where}: precision = {precision!r}: expected a number between 0 and 0.5, e.g. 0.01")
         precision = float(precision)
-    max_games = _int(data, "max_games", where, 1) or DEFAULT_MAX_GAMES
-    chunk = _int(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK
-    file_seed = _int(data, "seed", where, 0, MAX_SEED)
+    max_games = whole_number(data, "max_games", where, 1) or DEFAULT_MAX_GAMES
+    chunk = whole_number(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK
+    file_seed = whole_number(data, "seed", where, 0, MAX_SEED)
     agg = data.get("aggregate_only", False)
     if not isinstance(agg, bool):
         raise StudyError(f"{where}: aggregate_only must be true or false")
@@ -349,7 +351,7 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
         part_label = group.get("label", f"group {i}") if in_file else group.get("label", name)
         if not isinstance(part_label, str):
             raise StudyError(f"{label}: label must be a text")
-        part_games = _int(group, "games", label, 1) if in_file else None
+        part_games = whole_number(group, "games", label, 1) if in_file else None
         if not set(group) - {"label", "games"}:
             raise StudyError(f"{label}: names no configuration (give variants, players, strategy, ...)")
         group_configs = _group_configs({k: v for k, v in group.items() if k not in ("label", "games")}, label, spec)

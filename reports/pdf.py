@@ -273,6 +273,35 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
 # ============================================================================ the report
 
 
+def write_pdf(pdf_path: Path, png_path: Path, title: str, pages: list, charts: list[Chart]) -> list[Path]:
+    """Write the PDF (text pages, then one page per chart) and one PNG per chart; every game's report uses it.
+
+    The PDF is written under a unique temporary name and renamed into place, so an
+    interrupted report leaves the previous one whole and two reports of one folder
+    never share a temporary file. Returns the PNG paths.
+    """
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    png_path.mkdir(parents=True, exist_ok=True)
+    pngs: list[Path] = []
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{pdf_path.name}.", suffix=".tmp", dir=pdf_path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        with PdfPages(tmp, metadata={"Title": title, "Creator": "dreamscape report"}) as out:
+            for fig in pages:
+                out.savefig(fig)
+            for chart in charts:
+                out.savefig(chart.figure)
+                png = png_path / f"{chart.name}.png"
+                chart.figure.savefig(png, dpi=PNG_DPI)
+                pngs.append(png)
+        tmp.replace(pdf_path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return pngs
+
+
 def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread") -> ReportFiles:
     """Write the report of a study folder.
 
@@ -308,25 +337,7 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     contents += [(LEVELS_TITLE if i == 0 else f"{LEVELS_TITLE} (continued)") for i in range(len(level_figs))]
     contents += [c.title for c in charts]
     title = title_page(t, contents)
-    pdf_path.parent.mkdir(parents=True, exist_ok=True)
-    png_path.mkdir(parents=True, exist_ok=True)
-    pngs: list[Path] = []
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{pdf_path.name}.", suffix=".tmp", dir=pdf_path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)  # unique: two reports of one folder never share a temporary file
-    try:
-        with PdfPages(tmp, metadata={"Title": f"Project Dreamscape balance report: {folder.name}",
-                                     "Creator": "dreamscape report"}) as out:
-            for fig in [title, *finding_figs, *level_figs]:
-                out.savefig(fig)
-            for chart in charts:
-                out.savefig(chart.figure)
-                png = png_path / f"{chart.name}.png"
-                chart.figure.savefig(png, dpi=PNG_DPI)
-                pngs.append(png)
-        tmp.replace(pdf_path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    pngs = write_pdf(pdf_path, png_path, f"Project Dreamscape balance report: {folder.name}",
+                     [title, *finding_figs, *level_figs], charts)
     pages = ["Title", *contents]
     return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=pages, tables=t)

@@ -7,8 +7,6 @@ or zero (changes), as the Project Dreamscape report does.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -16,15 +14,14 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display: files only
 import numpy as np  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analyses.pleasant_dreams import pd_summary  # noqa: E402
 from analyses.study import check_study, load_manifest  # noqa: E402
-from reports.charts import PAGE, PNG_DPI, Chart, styled  # noqa: E402
+from reports.charts import PAGE, Chart, styled  # noqa: E402
 from reports.findings import Finding  # noqa: E402
 from reports.labels import PALETTE, SIGNIFICANT  # noqa: E402
-from reports.pdf import ReportFiles  # noqa: E402
+from reports.pdf import ReportFiles, write_pdf  # noqa: E402
 
 STAR = "\u2605"
 BULLET = "\u2022"
@@ -348,24 +345,5 @@ def build_pd_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     contents = ["Findings" if i == 0 else "Findings (continued)" for i in range(len(finding_figs))]
     contents += [c.title for c in charts]
     title = title_page(folder, s, contents)
-    pdf_path.parent.mkdir(parents=True, exist_ok=True)
-    png_path.mkdir(parents=True, exist_ok=True)
-    pngs: list[Path] = []
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{pdf_path.name}.", suffix=".tmp", dir=pdf_path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        with PdfPages(tmp, metadata={"Title": f"{s['title']} balance report: {folder.name}",
-                                     "Creator": "dreamscape report"}) as out:
-            for fig in [title, *finding_figs]:
-                out.savefig(fig)
-            for chart in charts:
-                out.savefig(chart.figure)
-                png = png_path / f"{chart.name}.png"
-                chart.figure.savefig(png, dpi=PNG_DPI)
-                pngs.append(png)
-        tmp.replace(pdf_path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    pngs = write_pdf(pdf_path, png_path, f"{s['title']} balance report: {folder.name}", [title, *finding_figs], charts)
     return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=["Title", *contents])
