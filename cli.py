@@ -1405,8 +1405,87 @@ def fix_seats(
         typer.echo(line)
 
 
-def main() -> None:  # pragma: no cover - console entry point
-    app()
+# ----------------------------------------------------------------------------- warm start (simcore.warmstart)
+
+PROJECT_ROOT = Path(__file__).resolve().parent
+SPARE_ENTRY = "import cli; cli.serve_spare()"
+_NO_SPARE_COMMANDS = {"server"}
+
+
+def wants_spare(argv: list[str]) -> bool:
+    """Commands hand over to a spare; help and the ``server`` command itself run here."""
+    if not argv or argv[0].startswith("-") or argv[0] in _NO_SPARE_COMMANDS:
+        return False
+    return not any(a in ("--help", "-h") for a in argv)
+
+
+def warm_spare() -> None:
+    """What a spare loads before it waits: the CLI, the engine and the built-in strategies, by playing one game."""
+    import contextlib
+    import io
+
+    from simcore import interrupts  # noqa: F401 - its native Ctrl-C handlers load from numba's cache
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        app(args=["simulate", "--players", "3", "--games", "1", "--seed", "0", "--json"], standalone_mode=False)
+    _NOTICES.clear()  # the command the spare runs says its own notices
+
+
+def serve_spare() -> None:
+    """Entry of a spare process (started by :func:`simcore.warmstart.start_spare`): wait for one command, run it."""
+    from simcore import warmstart
+
+    warmstart.serve_one(PROJECT_ROOT, warm_spare, lambda argv: app(), SPARE_ENTRY)
+
+
+@app.command()
+def server(
+    stop: Annotated[bool, typer.Option("--stop", help="End every waiting spare process of this user.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the state as one JSON object.")] = False,
+) -> None:
+    """Warm start: whether a spare process waits with the engine loaded for the next command.
+
+    After a command that played games, a spare process loads the engine in the
+    background and waits; the next command hands itself to it and starts at
+    once. A spare serves one command and exits after 15 idle minutes
+    (``DREAMSCAPE_SERVER_IDLE`` seconds). ``DREAMSCAPE_SERVER=off`` turns warm
+    start off; ``--stop`` ends the spares now.
+    """
+    import json
+
+    from simcore import warmstart
+
+    stopped = warmstart.stop_spares() if stop else 0
+    key = warmstart.source_key(PROJECT_ROOT)
+    found = [dict(s, current=s["key"] == key) for s in warmstart.spares()]
+    data = {"enabled": warmstart.enabled(), "folder": str(warmstart.socket_folder()), "stopped": stopped,
+            "spares": found}
+    if as_json:
+        typer.echo(json.dumps(data))
+        return
+    from reports.tables import server_lines
+
+    for line in server_lines(data):
+        typer.echo(line)
+
+
+def main() -> None:  # pragma: no cover - console entry point (tests/test_warmstart.py runs it in subprocesses)
+    argv = sys.argv[1:]
+    if not wants_spare(argv):
+        app()
+        return
+    from simcore import warmstart
+
+    if not warmstart.enabled():
+        app()
+        return
+    code = warmstart.hand_over(PROJECT_ROOT, sys.argv)
+    if code is not None:
+        sys.exit(code)
+    try:
+        app()
+    finally:  # a spare loads while the user reads this command's answer, for the next command
+        warmstart.start_spare(PROJECT_ROOT, SPARE_ENTRY)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -50,8 +50,10 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("setup", "study", "test"):
         print(__doc__)
         return 2
-    ensure_environment()
     command, extra = argv[0], argv[1:]
+    if command == "test":  # no spare process (warm start, simcore/warmstart.py) left waiting after a test run
+        os.environ["DREAMSCAPE_SERVER"] = "off"
+    ensure_environment()
     if command == "setup":  # the install above compiled the engine; warmup again reports (or rebuilds) the cache
         return subprocess.call([str(BIN / "dreamscape"), "warmup", *extra], cwd=ROOT)
     if command == "study":

@@ -4,13 +4,15 @@
 
     {"rows": [{"engine": "fast"|"reference", "players": 3, "variant": "base",
                "strategy": "greedy", "games": N, "seconds": s, "games_per_s": x}, ...],
-     "cold_start_s": x, "warm_start_s": x}
+     "cold_start_s": x, "warm_start_s": x, "help_s": x, "small_run_s": x, "small_run_spare_s": x}
 
 Cold start is a fresh Python process with an empty numba cache
 (``NUMBA_CACHE_DIR``) running the real CLI command ``dreamscape simulate
 --games 1000 --json``: import plus first compilation. Warm start is another
 fresh process doing the same with the cache the cold run left. Both are wall
-times of the whole subprocess.
+times of the whole subprocess. :func:`time_small_runs` adds the start of a
+10-game simulate against ``dreamscape --help``, in its own process and handed
+to a waiting spare (warm start, :mod:`simcore.warmstart`).
 
 This module registers two strategies that time the strategy hook:
 'greedy-hook' (greedy's own function called at every option instead of the
@@ -23,7 +25,9 @@ readable table.
 """
 from __future__ import annotations
 
+import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -100,6 +104,61 @@ def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     return secs
 
 
+_CLI = "import cli; cli.main()"
+SMALL_RUN = ("simulate", "--players", "3", "--games", "10", "--seed", "1", "--json")
+
+
+def _cli_seconds(args: Sequence[str], env: dict, root: str, timeout: float = 600.0) -> float:
+    """Wall seconds of a fresh ``dreamscape ARGS`` process (its console entry, so warm start applies)."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _CLI, *args], env=env, timeout=timeout, cwd=root,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    secs = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = (proc.stderr or "").strip().splitlines()[-1:] or ["no output"]
+        raise RuntimeError(f"start-time command failed (exit {proc.returncode}): {tail[0]}")
+    return secs
+
+
+def _wait_for_spare(env: dict, root: str, timeout: float = 600.0) -> None:
+    """Until a spare of the current code waits (``dreamscape server --json``); raises RuntimeError after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        out = subprocess.run([sys.executable, "-c", _CLI, "server", "--json"], env=env, cwd=root,
+                             capture_output=True, text=True, timeout=60)
+        if out.returncode == 0 and any(s["ready"] and s["current"] for s in json.loads(out.stdout)["spares"]):
+            return
+        time.sleep(0.25)
+    raise RuntimeError("no spare process became ready for the warm-start measurement")
+
+
+def time_small_runs(repeats: int = 5) -> dict:
+    """Start of a small run against ``dreamscape --help``, every kind in turn in one run (median seconds).
+
+    Three kinds, each a fresh process: ``--help``; a 10-game simulate in its
+    own process (warm numba cache, warm start off); the same handed to a
+    waiting spare (:mod:`simcore.warmstart`). Before each round the next spare
+    has finished loading, so its loading never overlaps a timed command.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory(prefix="dreamscape-spares-") as sockets:
+        base = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                    DREAMSCAPE_SERVER_DIR=sockets, DREAMSCAPE_SERVER_IDLE="300")
+        off, on = dict(base, DREAMSCAPE_SERVER="off"), dict(base, DREAMSCAPE_SERVER="on")
+        _cli_seconds(SMALL_RUN, on, root)  # loads the cache and leaves the first spare
+        times: dict[str, list[float]] = {"help_s": [], "small_run_s": [], "small_run_spare_s": []}
+        try:
+            for _ in range(repeats):
+                _wait_for_spare(on, root)
+                times["help_s"].append(_cli_seconds(["--help"], off, root))
+                times["small_run_s"].append(_cli_seconds(SMALL_RUN, off, root))
+                times["small_run_spare_s"].append(_cli_seconds(SMALL_RUN, on, root))
+        finally:
+            subprocess.run([sys.executable, "-c", _CLI, "server", "--stop"], env=on, cwd=root,
+                           capture_output=True, timeout=60)
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
 def run_bench(
     *,
     fast_games: int = 100_000,
@@ -166,11 +225,13 @@ def run_bench(
     if rollout_games > 0:
         seats = ["rollout", "greedy", "greedy"]
         add("fast", 3, "base", "rollout", rollout_games, time_fast(3, VARIANTS["base"], seats, rollout_games))
-    out: dict = {"rows": rows, "cold_start_s": None, "warm_start_s": None}
+    out: dict = {"rows": rows, "cold_start_s": None, "warm_start_s": None, "help_s": None, "small_run_s": None,
+                 "small_run_spare_s": None}
     if start_times:
         with tempfile.TemporaryDirectory(prefix="dreamscape-numba-") as cache:
             out["cold_start_s"] = time_start(cache)
             out["warm_start_s"] = time_start(cache)
+        out.update(time_small_runs())
     return out
 
 
@@ -215,4 +276,10 @@ def bench_lines(report: dict) -> list[str]:
     for label, key in (("cold start", "cold_start_s"), ("warm start", "warm_start_s")):
         v = report.get(key)
         lines.append(f"{label}: " + (f"{v:.2f} s (fresh process: dreamscape simulate --games 1000 --json)" if v is not None else "not measured"))
+    help_s = report.get("help_s")
+    for label, key in (("small run, own process", "small_run_s"), ("small run, handed to a spare", "small_run_spare_s")):
+        v = report.get(key)
+        lines.append(f"{label}: " + (f"{v:.2f} s = {v / help_s:.1f}x dreamscape --help ({help_s:.2f} s; "
+                                     f"simulate --players 3 --games 10, median of 5)" if v is not None and help_s
+                                     else "not measured"))
     return lines

@@ -387,3 +387,18 @@ def pd_summary_lines(d: dict) -> list[str]:
                   f"{_pp(r, 'gap', 'gap_low', 'gap_high')}" for r in d["solver"]]
     lines += ["", "* the 95% interval excludes the fair share (rates) or zero (changes)"]
     return lines
+
+
+def server_lines(data: dict) -> list[str]:
+    """``dreamscape server``: whether warm start is on and the spare processes waiting (or loading)."""
+    lines = [f"warm start: {'on' if data['enabled'] else 'off (DREAMSCAPE_SERVER=off)'}; sockets in {data['folder']}"]
+    if data["stopped"]:
+        lines.append(f"stopped {data['stopped']} spare process{'es' if data['stopped'] != 1 else ''}")
+    spares = [s for s in data["spares"] if not data["stopped"]]
+    if not spares:
+        lines.append("no spare process is waiting: the next command that plays games starts one when it ends")
+    for s in spares:
+        state = "waiting" if s["ready"] else "loading"
+        which = "this code and settings" if s["current"] else "other code or settings (never used for this code)"
+        lines.append(f"  spare pid {s['pid']}: {state}, for {which}")
+    return lines

@@ -11,8 +11,16 @@ instead of the engine's shortcuts, to check that the shortcuts change no game:
 * ``random-hook``, ``greedy-hook``: called at every decision kind;
 * ``greedy-hook-kinds``: greedy declaring the kinds where an option can change
   its own score at once (``DELTA_KINDS``), so the engine skips the rest.
+
+Warm start is off for every command a test runs (``DREAMSCAPE_SERVER=off``).
 """
 from __future__ import annotations
+
+import os
+
+# Warm start (simcore.warmstart) stays off for the commands the tests run in subprocesses: a spare
+# process left behind would outlive the test run. tests/test_warmstart.py turns it on in its own folder.
+os.environ["DREAMSCAPE_SERVER"] = "off"
 
 import strategies.builtins  # noqa: F401 - registers the built-in bots
 from simcore.fast.features import DELTA_KINDS
