@@ -156,7 +156,9 @@ def hand_over(root: Path, argv: Sequence[str]) -> int | None:
     conn.settimeout(REPLY_TIMEOUT)
     try:
         conn.connect(str(path))
-        header = json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ)}).encode()
+        umask = os.umask(0o022)
+        os.umask(umask)
+        header = json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
         socket.send_fds(conn, [len(header).to_bytes(8, "big")], [0, 1, 2])
         conn.sendall(header)
         pid = int.from_bytes(_recv_exact(conn, 8), "big")
@@ -288,9 +290,16 @@ def serve_one(root: Path, warm: Callable[[], None], run: Callable[[list[str]], i
         sys.stdout.reconfigure(line_buffering=os.isatty(1))
     except (AttributeError, ValueError, OSError):
         pass
+    # the spare started in the project folder with '' first on sys.path: after the chdir that would be the
+    # user's folder, where a folder named like one of ours (reports/, analyses/) must not shadow it
+    sys.path[:] = [str(root) if entry in ("", ".") else entry for entry in sys.path]
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    os.umask(int(request.get("umask", 0o022)))
+    import tempfile
+
+    tempfile.tempdir = None  # chosen again from the command's TMPDIR
     sys.argv = list(request["argv"])
     if enabled():  # the command's settings decide whether a next spare waits for the one after
         start_spare(root, next_entry)
