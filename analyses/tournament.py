@@ -24,7 +24,7 @@ import polars as pl
 from analyses.chunks import play_chunk
 from analyses.model import ChunkTask, RunConfig, StudyError
 from analyses.stats import wilson
-from analyses.study import finished_configs, has_games, load_manifest, scan_games, seat_totals
+from analyses.study import finished_configs, has_games, read_manifest, scan_games, seat_totals
 
 # (players, variant, seating (strategy per seat), seed, first game, games) -> SimResult
 PlayFn = Callable[[int, str, tuple[str, ...], int, int, int], object]
@@ -220,7 +220,7 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     ids = [c.id for c in configs]
     totals = seat_totals(folder).filter(pl.col("config").is_in(ids))
     fair = 1.0 / players
-    m = load_manifest(folder)
+    m = read_manifest(folder)
     seed = m.seed if seed is None else seed
     if has_games(folder):
         index = {cid: i for i, cid in enumerate(ids)}

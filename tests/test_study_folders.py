@@ -285,3 +285,18 @@ def test_the_study_command_names_a_folder_holding_another_plan(tmp_path):
         run_main_study(out=out, config=b, progress=False)
     assert_one_line_error(run("study", "--config", b, "--out", out, "--no-progress"), "holds another study", "plan")
     run_main_study(out=out, config=a, progress=False)  # the same request resumes
+
+
+def test_a_reader_sees_the_manifest_as_it_is_on_disk_now(tmp_path):
+    """read_manifest keeps a checked manifest between scans, but never one the folder no longer holds."""
+    from analyses.study import read_manifest
+
+    make(tmp_path / "s", configs=CONFIGS[:1], games=200)
+    assert read_manifest(tmp_path / "s") is read_manifest(tmp_path / "s")  # kept between reads
+    assert sum(r.games for r in read_manifest(tmp_path / "s").chunks[CONFIGS[0].id]) == 200
+    make(tmp_path / "s", configs=CONFIGS[:1], games=300)  # the study resumed: one more chunk
+    assert sum(r.games for r in read_manifest(tmp_path / "s").chunks[CONFIGS[0].id]) == 300
+    assert scan_games(tmp_path / "s").select("game").unique().collect().height == 300
+    (tmp_path / "s" / "manifest.json").write_text("{")  # damaged after it was read
+    with pytest.raises(StudyError, match="damaged manifest"):
+        read_manifest(tmp_path / "s")
