@@ -34,15 +34,17 @@ def summary_output(folder: str | Path, as_json: bool) -> list[str]:
 def simulation_lines(summary: dict) -> list[str]:
     """The per-seat table of a simulation summary, with 95% Wilson intervals."""
     mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
+    width = max([16] + [len(str(s["strategy"])) + 2 for s in summary["seats"]])  # long names (search:expert@16) keep a gap
     lines = [
         f"{mode}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
         f"{summary['games']:,} games, seed {summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s']:,.0f} games/s)",
-        f"{'seat':<5}{'strategy':<16}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
+        f"{'seat':<5}{'strategy':<{width}}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
     ]
     for s in summary["seats"]:
         lo, hi = s["win_ci"]
         rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<16}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}{s['mean_turns']:>12.2f}")
+        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<{width}}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}"
+                     f"{s['mean_turns']:>12.2f}")
     lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
     return lines
 

@@ -38,6 +38,14 @@ def test_simulate_table_numbers_seats_from_1():
     assert rows == ["1", "2", "3", "4"]
 
 
+def test_simulate_table_keeps_long_strategy_names_apart_from_the_rate():
+    result = run("simulate", "--players", "2", "--games", "4", "--seed", "2", "--no-progress",
+                 "--strategy", "search:greedy@16", "--strategy", "greedy")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[2].split()
+    assert first[:2] == ["1", "search:greedy@16"] and first[2].endswith("%")
+
+
 def test_simulate_json_keeps_seat_indexes_from_0():
     """The documented JSON convention (README): "seat" is the index, 0 for the first player."""
     result = run("simulate", "--players", "2", "--games", "20", "--json", "--no-progress")
