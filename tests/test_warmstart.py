@@ -183,16 +183,22 @@ def start_long_run(env):
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_ctrl_c_reaches_the_spare(warm_env):
-    dreamscape(warm_env, "simulate", "--games", "1")
-    pid = waiting_spare(warm_env)
-    proc = start_long_run(warm_env)
+def long_run_in_a_spare(env) -> tuple[subprocess.Popen, int]:
+    """A 50-million-game run handed to a spare, once the spare has taken it: (waiting command, spare pid)."""
+    dreamscape(env, "simulate", "--games", "1")
+    pid = waiting_spare(env)
+    proc = start_long_run(env)
     deadline = time.monotonic() + 30
-    while any(s["pid"] == pid for s in spares(warm_env)):
+    while any(s["pid"] == pid for s in spares(env)):
         assert time.monotonic() < deadline
         time.sleep(0.2)  # the spare took the command when it left the list of waiting spares
     time.sleep(1.0)
     assert alive(pid)  # the spare plays the 50 million games
+    return proc, pid
+
+
+def test_ctrl_c_reaches_the_spare(warm_env):
+    proc, pid = long_run_in_a_spare(warm_env)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
@@ -202,15 +208,7 @@ def test_ctrl_c_reaches_the_spare(warm_env):
 
 
 def test_a_killed_command_stops_its_spare(warm_env):
-    dreamscape(warm_env, "simulate", "--games", "1")
-    pid = waiting_spare(warm_env)
-    proc = start_long_run(warm_env)
-    deadline = time.monotonic() + 30
-    while any(s["pid"] == pid for s in spares(warm_env)):
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-    time.sleep(1.0)
-    assert alive(pid)  # the spare plays the 50 million games
+    proc, pid = long_run_in_a_spare(warm_env)
     proc.kill()
     proc.communicate(timeout=30)
     assert gone_within(pid, 30), "the spare kept playing for a command that was killed"
