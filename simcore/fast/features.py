@@ -112,7 +112,7 @@ from simcore.fast.layout import (
     off_z,
     seat_base,
 )
-from simcore.fast.scratch import FW_CARD_HOT, FW_LEADER, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY
+from simcore.fast.scratch import FW_CARD_HOT, FW_LEADER, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY, FW_TOPS
 from simcore.fast.zones import budget, deck_left, score
 from simcore.rules import DECISION_ID
 
@@ -424,6 +424,7 @@ def decision_features(st, kind, seat, n, aux, fw):
     clear_card_slots(fw)
     if names_card(kind):
         count_supply(st, fw)
+        cache_tops(st, fw)
 
 
 @inline_kernel
@@ -472,6 +473,51 @@ def count_supply(st, fw):
             add_supply(st, fw, st[H_DS_CARD + p])
 
 
+@kernel
+def cache_tops(st, fw):
+    """FW_TOPS: every seat's top card types and their top runs, so any top_add_delta is O(1) (cached_gain)."""
+    c = st[H_N_CARDS]
+    for s in range(st[H_N_SEATS]):
+        base = FW_TOPS + 4 * s
+        n = st[seat_base(s) + S_REM_LEN]
+        if n == 0:
+            fw[base] = -1.0
+            fw[base + 1] = 0.0
+            fw[base + 2] = -1.0
+            fw[base + 3] = 0.0
+            continue
+        off = off_rem(st, s)
+        top = st[off + n - 1]
+        ta = st[HEADER + top]
+        tb = st[HEADER + c + top]
+        fw[base] = ta
+        fw[base + 1] = run_down(st, off + c, n - 1, ta)
+        fw[base + 2] = tb
+        fw[base + 3] = run_down(st, off + c, n - 1, tb)
+
+
+@inline_kernel
+def cached_run(fw, s, u):
+    """Seat s's top run of type u (R8.2: 0 unless its top card shows u), from FW_TOPS."""
+    base = FW_TOPS + 4 * s
+    if fw[base] == u:
+        return np.int64(fw[base + 1])
+    if fw[base + 2] == u:
+        return np.int64(fw[base + 3])
+    return 0
+
+
+@inline_kernel
+def cached_gain(st, fw, s, x):
+    """top_add_delta(st, s, x) from FW_TOPS: only the top runs of x's two types grow (R8.2)."""
+    c = st[H_N_CARDS]
+    delta = 0
+    for which in range(2):
+        r = cached_run(fw, s, st[HEADER + x] if which == 0 else st[HEADER + c + x])
+        delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+    return delta
+
+
 @inline_kernel
 def clear_card_slots(fw):
     """Zero the F_CARD_BASE slots set last (FW_CARD_HOT: their indices, 0 = none set)."""
@@ -483,20 +529,21 @@ def clear_card_slots(fw):
 
 
 @inline_kernel
-def gain_after(st, mk, n, top, x):
-    """Chain change of putting card x on a REM stack (masks at mk, n cards) once card ``top`` is put on it.
+def gain_after(st, fw, seat, top, x):
+    """Chain change of putting card x on the seat's REM stack once card ``top`` is put on it.
 
     ``top`` < 0: nothing is put on it first. The run of a type after ``top``
-    is the run below + 1 if ``top`` shows the type, else 0 (R8.2).
+    is the run below + 1 if ``top`` shows the type, else 0 (R8.2); the runs
+    below come from FW_TOPS.
     """
     c = st[H_N_CARDS]
     delta = 0
     for which in range(2):
         u = st[HEADER + x] if which == 0 else st[HEADER + c + x]
         if top < 0:
-            r = run_down(st, mk, n - 1, u)
+            r = cached_run(fw, seat, u)
         elif (st[HEADER + 2 * c + top] >> u) & 1 != 0:
-            r = run_down(st, mk, n - 1, u) + 1
+            r = cached_run(fw, seat, u) + 1
         else:
             r = 0
         delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
@@ -504,7 +551,7 @@ def gain_after(st, mk, n, top, x):
 
 
 @kernel
-def buy_outlook(st, seat, opts, i, pos, card, bud_after):
+def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
     """(F_NEXT_REACH, F_BUYS_LEFT, F_OWN_NEXT_GAIN) of buy option i (see simcore.fast.layout).
 
     ``pos``: the position the option empties (-1: none); ``card``: the card it
@@ -525,17 +572,15 @@ def buy_outlook(st, seat, opts, i, pos, card, bud_after):
             if rank > nb:
                 break
             if st[H_DS_DOWN + p] == 0:
-                reach = max(reach, top_add_delta(st, nxt, st[H_DS_CARD + p]))
+                reach = max(reach, cached_gain(st, fw, nxt, st[H_DS_CARD + p]))
     if opts[i, 0] == BUY_STOP:
         return reach, 0, 0
-    n = st[b + S_REM_LEN]
-    mk = off_rem(st, seat) + st[H_N_CARDS]
     count = 0
     best = 0
     for p in range(N_POS):  # R5.1 (R5.5: nothing slides within the turn)
         if p == pos or st[H_DS_CARD + p] < 0 or st[H_COSTS + p] > bud_after:
             continue
-        g = -1 if st[H_DS_DOWN + p] != 0 else gain_after(st, mk, n, card, st[H_DS_CARD + p])  # R5.4
+        g = -1 if st[H_DS_DOWN + p] != 0 else gain_after(st, fw, seat, card, st[H_DS_CARD + p])  # R5.4
         best = g if count == 0 else max(best, g)
         count += 1
     if bud_after >= 1:
@@ -543,7 +588,7 @@ def buy_outlook(st, seat, opts, i, pos, card, bud_after):
         rs = off_res(st, seat)
         for j in range(st[b + S_RES_LEN]):
             if st[rd + j] != 0 and not (opts[i, 0] == BUY_RESERVED and j == opts[i, 1]):
-                g = gain_after(st, mk, n, card, st[rs + j])
+                g = gain_after(st, fw, seat, card, st[rs + j])
                 best = g if count == 0 else max(best, g)
                 count += 1
     return reach, count, best
@@ -723,7 +768,7 @@ def option_features(st, kind, seat, aux, opts, i, fw):
         nxt = (seat + 1) % ns
         for s in range(ns):
             if s != seat:
-                g = top_add_delta(st, s, st[H_DS_CARD + pos])
+                g = cached_gain(st, fw, s, st[H_DS_CARD + pos])
                 opp_best = max(opp_best, g)
                 if s == nxt:
                     next_gain = g
@@ -733,7 +778,7 @@ def option_features(st, kind, seat, aux, opts, i, fw):
     fw[F_OPP_BEST_GAIN] = opp_best
     fw[F_BUY_DENY] = buy_deny
     if kind == K_BUY:
-        reach, left, own_next = buy_outlook(st, seat, opts, i, pos, card, np.int64(fw[F_BUDGET_AFTER]))
+        reach, left, own_next = buy_outlook(st, fw, seat, opts, i, pos, card, np.int64(fw[F_BUDGET_AFTER]))
         fw[F_NEXT_REACH] = reach
         fw[F_BUYS_LEFT] = left
         fw[F_OWN_NEXT_GAIN] = own_next

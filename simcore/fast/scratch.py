@@ -37,8 +37,8 @@ them through the names below.
     [0, N_FEATURES)           the feature vector handed to strategies
     [FW_WEIGHTS, +4 N_F)      per-seat linear weights (MODE_LINEAR, a linear
                               rollout policy)
-    [FW_SCRATCH, +24)         per-decision values shared by the options'
-                              features (``FW_OPEN_NOW`` ... ``FW_SUPPLY``),
+    [FW_SCRATCH, +40)         per-decision values shared by the options'
+                              features (``FW_OPEN_NOW`` ... ``FW_TOPS``),
                               and the offsets of the optional blocks below
     [FW_LIN_IDX, +4 N_F)      per seat, the slots of the nonzero weights
     [FW_SCORES, +M)           the strategies' scores of the options
@@ -133,7 +133,8 @@ FW_LIN_N = FW_SCRATCH + 4  # MAX_SEATS slots: per seat, the number of nonzero li
 FW_COLLECT_AT = FW_SCRATCH + 8  # where a training game keeps a search decision's features (0: not collecting)
 FW_CARD_HOT = FW_SCRATCH + 9  # 2 slots: the F_CARD_BASE one-hot slots currently 1 (0: none set)
 FW_SUPPLY = FW_SCRATCH + 12  # N_TYPES slots: per dream type, the cards F_SUPPLY_A counts (kinds naming a card)
-FW_LIN_IDX = FW_SCRATCH + 24  # per seat, the slots of the nonzero weights in ascending order
+FW_TOPS = FW_SCRATCH + 24  # 4 per seat: its top card's two types and their top runs (-1, 0: empty stack)
+FW_LIN_IDX = FW_SCRATCH + 40  # per seat, the slots of the nonzero weights in ascending order
 FW_SCORES = FW_LIN_IDX + MAX_SEATS * N_FEATURES
 
 # The expert bot's table (MODE_EXPERT): one weight row per decision kind and game phase.
