@@ -355,3 +355,21 @@ def test_floating_free_best_at_perform():
     (ff_default,) = _features(_position(), K_PERFORM, [[FF]])
     # FF/IS, IS/NT, IS/LD: either move keeps the IS run of 3 (delta 0, test_floating_free_features)
     assert ff_default[F_FF_BEST] == 0
+
+
+def test_linear_weights_flag_the_extra_slots():
+    # decisions.decide_with skips the costly slots of issue #12 for a linear seat only when its
+    # weights give every one of them 0 (then they cannot change its scores)
+    from simcore.fast.scratch import FW_LIN_EXTRA, set_weights
+
+    fw = np.zeros(FW_SCORES + max_options(len(CARDS)))
+    old = np.zeros(N_FEATURES)
+    old[F_DELTA] = 1.0
+    old[F_PERFORM_BASE + PR] = -0.5  # the perform one-hot is an old slot
+    set_weights(fw, 0, old)
+    assert fw[FW_LIN_EXTRA + 0] == 0
+    for slot in (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN):
+        w = old.copy()
+        w[slot] = 0.25
+        set_weights(fw, 1, w)
+        assert fw[FW_LIN_EXTRA + 1] == 1, slot

@@ -112,7 +112,7 @@ from simcore.fast.layout import (
     off_z,
     seat_base,
 )
-from simcore.fast.scratch import FW_CARD_HOT, FW_LEADER, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY, FW_TOPS
+from simcore.fast.scratch import FW_BUY_PRE, FW_CARD_HOT, FW_LEADER, FW_LEAN, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY, FW_TOPS
 from simcore.fast.zones import budget, deck_left, score
 from simcore.rules import DECISION_ID
 
@@ -422,9 +422,11 @@ def decision_features(st, kind, seat, n, aux, fw):
     fw[FW_LEADER] = leader
     clear_perform_slot(fw)
     clear_card_slots(fw)
-    if names_card(kind):
+    if names_card(kind) and fw[FW_LEAN] == 0.0:
         count_supply(st, fw)
         cache_tops(st, fw)
+        if kind == K_BUY:
+            buy_precompute(st, seat, fw)
 
 
 @inline_kernel
@@ -441,13 +443,12 @@ def names_card(kind):
 
 
 @inline_kernel
-def add_supply(st, fw, card):
-    c = st[H_N_CARDS]
-    fw[FW_SUPPLY + st[HEADER + card]] += 1.0
-    fw[FW_SUPPLY + st[HEADER + c + card]] += 1.0
+def add_supply(st, counts, card):
+    counts[st[HEADER + card]] += 1.0
+    counts[st[HEADER + st[H_N_CARDS] + card]] += 1.0
 
 
-@kernel
+@inline_kernel
 def count_supply(st, fw):
     """FW_SUPPLY: per dream type, the cards face down outside the Dreamscape or face up in it.
 
@@ -457,23 +458,23 @@ def count_supply(st, fw):
     (all cards minus the ones seen face up), so no hidden card is read.
     """
     c = st[H_N_CARDS]
-    for t in range(N_TYPES):
-        fw[FW_SUPPLY + t] = 0.0
+    counts = fw[FW_SUPPLY : FW_SUPPLY + N_TYPES]
+    counts[:] = 0.0
     dk = off_deck(st)
     for k in range(st[H_REMOVED]):
-        add_supply(st, fw, st[dk + k])
+        add_supply(st, counts, st[dk + k])
     for k in range(st[H_DECK_PTR], c):
-        add_supply(st, fw, st[dk + k])
+        add_supply(st, counts, st[dk + k])
     for s in range(st[H_N_SEATS]):
         oz = off_z(st, s)
         for k in range(st[seat_base(s) + S_Z_LEN]):
-            add_supply(st, fw, st[oz + k])
+            add_supply(st, counts, st[oz + k])
     for p in range(N_POS):
         if st[H_DS_CARD + p] >= 0 and st[H_DS_DOWN + p] == 0:
-            add_supply(st, fw, st[H_DS_CARD + p])
+            add_supply(st, counts, st[H_DS_CARD + p])
 
 
-@kernel
+@inline_kernel
 def cache_tops(st, fw):
     """FW_TOPS: every seat's top card types and their top runs, so any top_add_delta is O(1) (cached_gain)."""
     c = st[H_N_CARDS]
@@ -550,7 +551,36 @@ def gain_after(st, fw, seat, top, x):
     return delta
 
 
-@kernel
+@inline_kernel
+def buy_precompute(st, seat, fw):
+    """FW_BUY_PRE for a buy decision: per position p, the next seat's gain from its card
+    (slot p; -1: empty or face down), the own top runs of the card's two types (5 + 2p, 6 + 2p),
+    and the next seat's budget next turn (slot 15). Used by buy_outlook for every option."""
+    ns = st[H_N_SEATS]
+    c = st[H_N_CARDS]
+    nxt = (seat + 1) % ns
+    for p in range(N_POS):
+        x = st[H_DS_CARD + p]
+        if x < 0 or st[H_DS_DOWN + p] != 0:
+            fw[FW_BUY_PRE + p] = -1.0
+            fw[FW_BUY_PRE + 5 + 2 * p] = 0.0
+            fw[FW_BUY_PRE + 6 + 2 * p] = 0.0
+        else:
+            fw[FW_BUY_PRE + p] = cached_gain(st, fw, nxt, x) if ns > 1 else 0
+            fw[FW_BUY_PRE + 5 + 2 * p] = cached_run(fw, seat, st[HEADER + x])
+            fw[FW_BUY_PRE + 6 + 2 * p] = cached_run(fw, seat, st[HEADER + c + x])
+    fw[FW_BUY_PRE + 15] = st[seat_base(nxt) + S_Z_LEN] + (1 if deck_left(st) > 0 else 0)  # R7.3 all unspent; R4.1
+
+
+@inline_kernel
+def step_after(st, top, u, r):
+    """Chart step of type u's run (r below) growing by one card, once card ``top`` (-1: none) is put on it."""
+    if top >= 0:
+        r = r + 1 if (st[HEADER + 2 * st[H_N_CARDS] + top] >> u) & 1 != 0 else 0
+    return CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+
+
+@inline_kernel
 def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
     """(F_NEXT_REACH, F_BUYS_LEFT, F_OWN_NEXT_GAIN) of buy option i (see simcore.fast.layout).
 
@@ -558,11 +588,10 @@ def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
     puts on top of the own REM stack (-1: none); ``bud_after``: F_BUDGET_AFTER.
     """
     b = seat_base(seat)
-    ns = st[H_N_SEATS]
-    reach = 0
-    if ns > 1:
-        nxt = (seat + 1) % ns
-        nb = st[seat_base(nxt) + S_Z_LEN] + (1 if deck_left(st) > 0 else 0)  # R7.3 all unspent; R4.1
+    c = st[H_N_CARDS]
+    reach = 0.0
+    if st[H_N_SEATS] > 1:
+        nb = fw[FW_BUY_PRE + 15]
         rank = 0
         for k in range(N_POS):  # R7.1: the cards left keep their cost order in the cheapest positions
             p = st[H_POS_BY_COST + k]
@@ -571,16 +600,21 @@ def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
             rank += 1
             if rank > nb:
                 break
-            if st[H_DS_DOWN + p] == 0:
-                reach = max(reach, cached_gain(st, fw, nxt, st[H_DS_CARD + p]))
+            reach = max(reach, fw[FW_BUY_PRE + p])  # -1 for a face-down card
     if opts[i, 0] == BUY_STOP:
-        return reach, 0, 0
+        return np.int64(reach), 0, 0
     count = 0
     best = 0
     for p in range(N_POS):  # R5.1 (R5.5: nothing slides within the turn)
         if p == pos or st[H_DS_CARD + p] < 0 or st[H_COSTS + p] > bud_after:
             continue
-        g = -1 if st[H_DS_DOWN + p] != 0 else gain_after(st, fw, seat, card, st[H_DS_CARD + p])  # R5.4
+        if st[H_DS_DOWN + p] != 0:
+            g = -1  # R5.4: a Z card
+        else:
+            x = st[H_DS_CARD + p]
+            g = step_after(st, card, st[HEADER + x], np.int64(fw[FW_BUY_PRE + 5 + 2 * p])) + step_after(
+                st, card, st[HEADER + c + x], np.int64(fw[FW_BUY_PRE + 6 + 2 * p])
+            )
         best = g if count == 0 else max(best, g)
         count += 1
     if bud_after >= 1:
@@ -591,17 +625,17 @@ def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
                 g = gain_after(st, fw, seat, card, st[rs + j])
                 best = g if count == 0 else max(best, g)
                 count += 1
-    return reach, count, best
+    return np.int64(reach), count, best
 
 
-@kernel
+@inline_kernel
 def ff_best(st, seat):
     """F_FF_BEST: the best ff_delta over the own REM stack's cards but the top one (R6.1); 0 below 2 cards."""
     n = st[seat_base(seat) + S_REM_LEN]
     off = off_rem(st, seat)
     best = 0
     for j in range(n - 1):
-        d = ff_delta(st, off, n, j)
+        d = ff_delta_runs(st, off, n, j)[0]
         best = d if j == 0 else max(best, d)
     return best
 
@@ -731,6 +765,8 @@ def option_features(st, kind, seat, aux, opts, i, fw):
     fw[F_LEADER_DENY] = deny
     fw[F_POS_COST] = st[H_COSTS + pos] if pos >= 0 else 0
     # The slots added for the expert bot (issue #12): which card the option names, who else wants it
+    if fw[FW_LEAN] != 0.0:
+        return  # a linear seat that gives them weight 0 (decisions.decide_with)
     clear_card_slots(fw)
     card = -1  # the one card the option names (F_CARD_BASE)
     if kind == K_BUY:
