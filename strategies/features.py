@@ -4,7 +4,8 @@ The slots and their meaning are documented in :mod:`simcore.fast.layout`;
 this module re-exports them without the ``F_`` prefix so a strategy file
 needs nothing from the engine's internals. ``NAMES`` maps every named slot to
 the lower-case name a linear weights file uses (``delta``, ``budget_after``,
-``perform_FF`` ... ``perform_PS`` for the one-hot of the performed type).
+``perform_FF`` ... ``perform_PS`` for the one-hot of the performed type,
+``card_FF`` ... ``card_PS`` for the types of the card an option names).
 """
 from simcore.cards import CODES as _CODES
 from simcore.fast import layout as _layout
@@ -14,8 +15,9 @@ NAMES: dict[int, str] = {}
 for _name in dir(_layout):
     if _name.startswith("F_"):
         globals()[_name[2:]] = getattr(_layout, _name)
-        if _name != "F_PERFORM_BASE":
+        if _name not in ("F_PERFORM_BASE", "F_CARD_BASE"):
             NAMES[getattr(_layout, _name)] = _name[2:].lower()
 for _t, _code in enumerate(_CODES):
     NAMES[_layout.F_PERFORM_BASE + _t] = f"perform_{_code}"
+    NAMES[_layout.F_CARD_BASE + _t] = f"card_{_code}"
 del _name, _t, _code

@@ -19,16 +19,27 @@ from simcore.fast.layout import (
     F_BEST_OPP,
     F_BUDGET_AFTER,
     F_BUDGET_NOW,
+    F_BUY_DENY,
+    F_BUYS_LEFT,
+    F_CARD_BASE,
     F_CHAIN_AFTER,
     F_COST,
     F_DECK_FRACTION,
     F_DELTA,
+    F_FF_BEST,
     F_LEADER_DENY,
+    F_NEXT_GAIN,
+    F_NEXT_REACH,
     F_OPEN_RUN_MAX,
+    F_OPP_BEST_GAIN,
     F_OPP_MAX_Z,
+    F_OWN_NEXT_GAIN,
     F_PERFORM_BASE,
     F_POS_COST,
+    F_RUN_SUPPLY,
     F_SCORE_NOW,
+    F_SUPPLY_A,
+    F_SUPPLY_B,
     F_TARGET_GAP,
     F_TARGET_IS_LEADER,
     F_TARGET_Z,
@@ -94,7 +105,8 @@ def _position(seat1_z=1):
     b = np.array([c[1] for c in CARDS], np.int32)
     st = new_state(a, b, 3, False, False)
     off = python_offsets(len(CARDS))
-    st[off["deck"] : off["deck"] + len(CARDS)] = np.arange(len(CARDS))
+    # deck order: the 4 cards left (the last 4 slots, H_DECK_PTR on) are the ED/PS cards 17-20
+    st[off["deck"] : off["deck"] + len(CARDS)] = [21] + list(range(17)) + [17, 18, 19, 20]
     st[H_DECK_PTR] = len(CARDS) - 4
     z_cards = {0: [11, 12], 1: [13, 14, 15, 16, 17][:seat1_z], 2: [14, 15, 16]}
     for s, (rem, chain) in enumerate([([0, 1, 2], 4), ([8, 9], 2), ([10], 0)]):
@@ -142,7 +154,9 @@ def test_decision_wide_features():
     assert f[F_TOP_RUN_A] == 0 and f[F_TOP_RUN_B] == 0 and f[F_POS_COST] == 0
     for k in (F_TARGET_IS_LEADER, F_TARGET_Z, F_TARGET_GAP, F_LEADER_DENY):
         assert f[k] == 0
-    assert not f[28:32].any() and not f[F_PERFORM_BASE:].any()
+    assert not f[F_PERFORM_BASE : F_PERFORM_BASE + 11].any() and not f[F_CARD_BASE : F_CARD_BASE + 11].any()
+    assert f[F_BUYS_LEFT] == 0 and f[F_OWN_NEXT_GAIN] == 0 and f[F_NEXT_GAIN] == 0 and f[F_BUY_DENY] == 0
+    assert not f[60:].any()  # reserved slots
 
 
 def test_buy_features():
@@ -222,9 +236,140 @@ def test_leader_deny_features():
 def test_perform_one_hot():
     fw = np.zeros(FW_SCORES + max_options(len(CARDS)))  # one buffer, reused as in the engine
     pr, is_ = _features(_position(), K_PERFORM, [[PR], [IS]], fw=fw)
-    assert pr[F_PERFORM_BASE + PR] == 1 and pr[F_PERFORM_BASE:].sum() == 1
+    assert pr[F_PERFORM_BASE + PR] == 1 and pr[F_PERFORM_BASE : F_PERFORM_BASE + 11].sum() == 1
     assert pr[F_DELTA] == -1  # R6.5: a Z card from the deck
-    assert is_[F_PERFORM_BASE + IS] == 1 and is_[F_PERFORM_BASE:].sum() == 1
+    assert is_[F_PERFORM_BASE + IS] == 1 and is_[F_PERFORM_BASE : F_PERFORM_BASE + 11].sum() == 1
     # the next decision of another kind sees no stale one-hot
     (stop,) = _features(_position(), K_BUY, [[BUY_STOP, 0]], fw=fw)
-    assert not stop[F_PERFORM_BASE:].any()
+    assert not stop[F_PERFORM_BASE : F_PERFORM_BASE + 11].any()
+
+
+# ---------------------------------------------------------------- the slots added for issue #12
+# Supply in _position(), counted by hand: face down outside the Dreamscape are
+# the deck's ED/PS x4 and the six FF/RD Z cards; face up in the Dreamscape
+# LD/RD, IS/PR, SD/ID, NT/PS (NT/CD at position 3 is face down). So per type:
+# FF 6, IS 1, NT 1, LD 1, PR 1, RD 7, CD 0, SD 1, ID 1, ED 4, PS 5.
+# Top runs (R8.2): seat 0 IS 3, LD 1; seat 1 (the next seat and the leader,
+# score 1) NT 2, RD 1; seat 2 CD 1, SD 1. Chart steps: 0->1 +0, 1->2 +2, 2->3 +2.
+
+
+def _card_types(f):
+    return {t for t in range(11) if f[F_CARD_BASE + t] == 1} if f[F_CARD_BASE : F_CARD_BASE + 11].sum() == 2 else None
+
+
+def test_buy_card_and_outlook_features():
+    rows = [[BUY_POSITION, 1], [BUY_POSITION, 2], [BUY_RESERVED, 0], [BUY_POSITION, 3], [BUY_STOP, 0]]
+    lr, ip, res, down, stop = _features(_position(), K_BUY, rows)
+    # LD/RD at position 1 (cost 1): budget 2 -> 1
+    assert _card_types(lr) == {LD, RD}
+    assert (lr[F_SUPPLY_A], lr[F_SUPPLY_B]) == (0, 6)  # LD: only itself; RD: 7 minus itself
+    assert lr[F_RUN_SUPPLY] == 2 * 0 + 1 * 6  # top runs LD 2, RD 1
+    assert (lr[F_NEXT_GAIN], lr[F_BUY_DENY], lr[F_OPP_BEST_GAIN]) == (2, 2, 2)  # seat 1: RD 1 -> 2
+    assert lr[F_LEADER_DENY] == 0  # the old slot stays 0 at buys
+    # left: IS/PR, NT/CD (down), SD/ID, NT/PS slide to costs 1-4; seat 1 can pay 1 Z + 1 take = 2:
+    # IS/PR (gain 0) and the face-down card (a Z card): nothing (NT/PS at cost 4 is out of reach)
+    assert lr[F_NEXT_REACH] == 0
+    # budget 1 left: no position costs 1 or less, the ready reserved LD/FF does: on top of LD/RD
+    # its LD run 2 -> 3 (+2), FF 0 -> 1
+    assert (lr[F_BUYS_LEFT], lr[F_OWN_NEXT_GAIN]) == (1, 2)
+    # IS/PR at position 2 (cost 2): nothing affordable after; LD/RD stays at cost 1 for seat 1 (+2)
+    assert _card_types(ip) == {IS, PR}
+    assert (ip[F_SUPPLY_A], ip[F_SUPPLY_B], ip[F_RUN_SUPPLY]) == (0, 0, 0)
+    assert (ip[F_NEXT_GAIN], ip[F_BUY_DENY], ip[F_OPP_BEST_GAIN]) == (0, 0, 0)
+    assert (ip[F_NEXT_REACH], ip[F_BUYS_LEFT], ip[F_OWN_NEXT_GAIN]) == (2, 0, 0)
+    # the reserved LD/FF: not in the Dreamscape, so no opponent's gain; LD/RD (cost 1) affordable after,
+    # on top of LD/FF: LD 2 -> 3 (+2), RD 0 -> 1
+    assert _card_types(res) == {LD, FF}
+    assert (res[F_SUPPLY_A], res[F_SUPPLY_B]) == (1, 6)
+    assert res[F_RUN_SUPPLY] == 2 * 1 + 1 * 6
+    assert (res[F_NEXT_GAIN], res[F_BUY_DENY], res[F_OPP_BEST_GAIN]) == (0, 0, 0)
+    assert (res[F_NEXT_REACH], res[F_BUYS_LEFT], res[F_OWN_NEXT_GAIN]) == (2, 1, 2)
+    # the face-down card is a Z card: no card types, budget 0 after
+    assert _card_types(down) is None and not down[F_CARD_BASE : F_CARD_BASE + 11].any()
+    assert (down[F_SUPPLY_A], down[F_NEXT_GAIN], down[F_BUY_DENY]) == (0, 0, 0)
+    assert (down[F_NEXT_REACH], down[F_BUYS_LEFT], down[F_OWN_NEXT_GAIN]) == (2, 0, 0)
+    # stop: the Dreamscape stays; seat 1 reaches LD/RD at cost 1
+    assert (stop[F_NEXT_REACH], stop[F_BUYS_LEFT], stop[F_OWN_NEXT_GAIN]) == (2, 0, 0)
+
+
+def test_own_next_gain_counts_face_down_cards_and_other_reserved_cards():
+    st = _position()
+    off = python_offsets(len(CARDS))
+    # seat 0 holds 4 Z cards (budget 4) and a second ready reserved card, IS/NT (card 1)
+    st[off["z0"] : off["z0"] + 4] = [11, 12, 13, 14]
+    st[_seat(0, S_Z_LEN)] = 4
+    st[off["res0"] + 1] = 1
+    st[off["ready0"] + 1] = 1
+    st[_seat(0, S_RES_LEN)] = 2
+    (lr, res) = _features(st, K_BUY, [[BUY_POSITION, 1], [BUY_RESERVED, 0]])
+    # after LD/RD (budget 3): IS/PR (cost 2) on LD/RD: IS 0 -> 1, PR 0 -> 1: 0; the face-down card
+    # (cost 3): -1; reserved LD/FF: LD 2 -> 3 (+2); reserved IS/NT: 0. Best +2 of 4 purchases
+    assert (lr[F_BUYS_LEFT], lr[F_OWN_NEXT_GAIN]) == (4, 2)
+    # after the reserved LD/FF (budget 3): LD/RD +2 (LD 2 -> 3), IS/PR 0, face-down -1, IS/NT 0
+    assert (res[F_BUYS_LEFT], res[F_OWN_NEXT_GAIN]) == (4, 2)
+
+
+def test_card_features_at_dreamscape_choices():
+    p1, p4, p5 = _features(_position(), K_LUCID_DREAMING, [[1], [4], [5]])
+    assert _card_types(p1) == {LD, RD} and (p1[F_NEXT_GAIN], p1[F_OPP_BEST_GAIN]) == (2, 2)
+    assert (p1[F_SUPPLY_A], p1[F_SUPPLY_B], p1[F_RUN_SUPPLY]) == (0, 6, 0)  # no top run: not on the own stack
+    # SD/ID: nothing for seat 1, seat 2's SD run 1 -> 2 (+2)
+    assert _card_types(p4) == {SD, ID} and (p4[F_NEXT_GAIN], p4[F_OPP_BEST_GAIN]) == (0, 2)
+    # NT/PS: seat 1's NT run 2 -> 3 (+2); PS: 5 minus itself
+    assert _card_types(p5) == {NT, PS} and (p5[F_NEXT_GAIN], p5[F_OPP_BEST_GAIN]) == (2, 2)
+    assert (p5[F_SUPPLY_A], p5[F_SUPPLY_B]) == (0, 4)
+    for f in (p1, p4, p5):
+        assert f[F_BUY_DENY] == 0 and f[F_NEXT_REACH] == 0 and f[F_BUYS_LEFT] == 0
+    # the face-down NT/CD: known card (seen before it was turned); not counted in the supply itself
+    (flip,) = _features(_position(), K_INTERRUPTED_SLEEP, [[3]])
+    assert _card_types(flip) == {NT, CD} and (flip[F_SUPPLY_A], flip[F_SUPPLY_B]) == (1, 0)
+    assert (flip[F_NEXT_GAIN], flip[F_OPP_BEST_GAIN]) == (2, 2)  # seat 1 NT +2, seat 2 CD +2
+    (inv,) = _features(_position(), K_INVASIVE_DREAMING, [[2, 1]])  # seat 2, position 1: LD/RD
+    assert _card_types(inv) == {LD, RD} and (inv[F_NEXT_GAIN], inv[F_OPP_BEST_GAIN]) == (2, 2)
+
+
+def test_card_features_at_floating_free():
+    fw = np.zeros(FW_SCORES + max_options(len(CARDS)))
+    ff_is, is_nt = _features(_position(), K_FLOATING_FREE, [[0], [1]], fw=fw)
+    # FF/IS to the top: FF run 1, IS run 3; supply FF 6, IS 1 (IS/PR in the Dreamscape)
+    assert _card_types(ff_is) == {FF, IS} and ff_is[F_RUN_SUPPLY] == 1 * 6 + 3 * 1
+    # IS/NT to the top: IS run 3, NT 1; supply IS 1, NT 1
+    assert _card_types(is_nt) == {IS, NT} and is_nt[F_RUN_SUPPLY] == 3 * 1 + 1 * 1
+    assert is_nt[F_NEXT_GAIN] == 0 and is_nt[F_OPP_BEST_GAIN] == 0  # the own REM stack: no opponent takes it
+    # the next decision (take_z) sees no stale card slot
+    yes, _no = _features(_position(), K_TAKE_Z, [[1], [0]], fw=fw)
+    assert not yes[F_CARD_BASE : F_CARD_BASE + 11].any() and yes[F_SUPPLY_A] == 0 and yes[F_RUN_SUPPLY] == 0
+
+
+def test_floating_free_best_at_perform():
+    st = _position()
+    off = python_offsets(len(CARDS))
+    # seat 0's REM stack IS/NT, LD/RD, IS/PR (no run: 0 points); moving IS/NT or LD/RD to the top
+    # joins the two IS cards (run 2: +2); the top card cannot be moved (R6.1)
+    rem = [1, 4, 3]
+    st[off["rem0"] : off["rem0"] + 3] = rem
+    st[off["rem_mask0"] : off["rem_mask0"] + 3] = [(1 << CARDS[i][0]) | (1 << CARDS[i][1]) for i in rem]
+    st[_seat(0, S_CHAIN)] = 0
+    ff, is_ = _features(st, K_PERFORM, [[FF], [IS]])
+    assert ff[F_FF_BEST] == 2 and is_[F_FF_BEST] == 0
+    (ff_default,) = _features(_position(), K_PERFORM, [[FF]])
+    # FF/IS, IS/NT, IS/LD: either move keeps the IS run of 3 (delta 0, test_floating_free_features)
+    assert ff_default[F_FF_BEST] == 0
+
+
+def test_linear_weights_flag_the_extra_slots():
+    # decisions.decide_with skips the costly slots of issue #12 for a linear seat only when its
+    # weights give every one of them 0 (then they cannot change its scores)
+    from simcore.fast.scratch import FW_LIN_EXTRA, set_weights
+
+    fw = np.zeros(FW_SCORES + max_options(len(CARDS)))
+    old = np.zeros(N_FEATURES)
+    old[F_DELTA] = 1.0
+    old[F_PERFORM_BASE + PR] = -0.5  # the perform one-hot is an old slot
+    set_weights(fw, 0, old)
+    assert fw[FW_LIN_EXTRA + 0] == 0
+    for slot in (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN):
+        w = old.copy()
+        w[slot] = 0.25
+        set_weights(fw, 1, w)
+        assert fw[FW_LIN_EXTRA + 1] == 1, slot

@@ -42,6 +42,8 @@ from simcore.fast.layout import (
 )
 from simcore.fast.scratch import (
     FW_COLLECT_AT,
+    FW_LEAN,
+    FW_LIN_EXTRA,
     FW_LIN_IDX,
     FW_LIN_N,
     FW_SCORES,
@@ -179,6 +181,8 @@ def decide_with(st, wk, fw, strats, kind, seat, n, aux, mode):
             if tracing(wk):
                 record(wk, kind, seat, n, best_i)
             return best_i
+        # a linear seat whose weights skip the costly extra slots does not need them (they keep stale values)
+        fw[FW_LEAN] = 1.0 if (mode == MODE_LINEAR and fw[FW_LIN_EXTRA + seat] == 0.0) else 0.0
         decision_features(st, kind, seat, n, aux, fw)
         strat = strats[seat]
         row = expert_row(fw, seat, kind, fw[F_DECK_FRACTION]) if mode == MODE_EXPERT else 0
@@ -270,6 +274,7 @@ def collect_features(st, fw, kind, seat, n, aux, wk):
     if n > COLLECT_MAX or kind == K_SHIFTING_DREAMS or kind == K_SHIFTING_TOKENS:
         fw[at] = 0.0
         return
+    fw[FW_LEAN] = 0.0  # training keeps every slot
     decision_features(st, kind, seat, n, aux, fw)
     for i in range(n):
         option_features(st, kind, seat, aux, wk, i, fw)

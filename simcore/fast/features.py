@@ -29,6 +29,7 @@ import numpy as np
 from simcore.fast.jit import inline_kernel, kernel
 from simcore.fast.layout import (
     BUY_POSITION,
+    BUY_RESERVED,
     BUY_STOP,
     CHAIN_TABLE,
     F_ARG,
@@ -36,23 +37,34 @@ from simcore.fast.layout import (
     F_BEST_OPP,
     F_BUDGET_AFTER,
     F_BUDGET_NOW,
+    F_BUY_DENY,
+    F_BUYS_LEFT,
+    F_CARD_BASE,
     F_CHAIN_AFTER,
     F_CHAIN_NOW,
     F_COST,
     F_DECK_FRACTION,
     F_DECK_LEFT,
     F_DELTA,
+    F_FF_BEST,
     F_LEADER_DENY,
     F_N_OPTIONS,
     F_N_SEATS,
+    F_NEXT_GAIN,
+    F_NEXT_REACH,
     F_OPEN_RUN_MAX,
+    F_OPP_BEST_GAIN,
     F_OPP_MAX_Z,
     F_OPTION_INDEX,
+    F_OWN_NEXT_GAIN,
     F_PERFORM_BASE,
     F_POS_COST,
     F_REM_LEN,
+    F_RUN_SUPPLY,
     F_SCORE_AFTER,
     F_SCORE_NOW,
+    F_SUPPLY_A,
+    F_SUPPLY_B,
     F_TARGET_GAP,
     F_TARGET_IS_LEADER,
     F_TARGET_Z,
@@ -60,11 +72,15 @@ from simcore.fast.layout import (
     F_TOP_RUN_B,
     F_TURN,
     F_Z_AFTER,
+    FF,
     H_COSTS,
+    H_DECK_PTR,
     H_DS_CARD,
     H_DS_DOWN,
     H_N_CARDS,
     H_N_SEATS,
+    H_POS_BY_COST,
+    H_REMOVED,
     H_TURNS,
     HEADER,
     K_BUY,
@@ -79,18 +95,24 @@ from simcore.fast.layout import (
     K_PERFORM,
     K_SLEEP_TOKEN,
     K_TAKE_Z,
+    N_POS,
+    N_TYPES,
     PR,
     S_CHAIN,
     S_REM_LEN,
+    S_RES_LEN,
     S_SPENT,
     S_Z_LEN,
     TOKEN_DISCARD,
     TOKEN_POINT,
+    off_deck,
+    off_ready,
     off_rem,
     off_res,
+    off_z,
     seat_base,
 )
-from simcore.fast.scratch import FW_LEADER, FW_OPEN_NOW, FW_PERF_HOT
+from simcore.fast.scratch import FW_BUY_PRE, FW_CARD_HOT, FW_LEADER, FW_LEAN, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY, FW_TOPS
 from simcore.fast.zones import budget, deck_left, score
 from simcore.rules import DECISION_ID
 
@@ -399,6 +421,223 @@ def decision_features(st, kind, seat, n, aux, fw):
     fw[FW_OPEN_NOW] = open_now
     fw[FW_LEADER] = leader
     clear_perform_slot(fw)
+    clear_card_slots(fw)
+    if names_card(kind) and fw[FW_LEAN] == 0.0:
+        count_supply(st, fw)
+        cache_tops(st, fw)
+        if kind == K_BUY:
+            buy_precompute(st, seat, fw)
+
+
+@inline_kernel
+def names_card(kind):
+    """The kinds whose options can name one card (F_CARD_BASE, F_SUPPLY_A)."""
+    return (
+        kind == K_BUY
+        or kind == K_FLOATING_FREE
+        or kind == K_LUCID_DREAMING
+        or kind == K_INTERRUPTED_SLEEP
+        or kind == K_EMPOWERED_DREAMING
+        or kind == K_INVASIVE_DREAMING
+    )
+
+
+@inline_kernel
+def add_supply(st, counts, card):
+    counts[st[HEADER + card]] += 1.0
+    counts[st[HEADER + st[H_N_CARDS] + card]] += 1.0
+
+
+@inline_kernel
+def count_supply(st, fw):
+    """FW_SUPPLY: per dream type, the cards face down outside the Dreamscape or face up in it.
+
+    Face down outside the Dreamscape: the Sleep Deck, every Deep Sleep stack
+    (Z cards stay face down, R2.2) and the cards the remove knob took unseen
+    (the deck order's first H_REMOVED cards). Every player can count them
+    (all cards minus the ones seen face up), so no hidden card is read.
+    """
+    c = st[H_N_CARDS]
+    counts = fw[FW_SUPPLY : FW_SUPPLY + N_TYPES]
+    counts[:] = 0.0
+    dk = off_deck(st)
+    for k in range(st[H_REMOVED]):
+        add_supply(st, counts, st[dk + k])
+    for k in range(st[H_DECK_PTR], c):
+        add_supply(st, counts, st[dk + k])
+    for s in range(st[H_N_SEATS]):
+        oz = off_z(st, s)
+        for k in range(st[seat_base(s) + S_Z_LEN]):
+            add_supply(st, counts, st[oz + k])
+    for p in range(N_POS):
+        if st[H_DS_CARD + p] >= 0 and st[H_DS_DOWN + p] == 0:
+            add_supply(st, counts, st[H_DS_CARD + p])
+
+
+@inline_kernel
+def cache_tops(st, fw):
+    """FW_TOPS: every seat's top card types and their top runs, so any top_add_delta is O(1) (cached_gain)."""
+    c = st[H_N_CARDS]
+    for s in range(st[H_N_SEATS]):
+        base = FW_TOPS + 4 * s
+        n = st[seat_base(s) + S_REM_LEN]
+        if n == 0:
+            fw[base] = -1.0
+            fw[base + 1] = 0.0
+            fw[base + 2] = -1.0
+            fw[base + 3] = 0.0
+            continue
+        off = off_rem(st, s)
+        top = st[off + n - 1]
+        ta = st[HEADER + top]
+        tb = st[HEADER + c + top]
+        fw[base] = ta
+        fw[base + 1] = run_down(st, off + c, n - 1, ta)
+        fw[base + 2] = tb
+        fw[base + 3] = run_down(st, off + c, n - 1, tb)
+
+
+@inline_kernel
+def cached_run(fw, s, u):
+    """Seat s's top run of type u (R8.2: 0 unless its top card shows u), from FW_TOPS."""
+    base = FW_TOPS + 4 * s
+    if fw[base] == u:
+        return np.int64(fw[base + 1])
+    if fw[base + 2] == u:
+        return np.int64(fw[base + 3])
+    return 0
+
+
+@inline_kernel
+def cached_gain(st, fw, s, x):
+    """top_add_delta(st, s, x) from FW_TOPS: only the top runs of x's two types grow (R8.2)."""
+    c = st[H_N_CARDS]
+    delta = 0
+    for which in range(2):
+        r = cached_run(fw, s, st[HEADER + x] if which == 0 else st[HEADER + c + x])
+        delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+    return delta
+
+
+@inline_kernel
+def clear_card_slots(fw):
+    """Zero the F_CARD_BASE slots set last (FW_CARD_HOT: their indices, 0 = none set)."""
+    for j in range(2):
+        hot = np.int64(fw[FW_CARD_HOT + j])
+        if hot != 0:
+            fw[hot] = 0.0
+            fw[FW_CARD_HOT + j] = 0.0
+
+
+@inline_kernel
+def gain_after(st, fw, seat, top, x):
+    """Chain change of putting card x on the seat's REM stack once card ``top`` is put on it.
+
+    ``top`` < 0: nothing is put on it first. The run of a type after ``top``
+    is the run below + 1 if ``top`` shows the type, else 0 (R8.2); the runs
+    below come from FW_TOPS.
+    """
+    c = st[H_N_CARDS]
+    delta = 0
+    for which in range(2):
+        u = st[HEADER + x] if which == 0 else st[HEADER + c + x]
+        if top < 0:
+            r = cached_run(fw, seat, u)
+        elif (st[HEADER + 2 * c + top] >> u) & 1 != 0:
+            r = cached_run(fw, seat, u) + 1
+        else:
+            r = 0
+        delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+    return delta
+
+
+@inline_kernel
+def buy_precompute(st, seat, fw):
+    """FW_BUY_PRE for a buy decision: per position p, the next seat's gain from its card
+    (slot p; -1: empty or face down), the own top runs of the card's two types (5 + 2p, 6 + 2p),
+    and the next seat's budget next turn (slot 15). Used by buy_outlook for every option."""
+    ns = st[H_N_SEATS]
+    c = st[H_N_CARDS]
+    nxt = (seat + 1) % ns
+    for p in range(N_POS):
+        x = st[H_DS_CARD + p]
+        if x < 0 or st[H_DS_DOWN + p] != 0:
+            fw[FW_BUY_PRE + p] = -1.0
+            fw[FW_BUY_PRE + 5 + 2 * p] = 0.0
+            fw[FW_BUY_PRE + 6 + 2 * p] = 0.0
+        else:
+            fw[FW_BUY_PRE + p] = cached_gain(st, fw, nxt, x) if ns > 1 else 0
+            fw[FW_BUY_PRE + 5 + 2 * p] = cached_run(fw, seat, st[HEADER + x])
+            fw[FW_BUY_PRE + 6 + 2 * p] = cached_run(fw, seat, st[HEADER + c + x])
+    fw[FW_BUY_PRE + 15] = st[seat_base(nxt) + S_Z_LEN] + (1 if deck_left(st) > 0 else 0)  # R7.3 all unspent; R4.1
+
+
+@inline_kernel
+def step_after(st, top, u, r):
+    """Chart step of type u's run (r below) growing by one card, once card ``top`` (-1: none) is put on it."""
+    if top >= 0:
+        r = r + 1 if (st[HEADER + 2 * st[H_N_CARDS] + top] >> u) & 1 != 0 else 0
+    return CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+
+
+@inline_kernel
+def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
+    """(F_NEXT_REACH, F_BUYS_LEFT, F_OWN_NEXT_GAIN) of buy option i (see simcore.fast.layout).
+
+    ``pos``: the position the option empties (-1: none); ``card``: the card it
+    puts on top of the own REM stack (-1: none); ``bud_after``: F_BUDGET_AFTER.
+    """
+    b = seat_base(seat)
+    c = st[H_N_CARDS]
+    reach = 0.0
+    if st[H_N_SEATS] > 1:
+        nb = fw[FW_BUY_PRE + 15]
+        rank = 0
+        for k in range(N_POS):  # R7.1: the cards left keep their cost order in the cheapest positions
+            p = st[H_POS_BY_COST + k]
+            if p == pos or st[H_DS_CARD + p] < 0:
+                continue
+            rank += 1
+            if rank > nb:
+                break
+            reach = max(reach, fw[FW_BUY_PRE + p])  # -1 for a face-down card
+    if opts[i, 0] == BUY_STOP:
+        return np.int64(reach), 0, 0
+    count = 0
+    best = 0
+    for p in range(N_POS):  # R5.1 (R5.5: nothing slides within the turn)
+        if p == pos or st[H_DS_CARD + p] < 0 or st[H_COSTS + p] > bud_after:
+            continue
+        if st[H_DS_DOWN + p] != 0:
+            g = -1  # R5.4: a Z card
+        else:
+            x = st[H_DS_CARD + p]
+            g = step_after(st, card, st[HEADER + x], np.int64(fw[FW_BUY_PRE + 5 + 2 * p])) + step_after(
+                st, card, st[HEADER + c + x], np.int64(fw[FW_BUY_PRE + 6 + 2 * p])
+            )
+        best = g if count == 0 else max(best, g)
+        count += 1
+    if bud_after >= 1:
+        rd = off_ready(st, seat)
+        rs = off_res(st, seat)
+        for j in range(st[b + S_RES_LEN]):
+            if st[rd + j] != 0 and not (opts[i, 0] == BUY_RESERVED and j == opts[i, 1]):
+                g = gain_after(st, fw, seat, card, st[rs + j])
+                best = g if count == 0 else max(best, g)
+                count += 1
+    return np.int64(reach), count, best
+
+
+@inline_kernel
+def ff_best(st, seat):
+    """F_FF_BEST: the best ff_delta over the own REM stack's cards but the top one (R6.1); 0 below 2 cards."""
+    n = st[seat_base(seat) + S_REM_LEN]
+    off = off_rem(st, seat)
+    best = 0
+    for j in range(n - 1):
+        d = ff_delta_runs(st, off, n, j)[0]
+        best = d if j == 0 else max(best, d)
+    return best
 
 
 @inline_kernel
@@ -525,3 +764,62 @@ def option_features(st, kind, seat, aux, opts, i, fw):
         fw[F_TARGET_GAP] = 0.0
     fw[F_LEADER_DENY] = deny
     fw[F_POS_COST] = st[H_COSTS + pos] if pos >= 0 else 0
+    # The slots added for the expert bot (issue #12): which card the option names, who else wants it
+    if fw[FW_LEAN] != 0.0:
+        return  # a linear seat that gives them weight 0 (decisions.decide_with)
+    clear_card_slots(fw)
+    card = -1  # the one card the option names (F_CARD_BASE)
+    if kind == K_BUY:
+        if opts[i, 0] == BUY_POSITION:
+            if st[H_DS_DOWN + pos] == 0:
+                card = st[H_DS_CARD + pos]
+        elif opts[i, 0] == BUY_RESERVED:
+            card = st[off_res(st, seat) + opts[i, 1]]
+    elif kind == K_FLOATING_FREE:
+        if aux == 0:
+            card = st[off_rem(st, seat) + opts[i, 0]]
+    elif pos >= 0 and kind != K_PARADIGM_SHIFT:
+        card = st[H_DS_CARD + pos]
+    supply_a = 0.0
+    supply_b = 0.0
+    if card >= 0:
+        ta = F_CARD_BASE + st[HEADER + card]
+        tb = F_CARD_BASE + st[HEADER + st[H_N_CARDS] + card]
+        fw[ta] = 1.0
+        fw[tb] = 1.0
+        fw[FW_CARD_HOT] = ta
+        fw[FW_CARD_HOT + 1] = tb
+        own = 1.0 if (pos >= 0 and st[H_DS_DOWN + pos] == 0) else 0.0  # FW_SUPPLY counts a face-up card itself
+        supply_a = fw[FW_SUPPLY + ta - F_CARD_BASE] - own
+        supply_b = fw[FW_SUPPLY + tb - F_CARD_BASE] - own
+    fw[F_SUPPLY_A] = supply_a
+    fw[F_SUPPLY_B] = supply_b
+    fw[F_RUN_SUPPLY] = run_a * supply_a + run_b * supply_b
+    next_gain = 0
+    opp_best = 0
+    buy_deny = 0
+    ns = st[H_N_SEATS]
+    if pos >= 0 and kind != K_PARADIGM_SHIFT and ns > 1 and st[H_DS_CARD + pos] >= 0 and (kind != K_BUY or card >= 0):
+        leader = np.int64(fw[FW_LEADER])
+        nxt = (seat + 1) % ns
+        for s in range(ns):
+            if s != seat:
+                g = cached_gain(st, fw, s, st[H_DS_CARD + pos])
+                opp_best = max(opp_best, g)
+                if s == nxt:
+                    next_gain = g
+                if s == leader and kind == K_BUY:
+                    buy_deny = g
+    fw[F_NEXT_GAIN] = next_gain
+    fw[F_OPP_BEST_GAIN] = opp_best
+    fw[F_BUY_DENY] = buy_deny
+    if kind == K_BUY:
+        reach, left, own_next = buy_outlook(st, fw, seat, opts, i, pos, card, np.int64(fw[F_BUDGET_AFTER]))
+        fw[F_NEXT_REACH] = reach
+        fw[F_BUYS_LEFT] = left
+        fw[F_OWN_NEXT_GAIN] = own_next
+    else:
+        fw[F_NEXT_REACH] = 0.0
+        fw[F_BUYS_LEFT] = 0.0
+        fw[F_OWN_NEXT_GAIN] = 0.0
+    fw[F_FF_BEST] = ff_best(st, seat) if (kind == K_PERFORM and opts[i, 0] == FF) else 0

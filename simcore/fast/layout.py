@@ -108,10 +108,53 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      position, interrupted_sleep, lucid_dreaming,
                      empowered_dreaming, invasive_dreaming): the cost on that
                      position now; else 0
+``F_NEXT_GAIN``     28: options naming a Dreamscape card (the positions of
+                     F_LEADER_DENY and the buy of a face-up card): the chain
+                     gain (top_add_delta) the next seat in turn order would
+                     get by putting that card on top of its REM stack; solo 0
+``F_BUY_DENY``      29: buy of a face-up Dreamscape card: F_LEADER_DENY for
+                     the bought card (the leading opponent's chain gain from
+                     it); else 0 (F_LEADER_DENY itself stays 0 at buys)
+``F_NEXT_REACH``    30: buy options (stop included): the best chain gain the
+                     next seat could get from one face-up card left in the
+                     Dreamscape after the option that it can afford next
+                     turn: after the slide (R7.1) the k-th cheapest card left
+                     costs k, and its budget then is its Z cards (R7.3: all
+                     unspent) + 1 while the Sleep Deck has cards (R4.1);
+                     0 if none, solo 0. Cards the refill brings are unknown
+``F_BUYS_LEFT``     31: buy options: how many purchases are affordable right
+                     after the option (R5.1: other occupied positions costing
+                     at most F_BUDGET_AFTER, other ready reserved cards while
+                     F_BUDGET_AFTER >= 1; the max-buys knob is not looked
+                     at); stop: 0
 ``F_PERFORM_BASE``  32..42: ``perform`` options: one-hot of the performed
                      dream type, slot 32 + type id (R1.1 order); else 0
+``F_OWN_NEXT_GAIN`` 43: buy options: the best own chain gain of one more
+                     purchase among those F_BUYS_LEFT counts, the option's
+                     card on top of the REM stack (a face-down card: -1, a Z
+                     card); 0 if none or stop
+``F_SUPPLY_A``      44: options naming one card (F_CARD_BASE): how many other
+                     cards showing its first type are unseen (the Sleep Deck,
+                     every Deep Sleep stack, cards the remove knob took) or
+                     face up in the Dreamscape: the cards that may still come
+                     to extend a run of that type; else 0
+``F_SUPPLY_B``      45: the same for the card's second type
+``F_RUN_SUPPLY``    46: F_TOP_RUN_A * F_SUPPLY_A + F_TOP_RUN_B * F_SUPPLY_B
+                     (an open run is worth more while its type is plentiful)
+``F_FF_BEST``       47: ``perform`` options of Floating Free: the best chain
+                     change R6.1 allows on the own REM stack now (moving any
+                     card but the top one to the top, ff_delta); else 0
+``F_CARD_BASE``     48..58: options naming one card (buy of a face-up or
+                     reserved card, floating_free on the own REM stack,
+                     lucid_dreaming, interrupted_sleep, empowered_dreaming,
+                     invasive_dreaming's position): 1 in slot 48 + type id
+                     for each of the card's two types; else 0
+``F_OPP_BEST_GAIN`` 59: options naming a Dreamscape card (as F_NEXT_GAIN):
+                     the largest chain gain any opponent would get from it
 ==================  ==========================================================
-Slots 28..31 and 43..47 are reserved (0) for later extensions.
+Slots 60..63 are reserved (0) for later extensions. Slots 28..31 and 43..63
+were added for the expert bot (issue #12); the built-in linear weights give
+them 0, so linear plays as before.
 """
 from __future__ import annotations
 
@@ -240,7 +283,7 @@ BUY_POSITION, BUY_RESERVED, BUY_STOP = 0, 1, 2
 # all others: row[0] = the value (position, seat, index, type id, 0/1)
 
 # ---------------------------------------------------------------- features
-N_FEATURES = 48
+N_FEATURES = 64
 F_DELTA = 0
 F_SCORE_AFTER = 1
 F_SCORE_NOW = 2
@@ -269,7 +312,18 @@ F_LEADER_DENY = 24
 F_OPP_MAX_Z = 25
 F_BUDGET_NOW = 26
 F_POS_COST = 27
+F_NEXT_GAIN = 28
+F_BUY_DENY = 29
+F_NEXT_REACH = 30
+F_BUYS_LEFT = 31
 F_PERFORM_BASE = 32  # 32 + dream type id, 11 slots (32..42)
+F_OWN_NEXT_GAIN = 43
+F_SUPPLY_A = 44
+F_SUPPLY_B = 45
+F_RUN_SUPPLY = 46
+F_FF_BEST = 47
+F_CARD_BASE = 48  # 48 + dream type id, 11 slots (48..58)
+F_OPP_BEST_GAIN = 59
 
 
 N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark

@@ -37,8 +37,8 @@ them through the names below.
     [0, N_FEATURES)           the feature vector handed to strategies
     [FW_WEIGHTS, +4 N_F)      per-seat linear weights (MODE_LINEAR, a linear
                               rollout policy)
-    [FW_SCRATCH, +12)         per-decision values shared by the options'
-                              features (``FW_OPEN_NOW`` ... ``FW_LIN_N``),
+    [FW_SCRATCH, +64)         per-decision values shared by the options'
+                              features (``FW_OPEN_NOW`` ... ``FW_LEAN``),
                               and the offsets of the optional blocks below
     [FW_LIN_IDX, +4 N_F)      per seat, the slots of the nonzero weights
     [FW_SCORES, +M)           the strategies' scores of the options
@@ -61,7 +61,7 @@ import numpy as np
 from numba import njit
 
 from simcore.fast.jit import inline_kernel, kernel
-from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_KINDS, N_ORDERS, OPT_WIDTH
+from simcore.fast.layout import F_NEXT_GAIN, F_OWN_NEXT_GAIN, F_PERFORM_BASE, MAX_SEATS, N_FEATURES, N_KINDS, N_ORDERS, OPT_WIDTH
 from simcore.fast.rng import GOLDEN, mix64
 
 
@@ -131,7 +131,13 @@ FW_PERF_HOT = FW_SCRATCH + 2  # the perform one-hot slot currently 1 (0: none)
 FW_EXPERT_AT = FW_SCRATCH + 3  # where the expert tables start (0: no seat plays MODE_EXPERT)
 FW_LIN_N = FW_SCRATCH + 4  # MAX_SEATS slots: per seat, the number of nonzero linear weights
 FW_COLLECT_AT = FW_SCRATCH + 8  # where a training game keeps a search decision's features (0: not collecting)
-FW_LIN_IDX = FW_SCRATCH + 12  # per seat, the slots of the nonzero weights in ascending order
+FW_CARD_HOT = FW_SCRATCH + 9  # 2 slots: the F_CARD_BASE one-hot slots currently 1 (0: none set)
+FW_SUPPLY = FW_SCRATCH + 12  # N_TYPES slots: per dream type, the cards F_SUPPLY_A counts (kinds naming a card)
+FW_TOPS = FW_SCRATCH + 24  # 4 per seat: its top card's two types and their top runs (-1, 0: empty stack)
+FW_BUY_PRE = FW_SCRATCH + 40  # 16 slots: a buy decision's per-position values (features.buy_precompute)
+FW_LIN_EXTRA = FW_SCRATCH + 56  # MAX_SEATS slots: 1 if the seat's linear weights use a slot of is_extra_slot
+FW_LEAN = FW_SCRATCH + 60  # 1: the decision being scored needs no is_extra_slot feature (features skip them)
+FW_LIN_IDX = FW_SCRATCH + 64  # per seat, the slots of the nonzero weights in ascending order
 FW_SCORES = FW_LIN_IDX + MAX_SEATS * N_FEATURES
 
 # The expert bot's table (MODE_EXPERT): one weight row per decision kind and game phase.
@@ -236,15 +242,25 @@ def playout_work(n_cards, fw_size):
 
 
 @inline_kernel
+def is_extra_slot(j):
+    """The feature slots added for the expert bot (issue #12: 28..31, 43..): the costly ones to compute."""
+    return (j >= F_NEXT_GAIN and j < F_PERFORM_BASE) or j >= F_OWN_NEXT_GAIN
+
+
+@inline_kernel
 def set_weights(fw, s, w):
     """Seat s's linear weights, and the list of their nonzero slots (see decisions.linear_score)."""
     k = 0
+    extra = 0.0
     for j in range(N_FEATURES):
         fw[FW_WEIGHTS + s * N_FEATURES + j] = w[j]
         if w[j] != 0.0:
             fw[FW_LIN_IDX + s * N_FEATURES + k] = j
             k += 1
+            if is_extra_slot(j):
+                extra = 1.0
     fw[FW_LIN_N + s] = k
+    fw[FW_LIN_EXTRA + s] = extra
 
 
 @inline_kernel
