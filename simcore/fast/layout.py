@@ -154,7 +154,9 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
 ==================  ==========================================================
 Slots 60..63 are reserved (0) for later extensions. Slots 28..31 and 43..63
 were added for the expert bot (issue #12); the built-in linear weights give
-them 0, so linear plays as before.
+them 0, so linear plays as before. They cost the most to compute, so a
+linear seat whose weights give all of them 0 does not compute them
+(``decisions.decide_with``; they keep stale values its sum never reads).
 """
 from __future__ import annotations
 
