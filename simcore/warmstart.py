@@ -224,7 +224,7 @@ def start_spare(root: Path, entry: str) -> None:
         )
     except OSError:
         return
-    if first:
+    if first and sys.stderr.isatty():  # said once, to a person: scripts and logs reading stderr never get it
         try:
             (folder / "notice-shown").touch()
         except OSError:
