@@ -8,8 +8,9 @@ from simcore.fast.strategies import MODE_CALL, greedy_strategy
 
 def test_quick_bench_report_and_lines():
     report = run_bench(quick=True, players=(2,), variants=("base",), strategies=("greedy",))
-    assert set(report) == {"rows", "cold_start_s", "warm_start_s"}
-    assert report["cold_start_s"] is None and report["warm_start_s"] is None
+    starts = {"cold_start_s", "warm_start_s", "help_s", "small_run_s", "small_run_spare_s"}
+    assert set(report) == {"rows"} | starts
+    assert all(report[k] is None for k in starts)  # quick mode measures no start time
     keys = {"engine", "players", "variant", "strategy", "games", "seconds", "games_per_s"}
     assert all(set(r) == keys for r in report["rows"])
     labels = [(r["engine"], r["strategy"]) for r in report["rows"]]
@@ -18,9 +19,11 @@ def test_quick_bench_report_and_lines():
     assert len(speedups(report)) == 1
     lines = bench_lines(report)
     assert "games/s" in lines[0] and "fast/ref" in lines[0]
-    assert len(lines) == 2 + len(report["rows"]) + 2
+    assert len(lines) == 2 + len(report["rows"]) + 4
     assert lines[2].rstrip().endswith("x")  # the fast greedy row carries its ratio
-    assert lines[-2].startswith("cold start") and lines[-1].startswith("warm start")
+    assert lines[-4].startswith("cold start") and lines[-3].startswith("warm start")
+    assert lines[-2].startswith("small run, own process") and lines[-1].startswith("small run, handed")
+    assert all(line.endswith("not measured") for line in lines[-4:])
 
 
 def test_the_bench_times_the_hook_with_strategies_it_registers_itself():
