@@ -595,7 +595,7 @@ def simulate(
     import json
     import time
 
-    from analyses.runsummary import simulation_summary
+    from analyses.runsummary import RunTotals
     from analyses.warmup import warm_run
     from reports.tables import simulation_lines
     from simcore.fast import SimConfig, simulate as run_simulation
@@ -622,9 +622,11 @@ def simulate(
     warm_run(config, names)  # load or compile first: the bar, time and games/s count play only
     with progress_bar(games, "games", leave=False) as bar:
         t0 = time.perf_counter()
-        result = run_simulation(config, games, seed, names, chunk_size=chunk_size, progress=lambda done, total: bar.update(done - bar.n))
+        totals = RunTotals(players, names)  # chunk by chunk: memory stays one chunk's, however many games
+        run_simulation(config, games, seed, names, chunk_size=chunk_size, on_chunk=totals.add, keep=False,
+                       progress=lambda done, total: bar.update(done - bar.n))
         seconds = time.perf_counter() - t0
-    summary = simulation_summary(result, names)
+    summary = totals.summary()
     summary.update({"players": players, "variant": the.name, "deck": the_deck.label, "deck_cards": len(the_deck),
                     "seed": seed, "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None})
     if as_json:

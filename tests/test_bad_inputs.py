@@ -333,12 +333,14 @@ ints_or_text = st.one_of(st.integers(min_value=-(2**70), max_value=2**70).map(st
 
 @FUZZ
 @given(seed=st.one_of(st.integers(min_value=-(2**66), max_value=2**66).map(str), st.text(max_size=8)),
-       games=st.one_of(st.integers(min_value=-5, max_value=60), st.integers(min_value=MAX_GAMES, max_value=2**66),
+       # too many games is refused; MAX_GAMES itself is allowed and would really be played (for days)
+       games=st.one_of(st.integers(min_value=-5, max_value=60), st.integers(min_value=MAX_GAMES + 1, max_value=2**66),
                        st.text(max_size=6)).map(str),
        players=st.one_of(st.integers(min_value=-1, max_value=6).map(str), st.text(max_size=3)),
        chunk=st.one_of(st.integers(min_value=-2, max_value=80), st.integers(min_value=999_999, max_value=2**65)).map(str))
 @example(seed=str(2**64 - 1), games="30", players="2", chunk="7")  # the largest seed plays
 @example(seed=str(2**64), games="30", players="2", chunk="7")  # one more is refused, not seed 0
+@example(seed="1", games=str(MAX_GAMES + 1), players="1", chunk="1")  # one game too many is refused
 def test_simulate_options(seed, games, players, chunk):
     result = invoke(["simulate", "--seed", seed, "--games", games, "--players", players, "--chunk-size", chunk,
                      "--no-progress", "--json"])

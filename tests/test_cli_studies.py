@@ -213,3 +213,16 @@ def test_the_aggregates_of_a_cli_study_add_up(tmp_path):
     assert aggs["n"].sum() == 3 * 500
     # Win credits of a game add up to 1 (R8.3) when no game is aborted (R8.4).
     assert aggs["sum_win"].sum() == pytest.approx(500 - aggs.filter(pl.col("seat") == 0)["aborted"].sum())
+
+
+def test_simulate_without_a_folder_gives_the_same_summary_whatever_the_chunk_size():
+    """Same seed, same numbers, bit for bit: one game a chunk, odd chunks or one chunk."""
+    def summary(chunk):
+        data = as_json(ok("simulate", "--players", "4", "--games", "60", "--seed", "11", "--chunk-size", chunk,
+                          "--no-progress", "--json"))
+        data.pop("seconds"), data.pop("games_per_s")
+        return data
+
+    one_chunk = summary("60")
+    assert one_chunk["games"] == 60 and len(one_chunk["seats"]) == 4
+    assert summary("1") == one_chunk and summary("7") == one_chunk

@@ -72,3 +72,22 @@ def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
         assert row["mean_z"] == pytest.approx(r.z[:, seat].mean())
         assert row["performed"] == pytest.approx(r.performed[:, seat, :].mean(axis=0).tolist())
     assert sum(x["win_rate"] for x in s["seats"]) == pytest.approx(1 - s["aborted"] / 400)
+
+
+def test_a_run_summed_chunk_by_chunk_has_the_whole_runs_summary_bit_for_bit():
+    """RunTotals (simulate's bounded-memory path): any split into chunks gives the same summary, exactly."""
+    from analyses.model import RunConfig
+    from analyses.runsummary import RunTotals, simulation_summary
+    from fake_chunks import fake_result
+
+    config = RunConfig("base", 4, ("greedy", "random", "linear", "greedy"))
+    whole = simulation_summary(fake_result(config, 5, 0, 600))
+    for cuts in ([600], [1] * 7 + [593], [97, 3, 250, 250], [599, 1]):
+        totals, first = RunTotals(4, ["greedy", "random", "linear", "greedy"]), 0
+        for n in cuts:
+            totals.add(fake_result(config, 5, first, n))
+            first += n
+        assert totals.summary() == whole, cuts
+    # the win credits of ties (1/2, 1/3, 1/4) add up exactly: the rates sum to the games with a winner
+    rates = sum(x["win_rate"] for x in whole["seats"])
+    assert rates * 600 == pytest.approx(600 - whole["aborted"], abs=1e-9)
