@@ -100,6 +100,13 @@ class ChunkRecord:
                            str(data.get("status", "done")), checks)
 
 
+def _json_list(value, what: str) -> list:
+    """``value`` if it is a JSON list; a ValueError naming ``what`` otherwise (a string or an object is not one)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what}: {type(value).__name__}, not a list")
+    return value
+
+
 @dataclass
 class StudyManifest:
     seed: int
@@ -161,7 +168,8 @@ class StudyManifest:
             aggregate_only=agg_only,
             configs=[RunConfig.from_json(c) for c in data["configs"]],
             target_games={k: int(v) for k, v in data["target_games"].items()},
-            chunks={cid: [ChunkRecord.from_json(c) for c in recs] for cid, recs in data.get("chunks", {}).items()},
+            chunks={cid: [ChunkRecord.from_json(c) for c in _json_list(recs, f"chunks of {cid}")]
+                    for cid, recs in data.get("chunks", {}).items()},
             command=data.get("command", ""),
             created=data.get("created", ""),
             updated=data.get("updated", ""),

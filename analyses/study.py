@@ -241,6 +241,8 @@ def _check_manifest(m: StudyManifest) -> None:
     for cid, recs in m.chunks.items():
         if cid not in ids:
             raise ValueError(f"chunks of an unknown configuration {cid!r}")
+        if not recs:  # a study drops a configuration's entry when its last chunk goes (Study._replay_damaged)
+            raise ValueError(f"chunks of {cid}: an empty list")
         for rec in recs:
             if rec.first < 0 or not 1 <= rec.games <= MAX_GAMES or "agg" not in rec.files:
                 raise ValueError(f"chunk of {cid} at game {rec.first}: {rec.games} games, files {sorted(rec.files)}")

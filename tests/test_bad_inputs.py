@@ -153,6 +153,9 @@ def files(tmp_path_factory) -> dict[str, Path]:
         "m_deck": _set(["deck"], {"name": "x", "base": [["FF/XX", 2]], "expansion": []}),
         "m_games_more": lambda m: next(iter(m["chunks"].values()))[0].update(games=150),
         "m_other_seed": _set(["seed"], 4),
+        # a configuration's chunks as a string or an empty list: no study writes either (its games would vanish)
+        "m_cfg_chunks_str": lambda m: m["chunks"].update({next(iter(m["chunks"])): ""}),
+        "m_cfg_chunks_empty": lambda m: m["chunks"].update({next(iter(m["chunks"])): []}),
     }
     for name, edit in manifests.items():
         f[name] = manifest_variant(good, d / name, edit)
@@ -259,7 +262,8 @@ bad("conformance-nothing", "conformance", "{adir}")
 for folder in ["missing", "binary", "adir"] + [
         "m_binary", "m_latin", "m_nested", "m_seed_big", "m_seed_neg", "m_chunk0", "m_version", "m_players", "m_strats",
         "m_first", "m_games0", "m_escape", "m_absolute", "m_noagg", "m_unknown_cfg", "m_target", "m_checks",
-        "m_configs_str", "m_chunks_list", "m_deck", "m_games_more", "m_other_seed", "m_foreign"] + [
+        "m_configs_str", "m_chunks_list", "m_deck", "m_games_more", "m_other_seed", "m_foreign", "m_cfg_chunks_str",
+        "m_cfg_chunks_empty"] + [
         f"c_{kind}_{how}" for kind in ("agg", "games", "pairs") for how in ("trunc", "empty", "flip", "gone")]:
     bad(f"summarize-{folder}", "summarize", "{%s}" % folder)
     bad(f"summarize-json-{folder}", "summarize", "{%s}" % folder, "--json")
