@@ -29,6 +29,24 @@ class StudyError(ValueError):
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.=-]")
 
 
+def exploit_cell(strategies) -> tuple[str, str, int] | None:
+    """``(bot, search, seat index)`` when one seat plays ``search:BOT[@K]`` and every other BOT, else None.
+
+    Such a configuration is an exploit cell (:mod:`analyses.exploit`).
+    Tournaments and skill against luck leave it out: it measures the bot, not
+    the game.
+    """
+    searching = [i for i, s in enumerate(strategies) if s.startswith("search:")]
+    if len(strategies) < 2 or len(searching) != 1:
+        return None
+    seat = searching[0]
+    search = strategies[seat]
+    inner = search[len("search:"):]
+    bot = inner.rsplit("@", 1)[0] if "@" in inner else inner
+    others = {s for i, s in enumerate(strategies) if i != seat}
+    return (bot, search, seat) if others == {bot} else None
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """One configuration of a study: variant x player count x strategy per seat.

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
+from analyses.model import exploit_cell
 from analyses.stats import wilson
 from analyses.study import seat_totals, to_output
 
@@ -44,7 +45,9 @@ def skill_vs_luck(folder: str | Path, pandas: bool = False):
     rows = []
     for (variant, players), group in totals.group_by(["variant", "players"], maintain_order=True):
         tables = {cid: part for (cid,), part in group.group_by(["config"], maintain_order=True)}
-        mixed = {cid: part for cid, part in tables.items() if part["strategy"].n_unique() > 1}
+        # tables that mix bots; an exploit cell (one seat searching over the others' bot) measures the bot instead
+        mixed = {cid: part for cid, part in tables.items() if part["strategy"].n_unique() > 1
+                 and exploit_cell(part.sort("seat")["strategy"].to_list()) is None}
         if not mixed:
             continue
         overall = group.group_by("strategy").agg((pl.col("sum_win").sum() / pl.col("n").sum()).alias("rate"))

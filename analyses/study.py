@@ -60,7 +60,7 @@ from analyses.backends import LocalBackend
 from analyses.chunks import ChunkFn, play_chunk
 from analyses.games import game_agg_frame, game_rows_frame, play_game_chunk, result_games
 from analyses.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
-                            StudyManifest)
+                            StudyManifest, exploit_cell)
 from analyses.progress import progress_bar
 from simcore.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.decks import DeckSpec
@@ -984,9 +984,13 @@ def study_kinds(folder: str | Path) -> set[str]:
     * ``tournament``: two or more seatings of the same players and variant, at
       least one of them mixing strategies;
     * ``skill``: a tournament, or any configuration mixing strategies.
+
+    Exploit cells (one seat searching over the bot of the others,
+    :func:`analyses.model.exploit_cell`) count for neither of the last two.
     """
     configs = finished_configs(folder)
     kinds: set[str] = set()
+    bot_tables = [c for c in configs if exploit_cell(c.strategies) is None]  # exploit cells measure the bot
     if any(c.players >= 2 for c in configs):
         kinds |= {"seats", "types"}
     if any(c.players == 1 for c in configs):
@@ -1002,9 +1006,10 @@ def study_kinds(folder: str | Path) -> set[str]:
     if any(len(vs) >= 2 for vs in by_table.values()):
         kinds.add("compare")
     for (players, _), group in by_game.items():
+        group = [c for c in group if c in bot_tables]
         if players >= 2 and len(group) >= 2 and any(len(set(c.strategies)) > 1 for c in group):
             kinds.add("tournament")
-    if "tournament" in kinds or any(c.players >= 2 and len(set(c.strategies)) > 1 for c in configs):
+    if "tournament" in kinds or any(c.players >= 2 and len(set(c.strategies)) > 1 for c in bot_tables):
         kinds.add("skill")
     return kinds
 

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from analyses.chunks import play_chunk
-from analyses.model import ChunkTask, RunConfig, StudyError
+from analyses.model import ChunkTask, RunConfig, StudyError, exploit_cell
 from analyses.stats import wilson
 from analyses.study import finished_configs, has_games, read_manifest, scan_games, seat_totals
 
@@ -194,6 +194,8 @@ def tournament_groups(folder) -> list[tuple[int, str]]:
     """(players, variant) of every tournament a study folder holds: two or more seatings, one mixing strategies."""
     groups: dict[tuple[int, str], list] = {}
     for c in finished_configs(folder):
+        if exploit_cell(c.strategies) is not None:  # one seat searching over the others' bot: a bot measure
+            continue
         groups.setdefault((c.players, c.variant), []).append(c)
     return [key for key, cs in groups.items()
             if key[0] >= 2 and len(cs) >= 2 and any(len(set(c.strategies)) > 1 for c in cs)]
@@ -216,7 +218,8 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     players, variant = chosen[0]
     # the seatings that mix strategies: a one-bot balance run of the same players and variant is no part of it
     configs = [c for c in finished_configs(folder)
-               if c.players == players and c.variant == variant and len(set(c.strategies)) > 1]
+               if c.players == players and c.variant == variant and len(set(c.strategies)) > 1
+               and exploit_cell(c.strategies) is None]
     ids = [c.id for c in configs]
     totals = seat_totals(folder).filter(pl.col("config").is_in(ids))
     fair = 1.0 / players

@@ -662,6 +662,27 @@ def skill_chart(t: StudyTables) -> list[Chart]:
 
 
 @styled
+def ladder_chart(t: StudyTables) -> list[Chart]:
+    """The strength ladder: each bot's head-to-head win share against the next weaker one, with 95% intervals."""
+    if t.ladder is None or t.ladder.height == 0:
+        return []
+    df = t.ladder.sort("step")
+    r0 = df.row(0, named=True)
+    fig = _new("Strength ladder",
+               f"{players_label(r0['players']).capitalize()} games ({variant_label(r0['variant'])}), both seatings on the "
+               "same deals: how often each bot beats the next weaker one; bars = 95% intervals, the line = one half. "
+               "A bar clear of one half: the two bots are an interval apart.")
+    ax = fig.subplots()
+    y = interval_rows(ax, df, "stronger_win_rate", "win_low", "win_high")
+    ax.axvline(50, color="#222222", lw=0.8)
+    ax.set_yticks(y, [f"{r['stronger']} vs {r['weaker']} ({r['games']:,} games)" for r in df.iter_rows(named=True)])
+    ax.set_xlabel("stronger bot's share of the wins (%)")
+    ax.set_xlim(0, 100)
+    ax.grid(axis="y", visible=False)
+    return [Chart("ladder", "Strength ladder", fig, df)]
+
+
+@styled
 def solo_chart(t: StudyTables) -> list[Chart]:
     """Share of solo games in each rulebook score band (R10.5): one panel per strategy, one bar per variant."""
     if t.solo is None:
@@ -796,7 +817,7 @@ def fixes_chart(t: StudyTables) -> list[Chart]:
 
 CHARTS: tuple[Callable[[StudyTables], list[Chart]], ...] = (
     seat_chart, compare_chart, score_chart, length_chart, type_chart, card_chart,
-    swap_charts, tournament_charts, skill_chart, solo_chart, exploit_chart, restrict_chart,
+    swap_charts, tournament_charts, skill_chart, ladder_chart, solo_chart, exploit_chart, restrict_chart,
     fixes_chart,
 )
 

@@ -22,8 +22,9 @@ import polars as pl
 
 from analyses import balance
 from analyses.compare import compare_variants
-from analyses.exploit import load_exploit
+from analyses.exploit import exploit_from_study, load_exploit
 from analyses.fixseats import load_fixes
+from analyses.ladder import strength_ladder
 from analyses.restrict import load_restrict
 from analyses.model import StudyError, StudyManifest
 from analyses.skill import skill_vs_luck
@@ -74,7 +75,8 @@ class StudyTables:
     tournaments: list[Tournament] = field(default_factory=list)  # analyses.tournament.tournament_from_study
     skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
-    exploit: pl.DataFrame | None = None  # analyses.exploit.exploit_table (kept by `dreamscape exploit --out`)
+    ladder: pl.DataFrame | None = None  # analyses.ladder.strength_ladder (a 2-player round robin)
+    exploit: pl.DataFrame | None = None  # analyses.exploit: kept by `dreamscape exploit --out`, or the study's own cells
     restrict: pl.DataFrame | None = None  # analyses.restrict.restrict_table (kept by `dreamscape restrict --out`)
     fixes: pl.DataFrame | None = None  # analyses.fixseats.fixes_table (written by `dreamscape fix-seats`)
 
@@ -192,11 +194,14 @@ def collect(folder: str | Path) -> StudyTables:
         found = [_run(tournament_from_study, folder, players=p, variant=v)
                  for p, v in tournament_groups(folder) if len(bots.get((p, v), ())) >= 3]
         t.tournaments = _tournaments(found)
+        t.ladder = _run(strength_ladder, folder)
     if "skill" in k:
         t.skill = _run(skill_vs_luck, folder)
     if "solo" in k:
         t.solo = _run(solo_bands, folder)
     t.exploit = load_exploit(folder)
+    if t.exploit is None:  # the cells a study played itself (the main study does), when no exploit run was kept
+        t.exploit = _run(exploit_from_study, folder)
     t.restrict = load_restrict(folder)
     t.fixes = load_fixes(folder)
     return t

@@ -34,6 +34,7 @@ TOPICS = {
     "types": "Dream types",
     "tournament": "Strategy tournament",
     "skill": "Skill against luck",
+    "ladder": "Strength ladder",
     "solo": "Solo",
     "length": "Game length",
     "exploit": "How strong were the bots?",
@@ -285,6 +286,31 @@ def skill_findings(t: StudyTables, limit: int = 6) -> list[Finding]:
     return out[:limit]
 
 
+def ladder_findings(t: StudyTables) -> list[Finding]:
+    """The ladder in one sentence, then every step whose two bots are not an interval apart."""
+    if t.ladder is None or t.ladder.height == 0:
+        return []
+    df = t.ladder.sort("step")
+    first = df.row(0, named=True)
+    chain = " < ".join([first["weaker"], *df["stronger"].to_list()])
+    where = f"{players_label(first['players'])} games ({variant_label(first['variant'])}), head to head on the same deals"
+    apart = df.filter(pl.col("apart"))
+    if apart.height == df.height:
+        text = (f"In {where}, every step of the ladder {chain} is an interval apart: the smallest step is "
+                + _step_words(df.sort("stronger_win_rate").row(0, named=True)) + ".")
+        return [Finding(text, True, "ladder", "ladder", first)]
+    text = f"In {where}, {apart.height} of the {df.height} steps of the ladder {chain} are an interval apart."
+    out = [Finding(text, False, "ladder", "ladder", first)]
+    for r in df.filter(~pl.col("apart")).iter_rows(named=True):
+        out.append(Finding(f"Not an interval apart: {_step_words(r)}.", False, "ladder", "ladder", r))
+    return out
+
+
+def _step_words(r: dict) -> str:
+    return (f"{r['stronger']} wins {pct(r['stronger_win_rate'])} ({pm_pct(r['win_low'], r['win_high'])}) "
+            f"of {r['games']:,} games against {r['weaker']}")
+
+
 def solo_findings(t: StudyTables) -> list[Finding]:
     """Per solo strategy (main variant): mean score and the most common rulebook band (R10.5)."""
     if t.solo is None:
@@ -359,7 +385,7 @@ def pp(x: float) -> str:
 
 
 FINDERS = (seat_findings, compare_findings, swap_findings, type_findings, tournament_findings,
-           skill_findings, solo_findings, length_findings, exploit_findings, restrict_findings)
+           skill_findings, ladder_findings, solo_findings, length_findings, exploit_findings, restrict_findings)
 
 
 def make_findings(t: StudyTables) -> list[Finding]:
