@@ -18,7 +18,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from analyses.model import RunConfig, StudyError
+from analyses.model import RunConfig, StudyError, exploit_cell
 from analyses.stats import wilson
 from analyses.study import Study, load_manifest, scan_games
 from analyses.tournament import run_tournament, schedule
@@ -481,9 +481,11 @@ def test_the_main_study_plays_what_issue_6_asks_for():
 
     plan = main_plan()
     configs = plan.configs
-    # README: 12 + 288 + 33 + 210 + 12 + 12 + 6 configurations
-    assert len({c.id for c in configs}) == len(configs) == 573
-    assert plan.total_games == 12 * 200_000 + 288 * 25_000 + 33 * 20_000 + 210 * 2_000 + 12 * 50_000 + 12 * 20_000 + 6 * 150
+    # README: 12 + 288 + 33 + 210 + 40 + 18 + 12 + 12 + 6 configurations (the ladder's 2-player round robin has
+    # 21 pairs x 2 seatings, of which expert/linear is skill against luck's already, with its 20,000 games)
+    assert len({c.id for c in configs}) == len(configs) == 631
+    assert plan.total_games == (12 * 200_000 + 288 * 25_000 + 33 * 20_000 + 210 * 2_000 + 40 * 5_000 + 18 * 400
+                                + 12 * 50_000 + 12 * 20_000 + 6 * 150)
     multi = [c for c in configs if len(set(c.strategies)) == 1 and c.players >= 2]
     options = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
     for p in (2, 3, 4):
@@ -498,23 +500,35 @@ def test_the_main_study_plays_what_issue_6_asks_for():
         assert {c.variant for c in multi if c.players == p and c.strategies[0] == "linear"} == set(options)
         assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4"} == {"base", "sleep-token"}
     bots = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
-    tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1]
+    tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1
+                  and exploit_cell(c.strategies) is None]
     assert len(tournament) == 35 * 6  # C(7, 3) groups x 3! seatings
     assert [c.strategies for c in tournament] == schedule(bots, 3)
+    # issue 12: the strength ladder (a 2-player round robin) and the bot's exploit cells
+    ladder = [c for c in configs if c.players == 2 and c.variant == "base" and len(set(c.strategies)) > 1
+              and exploit_cell(c.strategies) is None]
+    assert sorted(c.strategies for c in ladder) == sorted(schedule(("random", "greedy", "spoiler", "chain", "economist",
+                                                                     "linear", "expert"), 2))
+    cells = sorted((c.players, c.variant, exploit_cell(c.strategies)) for c in configs if exploit_cell(c.strategies))
+    assert cells == sorted((p, o, ("expert", "search:expert@8", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
+                           for s in range(p))
+    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8" if i == s else "expert" for i in range(p)))) == 400
+               for p, v, (_, _, s) in cells)
     assert "rollout" not in {s for c in configs for s in c.strategies}
     assert {c.variant for c in configs if c.players == 1} == set(options)
     assert {c.strategies[0] for c in configs if c.players == 1} == {"expert", "linear", "greedy"}
-    skill = [c for c in configs if len(set(c.strategies)) > 1 and c not in tournament]
+    skill = [c for part in plan.parts if part.label == "skill against luck" for c in part.configs]
     assert {(c.players, c.variant) for c in skill} == {(p, o) for p in (2, 3, 4) for o in options} - {(3, "base")}
     assert all(sorted(c.strategies).count("expert") == 1 and set(c.strategies) == {"expert", "linear"} for c in skill)
     assert len(skill) == sum(p * (4 - (p == 3)) for p in (2, 3, 4))  # every seat of every table gets the expert bot
     # games per configuration of each part (README: the main study)
     games = {(part.label, plan.games_of(part.configs[0])) for part in plan.parts}
     assert games == {("rules options", 200_000), ("single swaps", 25_000), ("skill against luck", 20_000),
-                     ("tournament", 2_000), ("solo", 50_000), ("skill levels", 20_000), ("skill levels", 150)}
+                     ("tournament", 2_000), ("ladder", 5_000), ("bot strength", 400), ("solo", 50_000),
+                     ("skill levels", 20_000), ("skill levels", 150)}
     quick = main_plan(quick=True)
     assert {c.id for c in quick.configs} < {c.id for c in configs}
-    assert len(quick.configs) == 353 and quick.total_games == 477_060
+    assert len(quick.configs) == 398 and quick.total_games == 517_360
     quick_swaps = {(c.players, c.variant) for c in quick.configs if ":" in c.variant}
     assert quick_swaps == {(p, v) for p in (2, 3, 4) for v in {c.variant for c in multi if ":" in c.variant and "+" not in c.variant}}
     assert len(quick_swaps) == 3 * 24  # every single swap, under the base rules only
