@@ -13,6 +13,15 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
   (the tournament's);
 * **tournament**: round robin of random, greedy, chain, economist, spoiler,
   linear and expert in 3-player base games, every seating of every group of three;
+* **ladder**: a 2-player round robin of the same bots in base games, both
+  seatings of every pair on the same deals, read as head-to-head steps from
+  the weakest bot to the strongest (:mod:`analyses.ladder`, 40 configurations:
+  expert against linear is skill against luck's already);
+* **bot strength**: ``search:expert@8`` in one seat against ``expert`` in the
+  others, in every seat of 2, 3 and 4 players x base and Sleep Token (18 cells
+  of 300 games), paired game by game with the all-expert games of the rules
+  options: the report's page "How strong were the bots?"
+  (:func:`analyses.exploit.exploit_from_study`) and the ladder's last step;
 * **solo**: ``expert``, ``greedy`` and ``linear`` in Virtual Dreaming (R10) under
   the four rules options, for the R10.5 score bands;
 * **skill levels**: the rules options again under ``linear`` (12
@@ -20,17 +29,10 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
   (6 configurations of 150 games), so that :mod:`reports.robust` can mark
   each seat and rules-option finding robust or dependent on the bot.
 
-573 configurations and 11,520,900 games; the quick study plays the single
-swaps under the base rules only and the search level in 3-player games only,
-with fewer games (353 configurations, 477,060 games).
-
-Sizing: the expert study (measured 2026-11-23 on the 2-core development
-machine while a CI run and tests kept its load average at 6-10) took 16 min 47
-s, 902 s of simulation and 100 s of report, 845 MB peak memory. The linear
-study before it took 3 min 40 s on the quiet machine and 10 min 26 s at load
-4-7; the expert bot plays at the linear bot's speed and the 900 search games
-add about a minute, so about 5 minutes are expected on a quiet machine (not
-measured yet).
+631 configurations and 11,726,300 games; the quick study plays the single
+swaps under the base rules only, the search level in 3-player games only and
+the bot-strength cells of 2- and 3-player base games, with fewer games (398
+configurations, 517,360 games). Sizing: see the README ("The main job").
 """
 from __future__ import annotations
 

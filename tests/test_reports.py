@@ -484,7 +484,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     # README: 12 + 288 + 33 + 210 + 40 + 18 + 12 + 12 + 6 configurations (the ladder's 2-player round robin has
     # 21 pairs x 2 seatings, of which expert/linear is skill against luck's already, with its 20,000 games)
     assert len({c.id for c in configs}) == len(configs) == 631
-    assert plan.total_games == (12 * 200_000 + 288 * 25_000 + 33 * 20_000 + 210 * 2_000 + 40 * 5_000 + 18 * 400
+    assert plan.total_games == (12 * 200_000 + 288 * 25_000 + 33 * 20_000 + 210 * 2_000 + 40 * 5_000 + 18 * 300
                                 + 12 * 50_000 + 12 * 20_000 + 6 * 150)
     multi = [c for c in configs if len(set(c.strategies)) == 1 and c.players >= 2]
     options = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
@@ -512,7 +512,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     cells = sorted((c.players, c.variant, exploit_cell(c.strategies)) for c in configs if exploit_cell(c.strategies))
     assert cells == sorted((p, o, ("expert", "search:expert@8", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
                            for s in range(p))
-    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8" if i == s else "expert" for i in range(p)))) == 400
+    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8" if i == s else "expert" for i in range(p)))) == 300
                for p, v, (_, _, s) in cells)
     assert "rollout" not in {s for c in configs for s in c.strategies}
     assert {c.variant for c in configs if c.players == 1} == set(options)
@@ -524,7 +524,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     # games per configuration of each part (README: the main study)
     games = {(part.label, plan.games_of(part.configs[0])) for part in plan.parts}
     assert games == {("rules options", 200_000), ("single swaps", 25_000), ("skill against luck", 20_000),
-                     ("tournament", 2_000), ("ladder", 5_000), ("bot strength", 400), ("solo", 50_000),
+                     ("tournament", 2_000), ("ladder", 5_000), ("bot strength", 300), ("solo", 50_000),
                      ("skill levels", 20_000), ("skill levels", 150)}
     quick = main_plan(quick=True)
     assert {c.id for c in quick.configs} < {c.id for c in configs}
