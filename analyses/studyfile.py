@@ -54,6 +54,7 @@ The main study of ``dreamscape study`` is such a file too:
 from __future__ import annotations
 
 import hashlib
+import sys
 import json
 import tomllib
 from collections.abc import Callable
@@ -63,6 +64,7 @@ from pathlib import Path
 from analyses.chunks import load_strategies
 from analyses.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.precision import DEFAULT_MAX_GAMES, run_to_precision
+from analyses.recheck import Recheck, recheck_configs
 from analyses.study import Study
 from analyses.sweep import sweep_variants
 from analyses.tournament import schedule
@@ -78,7 +80,9 @@ EXAMPLE = DATA / "example_study.toml"
 MAIN_STUDY = DATA / "main_study.toml"  # dreamscape study
 MAIN_STUDY_QUICK = DATA / "main_study_quick.toml"  # dreamscape study --quick
 
-TOP_KEYS = {"name", "seed", "games", "precision", "max_games", "chunk_size", "aggregate_only", "deck", "configs"}
+TOP_KEYS = {"name", "seed", "games", "precision", "max_games", "chunk_size", "aggregate_only", "deck", "configs",
+            "recheck"}
+RECHECK_KEYS = {"label", "strategy", "games"}
 GROUP_KEYS = {"label", "games", "variant", "variants", "swaps", "options", "players", "strategy", "strategies",
               "tournament", "rotate"}
 
@@ -114,6 +118,7 @@ class StudyPlan:
     config_games: dict[str, int] = field(default_factory=dict)
     parts: list[PlanPart] = field(default_factory=list)
     game: GameDeal | None = None  # another game than Project Dreamscape (simcore.games), with its cards
+    recheck: list[Recheck] = field(default_factory=list)  # headline swap decks again under other bots (analyses.recheck)
 
     def games_of(self, config: RunConfig) -> int:
         """Games ``config`` plays (with a precision: of the first round)."""
@@ -131,6 +136,8 @@ class StudyPlan:
                 "config_games": self.config_games, "deck": repr(self.deck_spec)}
         if self.game is not None:  # Project Dreamscape's fingerprints stay as they were
             data["game"] = [self.game.game, self.game.cards]
+        if self.recheck:  # studies without [[recheck]] keep the fingerprints they had
+            data["recheck"] = [[r.strategy, r.games] for r in self.recheck]
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def check(self) -> "StudyPlan":
@@ -174,6 +181,27 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
                 study.set_target(c, plan.games_of(c))
             study.save()
             study.run(chunk_fn, progress=progress, backend=backend)
+    if plan.recheck:
+        study = _run_recheck(plan, out, command, backend, progress, chunk_fn, meta)
+    return study
+
+
+def _run_recheck(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta) -> Study:
+    """The ``[[recheck]]`` stage: the headline swap decks of the finished study under other bots (analyses.recheck)."""
+    stages = recheck_configs(out, plan.recheck)
+    parts = list(meta.get("parts") or [{"label": "study", "configs": len(plan.configs), "games": plan.games}])
+    parts += [{"label": r.label, "configs": len(configs), "games": r.games} for r, configs in stages]
+    everything = [c for _, configs in stages for c in configs]
+    with Study(out, everything, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
+               deck_spec=plan.deck_spec, meta={**meta, "parts": parts}, plan=plan.fingerprint(), game=plan.game) as study:
+        for r, configs in stages:
+            if progress and configs:
+                print(f"  {r.label}: {len(configs)} configurations x {r.games:,} games "
+                      f"(the decks the swap findings quote, {r.strategy} on every seat)", file=sys.stderr)
+            for c in configs:
+                study.set_target(c, r.games)
+        study.save()
+        study.run(chunk_fn, progress=progress, backend=backend)
     return study
 
 
@@ -293,6 +321,32 @@ def _group_configs(group: dict, where: str, spec: DeckSpec | None) -> list[RunCo
         raise StudyError(f"{where}: {exc}") from None
 
 
+def _rechecks(tables, where: str) -> list[Recheck]:
+    """The ``[[recheck]]`` tables of a study file (analyses.recheck), checked."""
+    if tables is None:
+        return []
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise StudyError(f"{where}: recheck must be one or more [[recheck]] tables")
+    out = []
+    for i, t in enumerate(tables, start=1):
+        label = f"{where}: [[recheck]] #{i}"
+        unknown = set(t) - RECHECK_KEYS
+        if unknown:
+            raise StudyError(f"{label}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(RECHECK_KEYS))})")
+        strategy = t.get("strategy")
+        if not isinstance(strategy, str) or not strategy:
+            raise StudyError(f"{label}: strategy must name one bot, e.g. strategy = \"linear\"")
+        games = whole_number(t, "games", label, 1)
+        if games is None:
+            raise StudyError(f"{label}: games is missing (games per deck)")
+        name = t.get("label", f"recheck {i}")
+        if not isinstance(name, str):
+            raise StudyError(f"{label}: label must be a text")
+        check_strategies([strategy])
+        out.append(Recheck(name, strategy, games))
+    return out
+
+
 def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
     """Read a designer's study file (see the module docstring); ``seed`` overrides the file's."""
     path = Path(path)
@@ -369,11 +423,14 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
             parts[-1].configs.extend(new)
         else:
             parts.append(PlanPart(part_label, new, part_games))
+    recheck = _rechecks(data.get("recheck"), where)
+    if recheck and precision is not None:
+        raise StudyError(f"{where}: [[recheck]] needs a fixed game count (games), not precision")
     plan = StudyPlan(configs=list(configs.values()), games=games, precision=precision, max_games=max_games,
                      seed=seed if seed is not None else (file_seed if file_seed is not None else 1),
                      chunk_size=chunk, aggregate_only=agg, deck_spec=spec, name=name, kind="file",
                      meta={"study_file": str(path)}, config_games=config_games,
-                     parts=parts if len(parts) > 1 else [])
+                     parts=parts if len(parts) > 1 else [], recheck=recheck)
     try:
         return plan.check()
     except StudyError as exc:

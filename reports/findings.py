@@ -170,6 +170,10 @@ def swap_findings(t: StudyTables) -> list[Finding]:
                 if len(split_variant(r["variant"]).swaps) == 1
                 and split_variant(r["variant"]).options == split_variant(r["baseline"]).options
                 and not split_variant(r["baseline"]).has_swaps]
+        # one bot's swaps: the one that played most of them (others replay a few decks as skill levels, reports.robust)
+        bots = [r["strategies"].split("/")[0] for r in rows]
+        main_bot = max(sorted(set(bots)), key=bots.count) if bots else None
+        rows = [r for r, bot in zip(rows, bots) if bot == main_bot]
         by_players: dict[int, list[dict]] = {}
         for r in rows:
             by_players.setdefault(r["players"], []).append(r)

@@ -27,7 +27,12 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
 * **skill levels**: the rules options again under ``linear`` (12
   configurations) and, for base and Sleep Token, under ``search:expert@4``
   (6 configurations of 150 games), so that :mod:`reports.robust` can mark
-  each seat and rules-option finding robust or dependent on the bot.
+  each seat and rules-option finding robust or dependent on the bot;
+* **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.recheck`):
+  once the swaps are played, the decks the swap findings quote (per player
+  count the largest fall and the largest rise of seat spread) are played again
+  under ``linear`` (20,000 games) and ``search:expert@4`` (150 games), so that
+  the swap findings are checked at every skill level too.
 
 631 configurations and 11,726,300 games; the quick study plays the single
 swaps under the base rules only, the search level in 3-player games only and
@@ -108,6 +113,8 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
     lines = [f"{plan.name}: {len(plan.configs):,} configurations, {amount}, seed {plan.seed} -> {folder}"]
     lines += [f"  {part.label}: {len(part.configs):,} configurations x {part.games or plan.games_of(part.configs[0]):,} games"
               for part in plan.parts if part.configs]
+    lines += [f"  {r.label}: {r.strategy} on every seat, {r.games:,} games per deck (the headline swap decks, "
+              "chosen once the swaps are played)" for r in plan.recheck]
     return lines
 
 

@@ -16,7 +16,11 @@ share; a rules option raises or lowers a metric) and its *significance* (the
 * ``main only``: no other level played the configuration.
 
 Only the topics whose configurations the other levels play are checked: seat
-advantage (``seats``) and rules options (``compare``).
+advantage (``seats``), rules options (``compare``), dream types (``types``:
+the same one-bot games give every bot's type strength) and expansion swaps
+(``swaps``: the main study plays the swap decks its swap findings quote again
+under the other bots, a study file's ``[[recheck]]``, see
+:mod:`analyses.recheck`).
 """
 from __future__ import annotations
 
@@ -28,7 +32,8 @@ from reports.data import StudyTables, homogeneous
 from reports.findings import Finding
 from reports.labels import pct, players_label, seat_label, variant_label
 
-CHECKED_TOPICS = ("seats", "compare")
+CHECKED_TOPICS = ("seats", "compare", "types", "swaps")
+RATE_TOPICS = ("seats", "types")  # a claim about a rate against its fair share; the others are changes
 VERDICT_WORDS = {
     "robust": "holds at every skill level",
     "flips": "depends on the style of play (the sign flips with the bot)",
@@ -101,6 +106,20 @@ def compare_levels(t: StudyTables, row: dict) -> list[Level]:
                   int(r[games]) if games else 0, bool(r["significant"])) for r in df.iter_rows(named=True)]
 
 
+def type_levels(t: StudyTables, row: dict) -> list[Level]:
+    """The win rate of the seats performing this type more than average, in this players x variant, under every bot."""
+    df = homogeneous(t.strength)
+    if df is None:
+        return []
+    df = df.filter((pl.col("players") == row["players"]) & (pl.col("variant") == row["variant"])
+                   & (pl.col("type") == row["type"]) & pl.col("win_rate_more").is_not_nan())
+    return [Level(bot_of(r["strategies"]), r["win_rate_more"], r["win_low"], r["win_high"], r["fair"],
+                  int(r["games_more"]), bool(r["significant"])) for r in df.iter_rows(named=True)]
+
+
+LEVELS = {"seats": seat_levels, "compare": compare_levels, "swaps": compare_levels, "types": type_levels}
+
+
 def verdict(levels: list[Level], main: str) -> str:
     """See the module docstring."""
     own = next((lv for lv in levels if lv.bot == main), None)
@@ -118,6 +137,10 @@ def claim_of(f: Finding) -> str:
     r = f.row
     if f.topic == "seats":
         return f"{players_label(r['players'])}, {variant_label(r['variant'])}: {seat_label(r['seat'])}'s win rate"
+    if f.topic == "types":
+        return f"{players_label(r['players'])}, {variant_label(r['variant'])}: seats performing {r['name']} more"
+    if f.topic == "swaps":
+        return f"{players_label(r['players'])}: the swap {variant_label(r['variant'])} on {r['metric'].replace('_', ' ')}"
     return f"{players_label(r['players'])}: {variant_label(r['variant'])} on {r['metric'].replace('_', ' ')}"
 
 
@@ -144,7 +167,7 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
             continue
         if bot_of(f.row.get("strategies", "")) != main:
             continue  # the same claim under another bot: shown in the skill-level check instead
-        levels = seat_levels(t, f.row) if f.topic == "seats" else compare_levels(t, f.row)
+        levels = LEVELS[f.topic](t, f.row)
         levels.sort(key=lambda lv: level_key(lv.bot))
         check = Check(f, claim_of(f), levels, verdict(levels, main))
         checks.append(check)
@@ -157,7 +180,7 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
 def level_cell(lv: Level, topic: str) -> str:
     """``"53.5% (52.9-54.1%)"`` for a rate, ``"+2.1 (+1.0 to +3.2)"`` points for a change; a star when significant."""
     star = "*" if lv.significant else ""
-    if topic == "seats":
+    if topic in RATE_TOPICS:
         return f"{pct(lv.value)} ({100 * lv.low:.1f}-{100 * lv.high:.1f}%){star}"
     return f"{100 * lv.value:+.1f} ({100 * lv.low:+.1f} to {100 * lv.high:+.1f}){star}"
 
