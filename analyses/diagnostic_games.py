@@ -42,6 +42,7 @@ from simcore.fast import SimConfig  # noqa: E402
 from simcore.fast.batch import start_game  # noqa: E402
 from simcore.fast.faults import clear_fault, raise_fault  # noqa: E402
 from simcore.fast.isearch import (  # noqa: E402
+    ALL_KINDS_MASK,
     REC_DECISION,
     REC_WIDTH,
     keep_record,
@@ -61,7 +62,9 @@ from simcore.fast.prefix import (  # noqa: E402
     HP_STOP_ON,
     PX_ENTRY_ROWS,
     PX_HEAD,
+    PX_KIND_BITS,
     PX_KINDS,
+    PX_PHASE_SHIFT,
     PX_RNG,
     PX_RUNNING,
     PX_STOP,
@@ -79,7 +82,18 @@ from simcore.fast.rng import decision_state, mix64, seed_key, stream_state  # no
 from simcore.fast.runner import deck_arrays, resolve_strategies, strategy_args  # noqa: E402
 from simcore.fast.scratch import FW_COLLECT_AT, MD_PLAYOUTS, MD_SCORE, MODE_SEARCH, WK_TRACE_COUNTERS, get_rng, new_work  # noqa: E402
 
-ALL_KINDS = (1 << 30) - 1  # simcore.fast.isearch.ALL_KINDS_MASK: every kind searched
+ALL_KINDS = ALL_KINDS_MASK  # every kind searched, in every phase
+# A mask may also skip game phases (simcore.fast.prefix.PX_PHASE_SHIFT): ``only_phase(mask, p)`` searches
+# the mask's kinds in phase p alone (0 early, 1 mid, 2 late: the expert tables' thirds of the Sleep Deck).
+PHASES = ("early", "mid", "late")
+
+
+def only_phase(mask: int, phase: int) -> int:
+    """``mask`` restricted to game phase ``phase``: the skip bits of the other two phases set."""
+    if not 0 <= phase < len(PHASES):
+        raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
+    skip = sum(1 << (PX_PHASE_SHIFT + p) for p in range(len(PHASES)) if p != phase)
+    return (mask & PX_KIND_BITS) | skip
 LABEL_SALT = np.uint64(0x5DEECE66D1B54A33)  # extra label e draws from mix64(stop stream ^ (e + 1) * salt)
 
 
@@ -272,7 +286,8 @@ def play_restricted(
 
     ``masks[s]``: bit k set when seat s (0-based) searches decisions of kind k
     (:data:`simcore.rules.DECISION_KINDS`); ignored for seats that do not
-    search. :data:`ALL_KINDS` everywhere plays the games ``simulate`` plays.
+    search; bits ``PX_PHASE_SHIFT + p`` skip game phase p (:func:`only_phase`).
+    :data:`ALL_KINDS` everywhere plays the games ``simulate`` plays.
     """
     a, b, knobs, key, fns, m = _setup(config, seed, strategies, masks)
     ks = np.zeros(0, dtype=np.int64)

@@ -162,6 +162,42 @@ def test_restricted_search_of_no_kind_plays_the_policy(three_base):
     assert np.array_equal(wins, simulate(config, 4, 3, ["expert"] * 3).win)
 
 
+def test_phase_masks_skip_the_expert_tables_thirds():
+    # a 22-card deck: the expert's early rows take more than 2/3 of it left (15 cards: 0.68), the late rows
+    # at most 1/3 (7 cards: 0.32); 14 and 8 cards are mid (scratch.expert_phase)
+    from analyses.diagnostic_games import ALL_KINDS, only_phase
+    from simcore.fast.layout import H_DECK_PTR
+    from simcore.fast.prefix import PX_KIND_BITS, skips_phase
+    from simcore.fast.zones import new_state
+
+    st = new_state(np.zeros(22, np.int32), np.ones(22, np.int32), 3, False, False)
+    phase_at = {15: 0, 14: 1, 8: 1, 7: 2, 0: 2}
+    for left, phase in phase_at.items():
+        st[H_DECK_PTR] = 22 - left
+        assert not skips_phase(st, ALL_KINDS), left  # normal search play: no phase skipped
+        for q in range(3):
+            assert skips_phase(st, only_phase(ALL_KINDS, q)) == (q != phase), (left, q)
+    assert only_phase(1 << 2, 2) & PX_KIND_BITS == 1 << 2  # the kinds are kept
+    with pytest.raises(ValueError):
+        only_phase(ALL_KINDS, 3)
+
+
+def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(three_base):
+    from analyses.diagnostic_games import ALL_KINDS, only_phase, play_restricted
+    from simcore.fast import simulate
+    from simcore.fast.prefix import PX_PHASE_SHIFT
+
+    config, search = three_base
+    seats = [search, "expert", "expert"]
+    expert = simulate(config, 6, 3, ["expert"] * 3).win
+    every = simulate(config, 6, 3, seats).win
+    none = ALL_KINDS | (7 << PX_PHASE_SHIFT)  # every kind, every phase skipped
+    assert np.array_equal(play_restricted(config, 6, 3, seats, [none, 0, 0]), expert)
+    # searching one phase changes some game against the policy and plays other games than searching all
+    late = play_restricted(config, 6, 3, seats, [only_phase(ALL_KINDS, 2), 0, 0])
+    assert not np.array_equal(late, expert) and not np.array_equal(late, every)
+
+
 @pytest.mark.parametrize("args, problem", [
     (["--players", "7"], "--players must be 2, 3 or 4"),
     (["--train-games", "150"], "--train-games must be a positive multiple of 100"),

@@ -82,6 +82,7 @@ from simcore.fast.prefix import (
     PX_ENTRIES,
     PX_ENTRY_ROWS,
     PX_HEAD,
+    PX_KIND_BITS,
     PX_KINDS,
     PX_MODES,
     PX_RNG,
@@ -137,7 +138,7 @@ REC_DECISION = 6  # the decision's number in the game (groups the rows of one de
 REC_FEATURES = 7  # then N_FEATURES afterstate features
 REC_WIDTH = REC_FEATURES + N_FEATURES
 SCREEN = 8  # options kept for the full K playouts after one screening playout each
-ALL_KINDS_MASK = (1 << 30) - 1
+ALL_KINDS_MASK = PX_KIND_BITS  # every kind in every phase (no PX_PHASE_SHIFT bit: no phase skipped)
 
 
 @njit(cache=True)

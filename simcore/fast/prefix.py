@@ -31,7 +31,10 @@ Block (rows of ``OPT_WIDTH`` int32 from :func:`prefix_base`, before the trace ro
 ``PX_RNG``          stream after the prefix (lo, hi), stream at the stop (lo,
                     hi), divergences (a forced index out of range), prefix full
 ``PX_MODES``        per seat: the mode it decides with beyond the prefix
-``PX_KINDS``        per seat: bit mask of the kinds it searches (0: none)
+``PX_KINDS``        per seat: bit mask of the kinds it searches (0: none); bits
+                    ``PX_PHASE_SHIFT + p`` set: it does not search in game phase p
+                    (scratch.expert_phase: early, mid, late thirds of the Sleep
+                    Deck), a diagnostic's filter (none set in normal search play)
 ``PX_STOP``         the stop: kind, seat, n options, aux
 ``PX_ENTRIES``      the prefix, ``OPT_WIDTH`` choices per row (``PX_ENTRY_ROWS`` rows)
 then                one row per ``OPT_WIDTH`` cards: 1 = the card is still hidden at
@@ -44,7 +47,7 @@ import numpy as np
 
 from simcore.fast.jit import inline_kernel, kernel
 from simcore.fast.layout import H_DECK_PTR, H_N_CARDS, H_N_SEATS, OPT_WIDTH, S_Z_LEN, off_deck, off_z, seat_base
-from simcore.fast.scratch import get_rng, set_rng, trace_start
+from simcore.fast.scratch import expert_phase, get_rng, set_rng, trace_start
 
 PX_HEAD = 0
 PX_RNG = 1
@@ -52,6 +55,10 @@ PX_MODES = 2
 PX_KINDS = 3
 PX_STOP = 4
 PX_ENTRIES = 5
+# PX_KINDS bits: kind k is bit k (N_KINDS = 17 kinds); bit PX_PHASE_SHIFT + p (p = 0, 1, 2) skips game
+# phase p. Skip bits rather than "search this phase" bits, so a kinds-only mask searches every phase.
+PX_PHASE_SHIFT = 24
+PX_KIND_BITS = (1 << PX_PHASE_SHIFT) - 1  # every kind, every phase
 PX_ENTRY_ROWS = 512  # 3,072 decisions in one turn: far beyond any turn played (a full prefix stops the search)
 PX_CAP = PX_ENTRY_ROWS * OPT_WIDTH
 
@@ -125,7 +132,8 @@ def prefix_pick(st, wk, kind, seat, n, base):
         return r
     if head[HP_RESTORED] == 0:
         restore_stream(wk, base)
-    if head[HP_STOP_ON] != 0 and (wk[base + PX_KINDS, seat] >> kind) & 1 != 0:
+    searched = wk[base + PX_KINDS, seat]
+    if head[HP_STOP_ON] != 0 and (searched >> kind) & 1 != 0 and not skips_phase(st, searched):
         head[HP_STATUS] = PX_STOPPED
         stop = wk[base + PX_STOP]
         stop[0] = kind
@@ -135,6 +143,20 @@ def prefix_pick(st, wk, kind, seat, n, base):
         mark_hidden(st, wk, base)
         return 0
     return -1
+
+
+@inline_kernel
+def skips_phase(st, searched):
+    """True when the mask ``searched`` skips the game phase of this decision (PX_PHASE_SHIFT bits).
+
+    The phase is the expert tables' (scratch.expert_phase of features.decision_features'
+    F_DECK_FRACTION, the same division), so "searches the late phase only" means the
+    decisions the expert scores with its late rows.
+    """
+    if searched >> PX_PHASE_SHIFT == 0:
+        return False  # normal search play: no phase filter, nothing computed
+    phase = expert_phase((st[H_N_CARDS] - st[H_DECK_PTR]) / st[H_N_CARDS])
+    return (searched >> (PX_PHASE_SHIFT + phase)) & 1 != 0
 
 
 @kernel

@@ -211,9 +211,19 @@ def uses_expert(modes):
 
 
 @inline_kernel
+def expert_phase(deck_fraction):
+    """The game phase of EXPERT_PHASES (0 early, 1 mid, 2 late) at this fraction of the Sleep Deck left.
+
+    One source for the expert tables' rows and the search's phase filter
+    (simcore.fast.prefix), so both split the game at the same decisions.
+    """
+    return 0 if deck_fraction > 2.0 / 3.0 else (1 if deck_fraction > 1.0 / 3.0 else 2)
+
+
+@inline_kernel
 def expert_row(fw, seat, kind, deck_fraction):
     """The first slot of the seat's expert weights for ``kind`` at this phase (see EXPERT_PHASES)."""
-    phase = 0 if deck_fraction > 2.0 / 3.0 else (1 if deck_fraction > 1.0 / 3.0 else 2)
+    phase = expert_phase(deck_fraction)
     return np.int64(fw[FW_EXPERT_AT]) + seat * EXPERT_WIDTH + (kind * EXPERT_PHASES + phase) * N_FEATURES
 
 
