@@ -1216,11 +1216,15 @@ def exploit(
     games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
                                        help="Games per cell (player count x variant x seat), 1 to 10**12.")] = 1000,
     playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).")] = 8,
+    phases: Annotated[Optional[str], typer.Option(
+        "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
+                         "search:NAME@K/late); default every decision.")] = None,
     seed: SeedOpt = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
     chunk_size: ChunkOpt = 500,
     game: GameOpt = DEFAULT_GAME,
+    progress: ProgressOpt = None,
 ) -> None:
     """How strong is a bot? Per seat, the win rate search:NAME gains over NAME on the same deals."""
     dreamscape_only(game, "exploit")
@@ -1241,9 +1245,10 @@ def exploit(
         raise UserInputError(f"--playouts must be at least 1, got {playouts}")
     if strategy.startswith("search:"):
         raise UserInputError(f"--strategy {strategy}: give the bot itself; exploit plays search:NAME against it")
+    prepare_engine(progress)
     try:
         name = load_strategy(strategy)
-        search = load_strategy(f"search:{name}@{playouts}")
+        search = load_strategy(f"search:{name}@{playouts}" + (f"/{phases}" if phases else ""))
     except StrategyError as exc:
         raise UserInputError(str(exc)) from None
     release = lambda: None  # noqa: E731

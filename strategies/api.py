@@ -36,7 +36,8 @@ from pathlib import Path
 # Importing the built-ins registers them before any user strategy can be
 # registered through this module, so no user strategy takes a built-in's name.
 import strategies.builtins  # noqa: F401
-from simcore.fast.strategies import SEARCH_PLAYOUTS, describe, get_strategy, is_builtin, register_search, strategy_names
+from simcore.fast.strategies import (GAME_PHASES, SEARCH_PLAYOUTS, describe, get_strategy, is_builtin, register_search,
+                                     strategy_names)
 from strategies.errors import StrategyError, error_line
 from strategies.linear import load_linear
 from strategies.expert import load_expert
@@ -74,7 +75,9 @@ def load_strategy(spec: str) -> str:
     ``path/to/bot.py:function``, ``package.module:function``, or
     ``search:SPEC`` / ``search:SPEC@K``: the search player (every decision
     played out K times per option, default 8) with the strategy SPEC (any of
-    the forms above) in its playouts, registered on first use.
+    the forms above) in its playouts, registered on first use;
+    ``search:SPEC@K/late`` (``/mid+late`` ...) searches the decisions of those
+    game phases only (thirds of the Sleep Deck) and plays SPEC at the others.
     """
     if spec.startswith("search:"):
         return _load_search(spec)
@@ -102,9 +105,15 @@ def load_strategy(spec: str) -> str:
 
 
 def _load_search(spec: str) -> str:
-    inner, k_text = spec[len("search:"):], None
+    inner, k_text, phases = spec[len("search:"):], None, None
     if "@" in inner:
         inner, k_text = inner.rsplit("@", 1)
+        if "/" in k_text:  # search:NAME@K/late: the game phases it searches
+            k_text, phase_text = k_text.split("/", 1)
+            phases = phase_text.split("+")
+            if not all(p in GAME_PHASES for p in phases) or len(set(phases)) != len(phases):
+                raise StrategyError(f"strategy {spec!r}: the game phases in search:NAME@K/PHASES are "
+                                    f"{', '.join(GAME_PHASES)} joined with +, e.g. search:expert@8/late, got {phase_text!r}")
     if not inner:
         raise StrategyError(f"strategy {spec!r}: name the playout strategy, e.g. search:linear or search:linear@16")
     playouts = SEARCH_PLAYOUTS
@@ -114,7 +123,7 @@ def _load_search(spec: str) -> str:
         playouts = int(k_text)
     policy = load_strategy(inner)
     try:
-        return register_search(policy, playouts)
+        return register_search(policy, playouts, phases)
     except ValueError as exc:
         raise StrategyError(f"strategy {spec!r}: {exc}") from None
 

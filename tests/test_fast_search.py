@@ -202,3 +202,63 @@ def test_search_beats_its_own_policy_in_seat_one():
     d = s.win[:, 0] - base.win[:, 0]
     low = d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(n)
     assert low > 0, (s.win[:, 0].mean(), base.win[:, 0].mean())
+
+
+# ------------------------------------------------------------------ a search player limited to game phases
+
+
+def _phases_along(deck, players, options, seed, game, choices):
+    """The game phase at each decision of a replay on the reference engine: 0 early, 1 mid, 2 late.
+
+    The expert tables' split (simcore.fast.scratch.expert_phase): more than 2/3 of
+    the deck's cards still in the Sleep Deck, more than 1/3, or less.
+    """
+    from simcore.reference import Game
+    from simcore.rng import GameRng
+
+    g = Game.new(deck, players, GameRng(seed, game), options)
+    phases = []
+    for choice in choices:
+        left = len(g.state.sleep_deck) / len(g.state.cards)
+        phases.append(0 if left > 2 / 3 else (1 if left > 1 / 3 else 2))
+        g.apply(choice, g.pending.kind)
+    return phases
+
+
+@pytest.mark.parametrize("phase,index", [("late", 2), ("early", 0)])
+def test_a_phase_limited_search_seat_plays_its_policy_outside_its_phase(phase, index):
+    from simcore.fast.bridge import decode_trace, play_traced
+
+    deck = deck_from_swap_texts([])
+    name = load_strategy(f"search:greedy@2/{phase}")
+    assert name == f"search:greedy@2/{phase}" and get_record(name).mode == MODE_SEARCH
+    diverged = 0
+    for game in range(4):
+        _, meta, opts = play_traced(deck, 3, Options(), 9, game, [name, "greedy", "greedy"])
+        searched = [(k, s, x) for k, s, _, x in decode_trace(meta, opts)]
+        _, meta, opts = play_traced(deck, 3, Options(), 9, game, ["greedy"] * 3)
+        plain = [(k, s, x) for k, s, _, x in decode_trace(meta, opts)]
+        first = next((i for i, (a, b) in enumerate(zip(searched, plain)) if a != b), None)
+        if first is None:
+            continue
+        diverged += 1
+        phases = _phases_along(deck, 3, Options(), 9, game, [x for *_, x in searched])
+        # the two games agree decision for decision until seat 1 has searched: the first difference comes in the
+        # phase it searches (at its own decision, or at another seat's tie-break drawn from the game's stream,
+        # which a searched decision leaves elsewhere than greedy's own tie-breaks would), after a decision of seat 1
+        assert phases[first] == index
+        assert any(searched[i][1] == 0 and phases[i] == index for i in range(first + 1))
+    assert diverged >= 2  # the phase it searches changes games
+
+
+def test_searching_every_phase_is_the_plain_search_player():
+    assert load_strategy("search:linear@3/early+mid+late") == "search:linear@3"
+    assert load_strategy("search:linear@8/late+mid") == "search:linear@8/mid+late"  # phases in game order
+    assert get_record(load_strategy("search:linear@8/late")).skip != 0 and get_record("search:linear@3").skip == 0
+
+
+@pytest.mark.parametrize("spec", ["search:linear@4/", "search:linear@4/dawn", "search:linear@4/late+late"])
+def test_bad_phases_are_one_line_errors(spec):
+    with pytest.raises(StrategyError) as exc:
+        load_strategy(spec)
+    assert "early, mid, late" in str(exc.value) and "\n" not in str(exc.value)

@@ -110,6 +110,7 @@ from simcore.fast.scratch import (
     MD_PLAYOUTS,
     MD_POLICY,
     MD_SCORE,
+    MD_SKIP,
     MODE_ROLLOUT,
     MODE_SEARCH,
     WK_DECIDES,
@@ -172,7 +173,7 @@ def search_buffers(st, wk, fw, modes, weights):
         m = modes[MD_SCORE, s]
         kinds = 0
         if m == MODE_SEARCH:
-            kinds = ALL_KINDS_MASK
+            kinds = ALL_KINDS_MASK | modes[MD_SKIP, s]  # a phase-limited search player skips the others
             rwk[base + PX_MODES, s] = modes[MD_POLICY, s]  # beyond a full prefix: the policy
             set_policy(fw, s, weights[s], modes[MD_POLICY, s])
         else:

@@ -20,7 +20,7 @@ from simcore.fast.faults import clear_fault, raise_fault
 from simcore.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast.rng import seed_key
-from simcore.fast.scratch import EXPERT_WIDTH, MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MODE_EXPERT
+from simcore.fast.scratch import EXPERT_WIDTH, MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MD_SKIP, MODE_EXPERT, N_MD
 from simcore.cards import CODES
 from simcore.fast.strategies import get_record, weights_for
 from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, Options
@@ -150,16 +150,17 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
     -------
     list
         MAX_SEATS compiled strategy functions (unused seats repeat the first
-        seat's, any valid function will do), then ``modes`` int64[4,
+        seat's, any valid function will do), then ``modes`` int64[N_MD,
         MAX_SEATS] (rows: score mode, rollout policy mode, playouts per
-        option, bit mask of the decision kinds the strategy is called at) and
+        option, bit mask of the decision kinds the strategy is called at,
+        the game phases a search player does not search) and
         ``weights`` float64[MAX_SEATS, N_FEATURES] (linear weights or a
         linear rollout policy; EXPERT_WIDTH columns when a seat plays or
         searches with an expert table), one column / row per seat.
     """
     records = [get_record(n) for n in names]
     fns = [r.compiled for r in records]
-    modes = np.zeros((MD_DECIDES + 1, MAX_SEATS), dtype=np.int64)
+    modes = np.zeros((N_MD, MAX_SEATS), dtype=np.int64)
     expert = any(MODE_EXPERT in (r.mode, r.policy) for r in records)
     weights = np.zeros((MAX_SEATS, EXPERT_WIDTH if expert else N_FEATURES), dtype=np.float64)
     opts = options if options is not None else Options()
@@ -168,6 +169,7 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
         modes[MD_POLICY, s] = r.policy
         modes[MD_PLAYOUTS, s] = r.playouts
         modes[MD_DECIDES, s] = r.decides
+        modes[MD_SKIP, s] = r.skip
         w = weights_for(r, players, opts.sleep_token, opts.shifting_tokens)
         weights[s, : w.shape[0]] = w
     return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function

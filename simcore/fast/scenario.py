@@ -28,7 +28,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from simcore.cards import CODE_TO_TYPE, Card
 from simcore.fast.bridge import decode_option, dump_cards_state
 from simcore.fast.batch import play_scripted
-from simcore.fast.scratch import MODE_SCRIPT, WK_TAIL, max_options, new_work
+from simcore.fast.scratch import MODE_SCRIPT, N_MD, WK_TAIL, max_options, new_work
 from simcore.fast.zones import new_state
 from simcore.fast.layout import (
     BUY_POSITION,
@@ -214,7 +214,7 @@ def play_scenario(s: GameState, choices: list[dict]) -> ScriptedResult:
     c = len(s.cards)
     n_opt = max_options(c)
     rows = script_rows(len(choices), n_opt, state_size(c))
-    modes = np.zeros((4, MAX_SEATS), dtype=np.int64)
+    modes = np.zeros((N_MD, MAX_SEATS), dtype=np.int64)
     modes[0, :] = MODE_SCRIPT
     wk, fw = new_work(c, np.uint64(0), 0, rows, modes, np.zeros((MAX_SEATS, N_FEATURES)))
     base = wk.shape[0] - WK_TAIL - rows  # the first trace row: the script block

@@ -41,6 +41,7 @@ from numba import cfunc, types
 from numba.core.ccallback import CFunc
 
 from simcore.fast.layout import F_DELTA, N_FEATURES
+from simcore.fast.prefix import PX_PHASE_SHIFT
 from simcore.fast.scratch import (
     EXPERT_WIDTH,
     MODE_CALL,
@@ -130,6 +131,8 @@ class StrategyRecord:
         MODE_EXPERT (or a search over it): the expert table per configuration,
         keyed ``(players, sleep_token, shifting_tokens)``; ``weights`` is the
         table played where no key matches (:func:`weights_for`).
+    skip : int
+        MODE_SEARCH: the game phases it does not search (:func:`phase_skip_bits`); 0 searches every phase.
     """
 
     name: str
@@ -142,6 +145,7 @@ class StrategyRecord:
     description: str = ""
     builtin: bool = False
     tables: Mapping | None = None
+    skip: int = 0
 
 
 def weights_for(record: "StrategyRecord", players: int | None = None, sleep_token: bool = False,
@@ -448,12 +452,34 @@ def register_rollout(
 SEARCH_PLAYOUTS = 8  # default K of search:NAME
 
 
-def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
-    """The registered name of the search player over ``policy``: ``search:NAME`` (default K) or ``search:NAME@K``."""
+GAME_PHASES = ("early", "mid", "late")  # the expert tables' thirds of the Sleep Deck (scratch.expert_phase)
+
+
+def phase_skip_bits(phases) -> int:
+    """The search mask bits (simcore.fast.prefix.PX_PHASE_SHIFT) that skip every game phase not in ``phases``.
+
+    ``phases`` names game phases of :data:`GAME_PHASES`; None or all three: 0 (every phase searched).
+    """
+    if phases is None:
+        return 0
+    unknown = [p for p in phases if p not in GAME_PHASES]
+    if unknown or not phases:
+        raise ValueError(f"game phases are {', '.join(GAME_PHASES)} (joined with +), got {'+'.join(phases) or 'none'}")
+    return sum(1 << (PX_PHASE_SHIFT + i) for i, p in enumerate(GAME_PHASES) if p not in phases)
+
+
+def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -> str:
+    """The registered name of the search player over ``policy``.
+
+    ``search:NAME`` (default K), ``search:NAME@K``, or with game phases
+    ``search:NAME@K/late`` (``/mid+late``: the phases it searches, in game order).
+    """
+    if phases is not None and phase_skip_bits(phases) != 0:
+        return f"search:{policy}@{playouts}/" + "+".join(p for p in GAME_PHASES if p in phases)
     return f"search:{policy}" if playouts == SEARCH_PLAYOUTS else f"search:{policy}@{playouts}"
 
 
-def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
+def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -> str:
     """Register the search player (MODE_SEARCH, :mod:`simcore.fast.isearch`) over a registered policy.
 
     At every decision with 2+ options the seat plays each option out
@@ -468,6 +494,11 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
         search player: a playout never searches).
     playouts : int
         Playouts per option (K >= 1).
+    phases : sequence of str, optional
+        Search only at decisions in these game phases (``early``, ``mid``,
+        ``late``: more than 2/3, more than 1/3, or less of the Sleep Deck
+        left, the expert tables' split) and play ``policy`` at the others.
+        Default: every phase.
 
     Returns
     -------
@@ -477,7 +508,8 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
     Raises
     ------
     ValueError
-        ``playouts`` is not a whole number >= 1, or ``policy`` is a rollout or search player.
+        ``playouts`` is not a whole number >= 1, ``phases`` names no or an
+        unknown phase, or ``policy`` is a rollout or search player.
     KeyError
         ``policy`` is not registered.
     """
@@ -487,12 +519,15 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS) -> str:
     base = get_record(policy)
     if base.mode in (MODE_ROLLOUT, MODE_SEARCH):
         raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy")
-    name = search_name(policy, k)
+    skip = phase_skip_bits(phases)
+    name = search_name(policy, k, phases)
+    where = "every decision" if skip == 0 else "every decision of the " + " and ".join(
+        p for p in GAME_PHASES if p in phases) + " game"
     # registered again on every use: the policy may have been re-registered (linear:FILE)
-    register(name, base.compiled, f"search at every decision: {k} playouts per option with {policy!r}",
+    register(name, base.compiled, f"search at {where}: {k} playouts per option with {policy!r}",
              mode=MODE_SEARCH, weights=base.weights, playouts=k, policy=base.mode)
-    # the policy's kinds (a MODE_CALL policy is called only there in the playouts) and tables
-    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides, tables=base.tables)
+    # the policy's kinds (a MODE_CALL policy is called only there in the playouts), tables and phases
+    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides, tables=base.tables, skip=skip)
     return name
 
 
