@@ -485,7 +485,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     # 21 pairs x 2 seatings, of which expert/linear is skill against luck's already, with its 20,000 games)
     assert len({c.id for c in configs}) == len(configs) == 631
     assert plan.total_games == (12 * 200_000 + 288 * 25_000 + 33 * 20_000 + 210 * 2_000 + 40 * 5_000 + 18 * 300
-                                + 12 * 50_000 + 12 * 20_000 + 6 * 150)
+                                + 12 * 50_000 + 12 * 20_000 + 6 * 400)
     multi = [c for c in configs if len(set(c.strategies)) == 1 and c.players >= 2]
     options = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
     for p in (2, 3, 4):
@@ -498,7 +498,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
             assert len(singles) == 24, (p, o)
         # issue 12: the rules options again at the other skill levels
         assert {c.variant for c in multi if c.players == p and c.strategies[0] == "linear"} == set(options)
-        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4"} == {"base", "sleep-token"}
+        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4/late"} == {"base", "sleep-token"}
     bots = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
     tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1
                   and exploit_cell(c.strategies) is None]
@@ -510,9 +510,9 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     assert sorted(c.strategies for c in ladder) == sorted(schedule(("random", "greedy", "spoiler", "chain", "economist",
                                                                      "linear", "expert"), 2))
     cells = sorted((c.players, c.variant, exploit_cell(c.strategies)) for c in configs if exploit_cell(c.strategies))
-    assert cells == sorted((p, o, ("expert", "search:expert@8", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
+    assert cells == sorted((p, o, ("expert", "search:expert@8/late", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
                            for s in range(p))
-    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8" if i == s else "expert" for i in range(p)))) == 300
+    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8/late" if i == s else "expert" for i in range(p)))) == 300
                for p, v, (_, _, s) in cells)
     assert "rollout" not in {s for c in configs for s in c.strategies}
     assert {c.variant for c in configs if c.players == 1} == set(options)
@@ -525,10 +525,10 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     games = {(part.label, plan.games_of(part.configs[0])) for part in plan.parts}
     assert games == {("rules options", 200_000), ("single swaps", 25_000), ("skill against luck", 20_000),
                      ("tournament", 2_000), ("ladder", 5_000), ("bot strength", 300), ("solo", 50_000),
-                     ("skill levels", 20_000), ("skill levels", 150)}
+                     ("skill levels", 20_000), ("skill levels", 400)}
     quick = main_plan(quick=True)
     assert {c.id for c in quick.configs} < {c.id for c in configs}
-    assert len(quick.configs) == 398 and quick.total_games == 517_360
+    assert len(quick.configs) == 398 and quick.total_games == 517_700
     quick_swaps = {(c.players, c.variant) for c in quick.configs if ":" in c.variant}
     assert quick_swaps == {(p, v) for p in (2, 3, 4) for v in {c.variant for c in multi if ":" in c.variant and "+" not in c.variant}}
     assert len(quick_swaps) == 3 * 24  # every single swap, under the base rules only
