@@ -262,3 +262,11 @@ def test_bad_phases_are_one_line_errors(spec):
     with pytest.raises(StrategyError) as exc:
         load_strategy(spec)
     assert "early, mid, late" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_phase_limited_search_gives_the_same_games_whatever_the_chunk_size():
+    name = load_strategy("search:linear@2/mid+late")
+    cfg = SimConfig(4, Options(False, True))
+    seats = [name, "linear", name, "greedy"]
+    a = simulate(cfg, 10, 8, seats, chunk_size=10)
+    assert _same(a, simulate(cfg, 10, 8, seats, chunk_size=3)) and _same(a, simulate(cfg, 10, 8, seats, chunk_size=1))
