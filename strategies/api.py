@@ -90,7 +90,7 @@ def load_strategy(spec: str) -> str:
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K])"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K[/PHASES]])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)
