@@ -182,13 +182,18 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
             study.save()
             study.run(chunk_fn, progress=progress, backend=backend)
     if plan.recheck:
-        study = _run_recheck(plan, out, command, backend, progress, chunk_fn, meta)
+        study = _run_recheck(plan, out, command, backend, progress, chunk_fn, meta) or study
     return study
 
 
-def _run_recheck(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta) -> Study:
-    """The ``[[recheck]]`` stage: the headline swap decks of the finished study under other bots (analyses.recheck)."""
+def _run_recheck(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta) -> Study | None:
+    """The ``[[recheck]]`` stage: the headline swap decks of the finished study under other bots (analyses.recheck).
+
+    None when the study played no single swap (nothing to replay).
+    """
     stages = recheck_configs(out, plan.recheck)
+    if not any(configs for _, configs in stages):
+        return None
     parts = list(meta.get("parts") or [{"label": "study", "configs": len(plan.configs), "games": plan.games}])
     parts += [{"label": r.label, "configs": len(configs), "games": r.games} for r, configs in stages]
     everything = [c for _, configs in stages for c in configs]

@@ -104,3 +104,11 @@ def test_a_bad_recheck_table_is_one_clear_error(tmp_path, table, words):
     with pytest.raises(StudyError) as err:
         load_study_file(path)
     assert all(w in str(err.value) for w in words) and "\n" not in str(err.value)
+
+
+def test_a_study_without_swaps_has_nothing_to_recheck(tmp_path):
+    (tmp_path / "s.toml").write_text('seed = 2\ngames = 30\nplayers = 2\nstrategy = "greedy"\n\n'
+                                     '[[recheck]]\nstrategy = "random"\ngames = 10\n')
+    run_plan(load_study_file(tmp_path / "s.toml"), tmp_path / "study", progress=False)
+    m = read_manifest(tmp_path / "study")
+    assert [c.strategies for c in m.configs] == [("greedy", "greedy")] and headline_swaps(tmp_path / "study") == []
