@@ -214,10 +214,13 @@ def prepare_engine(progress: bool | None) -> None:
     if _PROCESS["console"]:  # the process is ours: Ctrl-C stops numba code too (within interrupts.GRACE_SECONDS)
         interrupts.install()
     set_progress(progress)
+    if not engine_compiled():  # a cold cache: one line, and the built-in strategies compile under it too
+        notice(COMPILE_NOTICE)
+        set_compile_notice(None)
+        set_guard_notice(None)
+        import strategies.builtins  # noqa: F401 - compiles the built-ins' callbacks now, silently
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
-    if not engine_compiled():
-        notice(COMPILE_NOTICE)
 
 
 def seat_indexes(data: dict) -> dict:

@@ -22,9 +22,9 @@ def run(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
-def dreamscape(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def dreamscape(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
     """The command line in a fresh process, stdout and stderr piped (not terminals)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", **(env or {})}
     return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], cwd=cwd, env=env,
                           capture_output=True, timeout=600)
 
@@ -263,6 +263,21 @@ def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
     assert [line for line in lines if line.startswith("compiling strategy")] == [lines[0]]
     second = dreamscape("simulate", "--players", "2", "--games", "5", "--strategy", f"{bot}:edge", cwd=tmp_path)
     assert "compiling" not in second.stderr.decode()
+
+
+@pytest.mark.slow  # an empty numba cache: the engine and the built-in strategies compile, about 2 min on 2 cores
+def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path):
+    from analyses.warmup import COMPILE_NOTICE
+
+    result = dreamscape("simulate", "--players", "3", "--games", "1000",
+                        env={"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DREAMSCAPE_SERVER": "off"})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.decode().splitlines() == [COMPILE_NOTICE]  # the built-ins compile under the same line
+    assert any((tmp_path / "numba").iterdir())  # it did compile, into the empty cache
+    head = result.stdout.decode().splitlines()[0]
+    seconds, rate = re.search(r", ([\d.]+) s \(([\d,]+) games/s\)$", head).groups()
+    # Compilation takes a minute or more: 1,000 games over it would be under 20 games/s and over 50 s.
+    assert float(seconds) < 5 and int(rate.replace(",", "")) > 1000
 
 
 def test_engine_cache_state_is_read_without_compiling():
