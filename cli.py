@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-try:  # typer >= 0.29 vendors click
+try:  # typer 0.28 (pinned in pyproject.toml) vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - older typer on top of click
     from click.exceptions import ClickException, NoArgsIsHelpError
