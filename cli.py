@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-try:  # typer >= 0.29 vendors click
+try:  # typer 0.28 (pinned in pyproject.toml) vendors click as typer._click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - older typer on top of click
     from click.exceptions import ClickException, NoArgsIsHelpError
@@ -214,10 +214,22 @@ def prepare_engine(progress: bool | None) -> None:
     if _PROCESS["console"]:  # the process is ours: Ctrl-C stops numba code too (within interrupts.GRACE_SECONDS)
         interrupts.install()
     set_progress(progress)
+    if not engine_compiled():  # a cold cache: one line, and the built-in strategies compile under it too
+        notice(COMPILE_NOTICE)
+        set_compile_notice(None)
+        set_guard_notice(None)
+        import strategies.builtins  # noqa: F401 - compiles the built-ins' callbacks now, silently
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
-    if not engine_compiled():
-        notice(COMPILE_NOTICE)
+
+
+def seat_indexes(data: dict) -> dict:
+    """``data`` for ``--json`` when its table rows number seats for people (exploit, fix-seats: seat 1 first).
+
+    JSON keeps one convention (README, "Output conventions"): ``"seat"`` is the
+    seat's index, 0 for the first player.
+    """
+    return {**data, "rows": [{**row, "seat": row["seat"] - 1} for row in data["rows"]]}
 
 
 def writable_folder(path: Path, option: str) -> Path:
@@ -364,9 +376,13 @@ def play(
     variant: Annotated[Optional[str], typer.Option(
         "--variant", help="Another game's variant (Pleasant Dreams: base, lucid, start=N, actions=N joined by +).")] = None,
     cards: CardsOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the game's record (set-up, every turn's decisions "
+                                                          "and events, final scores) as one JSON object.")] = False,
 ) -> None:
     """Play one game on the reference engine and narrate it turn by turn."""
-    from reports.narrate import narrate_game
+    import json
+
+    from reports.narrate import game_record, narrate_game
     from strategies.reference_bots import REFERENCE_BOTS
 
     if game != DEFAULT_GAME:
@@ -374,7 +390,12 @@ def play(
                             "--deck": deck})
         the_game = pick_game(game)
         setup = the_game.setup(players or the_game.seat_counts[-1], variant or "base", cards)
-        for line in the_game.narrate(setup, the_game.seat_strategies(strategy, setup), seed, 0):
+        bots = the_game.seat_strategies(strategy, setup)
+        lines = the_game.narrate(setup, bots, seed, 0)
+        if as_json:
+            typer.echo(json.dumps(another_game_record(the_game, setup, bots, seed, lines)))
+            return
+        for line in lines:
             typer.echo(line)
         return
     if variant is not None:
@@ -384,8 +405,29 @@ def play(
     check_players(players)
     the_deck = resolve_deck(deck, swap)
     bots = resolve_strategies(strategy, players, REFERENCE_BOTS)
+    if as_json:
+        typer.echo(json.dumps(game_record(the_deck, players, seed, Options(sleep_token, shifting_tokens), bots)))
+        return
     for line in narrate_game(the_deck, players, seed, Options(sleep_token, shifting_tokens), bots):
         typer.echo(line)
+
+
+def another_game_record(the_game, setup, bots: tuple[str, ...], seed: int, lines: list[str]) -> dict:
+    """``play --json --game NAME``: the game's result through the plug-in interface, and its narration.
+
+    The same game 0 of ``seed`` that ``narrate`` tells, played again on the
+    reference engine by ``play_games`` (both engines' per-game results).
+    """
+    from analyses.runsummary import json_ready
+
+    result = the_game.play_games(setup, bots, seed, 0, 1, engine="reference")
+    wins = the_game.seat_wins(result, setup)[0]
+    return json_ready({
+        "game": the_game.name, "players": setup.players, "variant": the_game.variant_name(setup), "seed": seed,
+        "seats": [{"seat": i, "strategy": name, "win": float(wins[i])} for i, name in enumerate(bots)],
+        "result": {key: values[0].tolist() for key, values in result.items()},
+        "narration": list(lines),
+    })
 
 
 # ----------------------------------------------------------------------------- decks
@@ -850,6 +892,7 @@ def report(
     png_dir: Annotated[Optional[Path], typer.Option("--png-dir", help="Where to write one PNG per chart (default: in the folder).")] = None,
     game: Annotated[Optional[str], typer.Option("--game", help="Check that the folder holds this game "
                                                                "(default: whichever it holds).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
 ) -> None:
     """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
     from analyses.study import check_study
@@ -868,6 +911,12 @@ def report(
     except ImportError as exc:
         raise UserInputError(f"reports are not available in this installation ({exc})") from None
     result = build_report(folder, pdf=pdf, png_dir=png_dir)
+    if as_json:  # the shape of study --json: what was written
+        import json
+
+        typer.echo(json.dumps({"folder": str(folder), "report": str(result.pdf),
+                               "charts": [str(png) for png in result.pngs]}))
+        return
     typer.echo(f"wrote {result.pdf}")
     for png in result.pngs:
         typer.echo(f"wrote {png}")
@@ -937,14 +986,20 @@ def study(
 
 
 @app.command()
-def warmup(game: GameOpt = DEFAULT_GAME) -> None:
+def warmup(
+    game: GameOpt = DEFAULT_GAME,
+    as_json: Annotated[bool, typer.Option("--json", help="Print how long it took (and whether the engine was "
+                                                          "compiled already) as one JSON object.")] = False,
+) -> None:
     """Compile the fast engine and the built-in strategies into numba's cache once (1-3 minutes on 2 cores).
 
     Every later command loads them in about a second. ``python3 dev.py setup``
     runs this after installing; a command that still has to compile says so
     in one line on stderr first. ``--game NAME``: that game's fast engine.
     """
-    from analyses.warmup import warm_up
+    import json
+
+    from analyses.warmup import engine_compiled, warm_up
 
     if game != DEFAULT_GAME:
         import time
@@ -954,10 +1009,16 @@ def warmup(game: GameOpt = DEFAULT_GAME) -> None:
         t0 = time.perf_counter()
         typer.echo(f"compiling {pick_game(game).title}'s fast engine once (a minute or two on 2 cores)…", err=True)
         warm_game(pick_game(game))
-        typer.echo(f"ready in {time.perf_counter() - t0:.0f} s", err=True)
+        seconds = time.perf_counter() - t0
+        typer.echo(f"ready in {seconds:.0f} s", err=True)
+        if as_json:
+            typer.echo(json.dumps({"game": game, "seconds": round(seconds, 3), "already_compiled": None}))
         return
 
-    warm_up(say=lambda line: typer.echo(line, err=True))
+    already = engine_compiled()
+    seconds = warm_up(say=lambda line: typer.echo(line, err=True))
+    if as_json:  # the lines above stay on stderr; stdout carries only this
+        typer.echo(json.dumps({"game": game, "seconds": round(seconds, 3), "already_compiled": already}))
 
 
 # ----------------------------------------------------------------------------- bench
@@ -1270,7 +1331,7 @@ def exploit(
     if as_json:
         from analyses.summary import json_ready
 
-        typer.echo(json.dumps(json_ready(data)))
+        typer.echo(json.dumps(json_ready(seat_indexes(data))))
         return
     from reports.tables import exploit_lines
 
@@ -1404,7 +1465,7 @@ def fix_seats(
             "rows": frame.to_dicts()}
     save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
     if as_json:
-        typer.echo(json.dumps(json_ready(data)))
+        typer.echo(json.dumps(json_ready(seat_indexes(data))))
         return
     from reports.tables import fix_lines
 

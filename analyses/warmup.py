@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-COMPILE_NOTICE = "compiling the engine once (about a minute on 2 cores)…"
+COMPILE_NOTICE = "compiling the engine once (1-2 minutes on 2 cores)…"
 STRATEGY_NOTICE = "compiling strategy {} (once per version of its file)…"
-WORKER_NOTICE = "loading the engine in every Dask worker (a worker with a cold numba cache compiles it first: about a minute on 2 cores)…"
+WORKER_NOTICE = "loading the engine in every Dask worker (a worker with a cold numba cache compiles it first: 1-2 minutes on 2 cores)…"
 
 
 def engine_compiled() -> bool:

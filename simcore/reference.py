@@ -129,6 +129,8 @@ class GameState:
     aborted: bool = False
     winners: list[int] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    # The log's structured twin, one dict per line said (``dreamscape play --json``): None unless asked for.
+    events: list[dict] | None = field(default=None, repr=False, compare=False)
     # Called with the state at the end of every turn (after Phase 3), for narration.
     on_turn_end: Callable[["GameState"], None] | None = field(default=None, repr=False, compare=False)
 
@@ -180,8 +182,11 @@ class GameState:
     def draw(self) -> int:
         return self.sleep_deck.pop(0)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, event: str | None = None, **fields: Any) -> None:
+        """One line of the log; with ``events`` on, also ``{"event": event, **fields}`` (seats as indexes)."""
         self.log.append(text)
+        if self.events is not None and event is not None:
+            self.events.append({"event": event, **fields})
 
 
 @dataclass
@@ -237,12 +242,12 @@ def play_game(s: GameState) -> Flow:
 def play_turn(s: GameState) -> Flow:
     if s.turns_played >= TURN_CAP:  # R8.4
         s.game_over, s.aborted, s.winners = True, True, []
-        s.say(f"The game hits the safety cap of {TURN_CAP} turns and is aborted.")
+        s.say(f"The game hits the safety cap of {TURN_CAP} turns and is aborted.", "aborted", turns=TURN_CAP)
         return
     seat = s.active
     s.turns_played += 1
     s.seat_turns[seat] += 1
-    s.say(f"--- Turn {s.turns_played}: seat {seat + 1} ---")
+    s.say(f"--- Turn {s.turns_played}: seat {seat + 1} ---", "turn", turn=s.turns_played, seat=seat)
     if s.options.sleep_token:
         yield from use_sleep_token(s, seat)
     yield from deep_sleep_accumulation(s, seat)
@@ -261,10 +266,12 @@ def use_sleep_token(s: GameState, seat: int) -> Flow:
     choice = yield from ask("sleep_token", seat, choices)
     if choice == "discard":
         discard_top_z(s, seat)
-        s.say(f"Seat {seat + 1} flips the Sleep Token to restless sleep and discards a Z card.")
+        s.say(f"Seat {seat + 1} flips the Sleep Token to restless sleep and discards a Z card.",
+              "sleep_token", seat=seat, use="discard", z=s.seats[seat].z)
     elif choice == "point":
         s.token_point = True
-        s.say(f"Seat {seat + 1} flips the Sleep Token to restful sleep: +1 point this turn.")
+        s.say(f"Seat {seat + 1} flips the Sleep Token to restful sleep: +1 point this turn.",
+              "sleep_token", seat=seat, use="point")
 
 
 def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
@@ -274,7 +281,7 @@ def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
     take = yield from ask("take_z", seat, [True, False])
     if take:
         s.seats[seat].deep_sleep.append(s.draw())
-        s.say(f"Seat {seat + 1} takes a Z card (now {s.seats[seat].z}).")
+        s.say(f"Seat {seat + 1} takes a Z card (now {s.seats[seat].z}).", "take_z", seat=seat, z=s.seats[seat].z)
 
 
 def direct_your_sleep(s: GameState, seat: int) -> Flow:
@@ -326,15 +333,18 @@ def purchase(s: GameState, seat: int, choice: dict) -> Flow:
         card, was_face_down = take_from_dreamscape(s, p)
         if was_face_down:  # R5.4: a Z card goes to Deep Sleep unspent, nothing performed
             st.deep_sleep.append(card)
-            s.say(f"Seat {seat + 1} buys the face-down card at position {p} for {cost}: a Z card (now {st.z}).")
+            s.say(f"Seat {seat + 1} buys the face-down card at position {p} for {cost}: a Z card (now {st.z}).",
+                  "buy", seat=seat, card=None, position=p, cost=cost, face_down=True, z=st.z)
             return
-        s.say(f"Seat {seat + 1} buys {s.code(card)} at position {p} for {cost}.")
+        s.say(f"Seat {seat + 1} buys {s.code(card)} at position {p} for {cost}.",
+              "buy", seat=seat, card=s.code(card), position=p, cost=cost, face_down=False)
     else:
         i = choice["reserved"]
         pay(s, seat, 1)
         card = st.reserved.pop(i)
         st.ready.pop(i)
-        s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for 1.")
+        s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for 1.",
+              "buy", seat=seat, card=s.code(card), position=None, cost=1, reserved=True)
     st.rem.append(card)  # R5.3: on top of the REM stack, then perform one type
     yield from perform_card(s, Purchase(buyer=seat), card, seat, source_stack=st.rem)
 
@@ -378,13 +388,15 @@ def perform_card(
 ) -> Flow:
     """R5.3/R6: the acting player chooses one of the card's two types and performs it."""
     if card in ctx.performed:  # R6.12 loop guard: does nothing and asks nothing
-        s.say(f"  {s.code(card)} has already been performed this purchase (R6.12): nothing happens.")
+        s.say(f"  {s.code(card)} has already been performed this purchase (R6.12): nothing happens.",
+              "already_performed", seat=acting, card=s.code(card))
         return
     ctx.performed.add(card)  # R6.12: performed from the moment its performance starts
     first, second = s.cards[card]
     code = yield from ask("perform", acting, [CODES[first], CODES[second]], card=card)
     dream = type_from_code(code)
-    s.say(f"  Seat {acting + 1} performs {code} of {s.code(card)}.")
+    s.say(f"  Seat {acting + 1} performs {code} of {s.code(card)}.", "perform", seat=acting, type=code,
+          card=s.code(card))
     own_stack = s.seats[acting].rem
     if may_target_discard:
         # R10.1/R10.2: without target_discard, "your REM stack" stays the REM
@@ -393,7 +405,7 @@ def perform_card(
         if dream in (DreamType.FLOATING_FREE, DreamType.RECURRING_DREAM):
             if (yield from ask("target_discard", acting, [False, True], card=card)):
                 source_stack = own_stack = s.discard
-                s.say("    targeting the discard pile (R10.1).")
+                s.say("    targeting the discard pile (R10.1).", "target_discard", seat=acting)
     yield from PERFORMERS[dream](s, ctx, Performance(acting, card, source_stack, own_stack, invader))
 
 
@@ -412,7 +424,8 @@ def floating_free(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     i = yield from ask("floating_free", perf.acting, list(range(len(stack) - 1)), perf.card, on_discard)
     card = stack.pop(i)
     stack.append(card)
-    s.say(f"    Floating Free pulls {s.code(card)} to the top of the {where}.")
+    s.say(f"    Floating Free pulls {s.code(card)} to the top of the {where}.", "floating_free", seat=perf.acting,
+          card=s.code(card), stack="discard" if on_discard else "rem")
     yield from perform_card(s, ctx, card, perf.acting, nested_stack(s, stack, perf.acting))
 
 
@@ -423,7 +436,8 @@ def interrupted_sleep(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
         return
     s.face_down[p - 1] = not s.face_down[p - 1]
     side = "face down (a Z card)" if s.face_down[p - 1] else "face up"
-    s.say(f"    Interrupted Sleep turns position {p} {side}.")
+    s.say(f"    Interrupted Sleep turns position {p} {side}.", "interrupted_sleep", seat=perf.acting, position=p,
+          face_down=s.face_down[p - 1])
 
 
 def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
@@ -437,9 +451,11 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if perf.invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = yield from ask_give_up_spent(s, target, perf.card)
     if discard_top_z(s, target, from_spent=from_spent):
-        s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).")
+        s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).", "night_terror",
+              seat=perf.acting, target=target, discarded=True, z=st.z)
     else:
-        s.say(f"    Night Terror on seat {target + 1}, who holds one Z card: nothing happens (R3.2).")
+        s.say(f"    Night Terror on seat {target + 1}, who holds one Z card: nothing happens (R3.2).", "night_terror",
+              seat=perf.acting, target=target, discarded=False, z=st.z)
 
 
 def ask_give_up_spent(s: GameState, seat: int, card: int) -> Flow:
@@ -456,11 +472,13 @@ def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if empty and s.sleep_deck:
         p = empty[0]
         s.dreamscape[p - 1], s.face_down[p - 1] = s.draw(), False
-        s.say(f"    Night Terror fills position {p} with {s.code(s.dreamscape[p - 1])}.")
+        s.say(f"    Night Terror fills position {p} with {s.code(s.dreamscape[p - 1])}.", "night_terror_fill",
+              seat=perf.acting, position=p, card=s.code(s.dreamscape[p - 1]))
     st = s.seats[perf.acting]
     from_spent = yield from ask_give_up_spent(s, perf.acting, perf.card)
     if discard_top_z(s, perf.acting, from_spent=from_spent):
-        s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).")
+        s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).", "night_terror",
+              seat=perf.acting, target=perf.acting, discarded=True, z=st.z)
 
 
 def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
@@ -472,14 +490,16 @@ def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     st = s.seats[perf.acting]
     st.reserved.append(card)
     st.ready.append(False)
-    s.say(f"    Lucid Dreaming: seat {perf.acting + 1} reserves {s.code(card)} from position {p}.")
+    s.say(f"    Lucid Dreaming: seat {perf.acting + 1} reserves {s.code(card)} from position {p}.", "lucid_dreaming",
+          seat=perf.acting, card=s.code(card), position=p)
 
 
 def perfect_respite(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     """R6.5: the Sleep Deck's top card becomes an unspent Z card."""
     if s.sleep_deck:
         s.seats[perf.acting].deep_sleep.append(s.draw())
-        s.say(f"    Perfect Respite: seat {perf.acting + 1} gains a Z card (now {s.seats[perf.acting].z}).")
+        s.say(f"    Perfect Respite: seat {perf.acting + 1} gains a Z card (now {s.seats[perf.acting].z}).",
+              "perfect_respite", seat=perf.acting, z=s.seats[perf.acting].z)
     return
     yield  # a generator like every performer
 
@@ -488,10 +508,10 @@ def recurring_dream(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     """R6.6: perform the card directly beneath the source card in its stack."""
     stack = perf.source_stack
     if stack is None or perf.card not in stack or stack.index(perf.card) == 0:
-        s.say("    Recurring Dream finds nothing beneath its card.")
+        s.say("    Recurring Dream finds nothing beneath its card.", "recurring_dream", seat=perf.acting, card=None)
         return
     beneath = stack[stack.index(perf.card) - 1]
-    s.say(f"    Recurring Dream replays {s.code(beneath)}.")
+    s.say(f"    Recurring Dream replays {s.code(beneath)}.", "recurring_dream", seat=perf.acting, card=s.code(beneath))
     yield from perform_card(s, ctx, beneath, perf.acting, nested_stack(s, stack, perf.acting))
 
 
@@ -501,7 +521,8 @@ def collective_dream(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
         if not s.discard:
             return
         top = s.discard[-1]
-        s.say(f"    Collective Dream copies {s.code(top)} from the discard pile.")
+        s.say(f"    Collective Dream copies {s.code(top)} from the discard pile.", "collective_dream",
+              seat=perf.acting, target=None, card=s.code(top))
         yield from perform_card(s, ctx, top, perf.acting, None, may_target_discard=True)
         return
     targets = [o for o in s.opponents(perf.acting) if s.seats[o].rem]
@@ -509,7 +530,8 @@ def collective_dream(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if target is None:
         return
     their = s.seats[target].rem
-    s.say(f"    Collective Dream copies seat {target + 1}'s top card {s.code(their[-1])}.")
+    s.say(f"    Collective Dream copies seat {target + 1}'s top card {s.code(their[-1])}.", "collective_dream",
+          seat=perf.acting, target=target, card=s.code(their[-1]))
     # R6.7: the copied card's stack is the source stack for R6.6.
     yield from perform_card(s, ctx, their[-1], perf.acting, their)
 
@@ -520,7 +542,8 @@ def shifting_dreams(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
         orders = [list(o) for o in permutations(range(1, N_POSITIONS + 1))]
         costs = yield from ask("shifting_tokens", perf.acting, orders, card=perf.card)
         s.costs = list(costs)
-        s.say(f"    Shifting Dreams moves the cost tokens: costs now {s.costs}.")
+        s.say(f"    Shifting Dreams moves the cost tokens: costs now {s.costs}.", "shifting_tokens",
+              seat=perf.acting, costs=list(s.costs))
         return
     order = yield from ask("shifting_dreams", perf.acting, distinct_rearrangements(s), card=perf.card)
     if order is None:
@@ -528,7 +551,8 @@ def shifting_dreams(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     old = list(zip(s.dreamscape, s.face_down))
     for p, from_p in enumerate(order):
         s.dreamscape[p], s.face_down[p] = old[from_p - 1]
-    s.say(f"    Shifting Dreams rearranges the Dreamscape (position p takes old {list(order)}).")
+    s.say(f"    Shifting Dreams rearranges the Dreamscape (position p takes old {list(order)}).", "shifting_dreams",
+          seat=perf.acting, order=list(order))
 
 
 def distinct_rearrangements(s: GameState) -> list[list[int]]:
@@ -565,7 +589,9 @@ def invasive_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     s.dreamscape[p - 1], s.face_down[p - 1] = outgoing, False  # their old top, face up
     s.say(
         f"    Invasive Dreaming swaps seat {target + 1}'s top card {s.code(outgoing)} with "
-        f"{s.code(incoming)} at position {p}; seat {target + 1} must perform it."
+        f"{s.code(incoming)} at position {p}; seat {target + 1} must perform it.",
+        "invasive_dreaming", seat=perf.acting, target=target, position=p, card=s.code(incoming),
+        returned=s.code(outgoing),
     )
     yield from perform_card(s, ctx, incoming, target, their, invader=perf.acting)
 
@@ -583,7 +609,9 @@ def invasive_dreaming_solo(s: GameState, ctx: Purchase, perf: Performance) -> Fl
     outgoing = s.discard.pop()
     s.discard.append(incoming)
     s.dreamscape[p - 1], s.face_down[p - 1] = outgoing, False
-    s.say(f"    Invasive Dreaming swaps {s.code(incoming)} at position {p} with the discard pile's {s.code(outgoing)}.")
+    s.say(f"    Invasive Dreaming swaps {s.code(incoming)} at position {p} with the discard pile's {s.code(outgoing)}.",
+          "invasive_dreaming", seat=perf.acting, target=None, position=p, card=s.code(incoming),
+          returned=s.code(outgoing))
     yield from perform_card(s, ctx, incoming, perf.acting, None, may_target_discard=True)
 
 
@@ -593,7 +621,8 @@ def empowered_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     if p is None:
         return
     card, _ = take_from_dreamscape(s, p)
-    s.say(f"    Empowered Dreaming takes {s.code(card)} from position {p}.")
+    s.say(f"    Empowered Dreaming takes {s.code(card)} from position {p}.", "empowered_dreaming", seat=perf.acting,
+          card=s.code(card), position=p)
     yield from perform_card(s, ctx, card, perf.acting, None)  # in no stack: R6.6 finds nothing
     s.discard.append(card)
 
@@ -614,7 +643,8 @@ def paradigm_shift(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
             break  # as far as the deck allows; never ends the game
         s.dreamscape[p - 1], s.face_down[p - 1] = s.draw(), False
         drawn += 1
-    s.say(f"    Paradigm Shift discards {len(chosen)} card(s), slides and draws {drawn}.")
+    s.say(f"    Paradigm Shift discards {len(chosen)} card(s), slides and draws {drawn}.", "paradigm_shift",
+          seat=perf.acting, positions=list(chosen), drawn=drawn)
 
 
 PERFORMERS = {
@@ -668,7 +698,7 @@ def prepare_next(s: GameState) -> None:
     """Phase 3 (R7): slide, refill or end the game, pass the turn."""
     slide(s)
     if not refill(s):
-        s.say("The Sleep Deck cannot refill the Dreamscape: the project ends (R7.2).")
+        s.say("The Sleep Deck cannot refill the Dreamscape: the project ends (R7.2).", "end", rule="R7.2")
         end_game(s)
         return
     start_next_turn(s)
@@ -685,7 +715,7 @@ def prepare_next_solo(s: GameState) -> Flow:
     slide(s)
     s.face_down = [False] * N_POSITIONS
     if not refill(s):
-        s.say("The Sleep Deck cannot refill the Dreamscape: the project ends (R10.4).")
+        s.say("The Sleep Deck cannot refill the Dreamscape: the project ends (R10.4).", "end", rule="R10.4")
         end_game(s)
         return
     start_next_turn(s)
@@ -702,7 +732,8 @@ def end_game(s: GameState) -> None:
     tied = [i for i, sc in enumerate(scores) if sc == best]
     most_z = max(s.seats[i].z for i in tied)
     s.winners = [i for i in tied if s.seats[i].z == most_z]
-    s.say(f"Final scores {scores}; winner(s): {', '.join(f'seat {w + 1}' for w in s.winners)}.")
+    s.say(f"Final scores {scores}; winner(s): {', '.join(f'seat {w + 1}' for w in s.winners)}.", "final",
+          scores=scores, winners=list(s.winners))
 
 
 # ============================================================================ the driver
@@ -725,11 +756,13 @@ class Game:
 
     # --- construction ----------------------------------------------------------------
     @classmethod
-    def new(cls, deck: Deck, players: int, rng: GameRng, options: Options = Options()) -> "Game":
+    def new(cls, deck: Deck, players: int, rng: GameRng, options: Options = Options(),
+            events: bool = False) -> "Game":
         """Set up a fresh game (R2): shuffle, deal one Z card per seat, fill the Dreamscape.
 
         ``rng`` is the game's deal stream, ``GameRng(seed, game)``; it is used for
         the shuffle only (decisions draw from ``GameRng.decisions(seed, game)``).
+        ``events``: keep the log's structured twin in ``state.events`` too.
         """
         if not 1 <= players <= 4:
             raise ValueError(f"players must be 1 to 4, got {players}")
@@ -737,7 +770,10 @@ class Game:
         check_deck_fits(deck, players, options.setup_cards(players))
         order = list(range(len(deck.cards)))
         rng.shuffle(order)
-        return cls(setup_state(list(deck.cards), order, players, options))
+        state = setup_state(list(deck.cards), order, players, options)
+        if events:
+            state.events = []
+        return cls(state)
 
     # --- protocol --------------------------------------------------------------------
     @property

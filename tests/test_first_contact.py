@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -21,9 +22,9 @@ def run(*args: str):
     return CliRunner().invoke(app, list(args))
 
 
-def dreamscape(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+def dreamscape(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess:
     """The command line in a fresh process, stdout and stderr piped (not terminals)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120", **(env or {})}
     return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], cwd=cwd, env=env,
                           capture_output=True, timeout=600)
 
@@ -82,6 +83,8 @@ def test_piped_run_writes_no_carriage_return_unless_asked():
     ("strategies",),
     ("conformance", str(SCENARIOS), "--engine", "reference"),
     ("simulate", "--players", "3", "--games", "50"),
+    ("play", "--players", "2"),
+    ("server",),
 ])
 def test_every_table_command_has_json_that_parses(args):
     result = run(*args, "--json")
@@ -95,6 +98,102 @@ def test_every_table_command_has_json_that_parses(args):
         assert {"greedy", "linear", "chain"} <= {s["name"] for s in data["strategies"]}
     if args[0] == "conformance":
         assert data["failed"] == 0 and data["passed"] == len(data["scenarios"]) > 0
+
+
+def test_every_command_takes_json():
+    """`dreamscape --help` lists them; each prints a result (a table, a record, what it wrote, a timing)."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    missing = [name for name, command in group.commands.items()
+               if not any("--json" in getattr(param, "opts", ()) for param in command.params)]
+    assert len(group.commands) >= 20 and missing == []
+
+
+# ----------------------------------------------------------------------------- play --json: the narrated game as data
+
+TURN = re.compile(r"--- Turn (\d+): seat (\d) ---$")
+ROW = re.compile(r"  Seat (\d): Z +(\d+)  score +(-?\d+)  reserved (.*)  REM \(bottom->top\) (.*)$")
+FINAL = re.compile(r"  Seat (\d) \(([\w:@.-]+)\): (-?\d+) with (\d+) Z cards after (\d+) turns(?:, band (.+) \(R10.5\))?$")
+BUY = re.compile(r"Seat (\d) buys (?:reserved (\S+) for 1\.|(the face-down card|\S+) at position (\d) for (\d)[.:])")
+PERFORM = re.compile(r"  Seat (\d) performs (\w\w) of (\S+)\.$")
+
+
+def table_of(lines: list[str]) -> dict:
+    """The last table in ``lines`` as the narration prints it (seats from 1)."""
+    dream = [line for line in lines if line.startswith("  Dreamscape   ")][-1]
+    cells = [re.fullmatch(r"(\d):(\S+) \$(\d)", c).groups() for c in dream.split("   ", 1)[1].split("  ")]
+    rows = {}
+    for line in lines:
+        m = ROW.match(line)
+        if m:
+            rows[int(m.group(1))] = (int(m.group(2)), int(m.group(3)), m.group(4), m.group(5))
+    deck = [line for line in lines if line.startswith("  Sleep Deck")][-1]
+    counts = [int(n) for n in re.findall(r"(\d+) cards?", deck)]
+    return {"dreamscape": [(int(p), card, int(cost)) for p, card, cost in cells], "rows": rows, "counts": counts}
+
+
+def as_table(record: dict) -> dict:
+    """The same table from a JSON record (seat indexes from 0 -> seats from 1)."""
+    return {"dreamscape": [(c["position"], c["card"] or "(empty)", c["cost"]) for c in record["dreamscape"]],
+            "rows": {s["seat"] + 1: (s["z"], s["score"], ", ".join(s["reserved"]) or "none", " ".join(s["rem"]) or "(empty)")
+                     for s in record["seats"]},
+            "counts": [record["sleep_deck"], record["discard"]]}
+
+
+@pytest.mark.parametrize("args", [
+    ("--players", "3", "--seed", "1"),
+    ("--players", "2", "--seed", "11", "--sleep-token", "--shifting-tokens"),
+    ("--players", "4", "--seed", "5", "--strategy", "random"),
+    ("--players", "1", "--seed", "3", "--strategy", "random", "--sleep-token"),
+])
+def test_play_json_is_the_record_of_the_narrated_game(args):
+    text, data = run("play", *args), run("play", *args, "--json")
+    assert text.exit_code == 0 and data.exit_code == 0, (text.output, data.output)
+    record = json.loads(data.stdout)
+    lines = text.stdout.splitlines()
+    players = int(args[1])
+    assert record["players"] == players and [s["seat"] for s in record["seats"]] == list(range(players))
+    bots = lines[1].removeprefix("Bots: ").split(", ")
+    assert bots == [f"seat {s['seat'] + 1} {s['strategy']}" for s in record["seats"]]
+
+    # Cut the narration at its turn headers: set-up, turn 1, turn 2, ..., then the final scores.
+    starts = [i for i, line in enumerate(lines) if TURN.match(line)]
+    end = lines.index("Final scores (R8.2: chain points - Z cards):")
+    blocks = [lines[a:b] for a, b in zip(starts, starts[1:] + [end])]
+    assert [(t["turn"], t["seat"] + 1) for t in record["turns"]] == [tuple(map(int, TURN.match(b[0]).groups()))
+                                                                     for b in blocks]
+    assert as_table(record["setup"]) == table_of(lines[:starts[0]])
+    for turn, block in zip(record["turns"], blocks):
+        assert as_table(turn["after"]) == table_of(block)  # the table printed after the turn
+        buys = [m.groups() for m in map(BUY.match, block) if m]
+        assert [(e["seat"] + 1, e["card"], e["position"], e["cost"]) for e in turn["events"] if e["event"] == "buy"] == [
+            (int(s), reserved or (None if card == "the face-down card" else card), None if reserved else int(p),
+             1 if reserved else int(c)) for s, reserved, card, p, c in buys]
+        performs = [m.groups() for m in map(PERFORM.match, block) if m]
+        assert [(str(e["seat"] + 1), e["type"], e["card"]) for e in turn["events"] if e["event"] == "perform"] == performs
+        # R4.1 asks every turn while the Sleep Deck has cards: a Z card taken is a take_z decision answered true.
+        taken = sum(bool(re.match(r"Seat \d takes a Z card", line)) for line in block)
+        assert taken == sum(d["choice"] is True for d in turn["decisions"] if d["kind"] == "take_z")
+        assert all(d["options"] >= 2 for d in turn["decisions"])  # R11: a single option is no decision
+
+    final = [FINAL.match(line).groups() for line in lines[end + 1:end + 1 + players]]
+    assert [(str(s["seat"] + 1), s["strategy"], str(s["score"]), str(s["z"]), str(s["turns"]), s.get("band"))
+            for s in record["final"]["seats"]] == final
+    winners = re.findall(r"seat (\d)", lines[-1])
+    assert lines[-1].startswith("Winner(s): ") and [w + 1 for w in record["final"]["winners"]] == list(map(int, winners))
+    assert sum(s["turns"] for s in record["final"]["seats"]) == len(record["turns"])
+
+
+def test_play_json_of_another_game_agrees_with_its_narration():
+    text = run("play", "--game", "pleasant-dreams", "--seed", "3")
+    data = run("play", "--game", "pleasant-dreams", "--seed", "3", "--json")
+    assert text.exit_code == 0 and data.exit_code == 0, data.output
+    record = json.loads(data.stdout)
+    assert record["narration"] == text.stdout.splitlines()
+    seat, turns = map(int, re.fullmatch(r"seat (\d) wins after (\d+) turns", record["narration"][-1]).groups())
+    assert record["result"]["winner"] == seat - 1 and record["result"]["turns"] == turns
+    assert [s["win"] for s in record["seats"]] == [1.0 if s["seat"] == seat - 1 else 0.0 for s in record["seats"]]
 
 
 def test_tune_json_parses(tmp_path):
@@ -166,6 +265,21 @@ def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
     assert "compiling" not in second.stderr.decode()
 
 
+@pytest.mark.slow  # an empty numba cache: the engine and the built-in strategies compile, about 2 min on 2 cores
+def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path):
+    from analyses.warmup import COMPILE_NOTICE
+
+    result = dreamscape("simulate", "--players", "3", "--games", "1000",
+                        env={"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DREAMSCAPE_SERVER": "off"})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.decode().splitlines() == [COMPILE_NOTICE]  # the built-ins compile under the same line
+    assert any((tmp_path / "numba").iterdir())  # it did compile, into the empty cache
+    head = result.stdout.decode().splitlines()[0]
+    seconds, rate = re.search(r", ([\d.]+) s \(([\d,]+) games/s\)$", head).groups()
+    # Compilation takes a minute or more: 1,000 games over it would be under 20 games/s and over 50 s.
+    assert float(seconds) < 5 and int(rate.replace(",", "")) > 1000
+
+
 def test_engine_cache_state_is_read_without_compiling():
     from analyses.warmup import engine_compiled, warm_run
     from simcore.fast import SimConfig
@@ -185,6 +299,25 @@ def test_study_json_says_what_it_wrote(tmp_path):
     assert data["folder"] == str(out) and (out / "manifest.json").is_file()
     assert data["report"] == str(out / "report.pdf") and (out / "report.pdf").is_file()
     assert data["charts"] and all(c.endswith(".png") and (out / "charts").samefile(Path(c).parent) for c in data["charts"])
+    again = run("report", str(out), "--pdf", str(tmp_path / "again.pdf"), "--png-dir", str(tmp_path / "png"), "--json")
+    assert again.exit_code == 0, again.output
+    wrote = json.loads(again.stdout)
+    assert wrote["report"] == str(tmp_path / "again.pdf") and (tmp_path / "again.pdf").is_file()
+    assert sorted(Path(c).name for c in wrote["charts"]) == sorted(Path(c).name for c in data["charts"])
+    assert all(Path(c).parent == tmp_path / "png" and Path(c).is_file() for c in wrote["charts"])
+
+
+def test_warmup_json_says_how_long_and_whether_it_was_compiled():
+    from analyses.warmup import engine_compiled, warm_run
+    from simcore.fast import SimConfig
+
+    warm_run(SimConfig(players=2), ["greedy"])
+    assert engine_compiled()
+    result = run("warmup", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # its two lines of progress are on stderr
+    assert data["already_compiled"] is True and data["seconds"] > 0
+    assert "ready in" in result.stderr and "ready in" not in result.stdout
 
 
 def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engine(capsys):

@@ -190,6 +190,7 @@ def test_fix_seats_is_reproducible_and_writes_a_study_with_the_fixes_page(tmp_pa
     assert a["tried"] == b["tried"] and a["rows"] == b["rows"]  # seeded: the same search and verification
     assert len(a["tried"]) == 4 and "base" in [r["variant"] for r in a["tried"]]  # the printed game is tried first
     assert a["strategy"] == "expert"  # the default bot
+    assert [r["seat"] for r in a["rows"]] == [0, 1] * (len(a["rows"]) // 2)  # JSON: seat indexes (README)
     fixes = load_fixes(tmp_path / "a")
     assert fixes["candidate"].to_list()[:2] == [0, 0] and fixes["variant"][0] == "base"
     base = fixes.filter(fixes["candidate"] == 0)
