@@ -162,7 +162,7 @@ def play_reference(s: GameState, choices: list[dict]) -> tuple[str | None, str |
             return f"choice {n}: the game is over, but the scenario answers {kind}", None, None
         if pending.kind != kind:
             return (
-                f"choice {n}: pending decision is {pending.kind} (seat {pending.seat}), "
+                f"choice {n}: pending decision is {pending.kind} (seat {pending.seat + 1}), "
                 f"the scenario answers {kind}"
             ), None, None
         try:

@@ -115,7 +115,8 @@ def test_a_wrong_decision_kind_fails_on_each_engine(engine):
     data = _basic()
     data["choices"][0]["decision"] = "buy"  # the first decision is take_z (R4.1)
     passed, reason = run_scenario_data(data, engine)
-    assert not passed and reason.startswith("choice 1: pending decision is take_z (seat 0), the scenario answers buy")
+    # seats counted from 1 in every message a person reads (seat 1 plays first)
+    assert not passed and reason.startswith("choice 1: pending decision is take_z (seat 1), the scenario answers buy")
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -249,7 +249,7 @@ def play_scenario(s: GameState, choices: list[dict]) -> ScriptedResult:
             return ScriptedResult(f"choice {k + 1}: illegal {kind} {value} was accepted", None, None)
         if status[3] == FAIL_WRONG_KIND:
             return ScriptedResult(
-                f"choice {k + 1}: pending decision is {asked} (seat {seat}), the scenario answers {kind}", None, None
+                f"choice {k + 1}: pending decision is {asked} (seat {seat + 1}), the scenario answers {kind}", None, None
             )
         assert status[3] == FAIL_REFUSED
         dump = base + SR_ENTRIES + 2 * len(choices)
