@@ -187,7 +187,7 @@ def cached_entries(py: Callable) -> int:
     return sum(1 for key in index if len(key) > 2 and key[2][0] == code)
 
 
-def compile_cfunc(py: Callable) -> CFunc:
+def compile_cfunc(py: Callable, label: str | None = None) -> CFunc:
     """Compile a Python function into a cfunc of :data:`STRATEGY_SIG`, through numba's on-disk cache.
 
     A function defined in a file is cached beside it (``__pycache__``, or
@@ -197,9 +197,10 @@ def compile_cfunc(py: Callable) -> CFunc:
     and the function's bytecode, so an edited file is compiled again and an
     unchanged one is not. A function numba cannot cache (defined in a
     string or at the interactive prompt) is compiled without the cache.
+    ``label`` names it in the compile notice (default: the function's name).
     """
     if _COMPILE_NOTICE and not cached_entries(py):
-        _COMPILE_NOTICE[0](getattr(py, "__qualname__", "strategy"))
+        _COMPILE_NOTICE[0](label or getattr(py, "__qualname__", "strategy"))
     try:
         return cfunc(STRATEGY_SIG, cache=True)(py)
     except Exception:  # noqa: BLE001 - numba could not cache it ("no locator available for file ...", or a
@@ -269,7 +270,8 @@ def register(
         py = getattr(fn, "py_func", fn)  # an @njit dispatcher: compile its Python source
         if not callable(py):
             raise TypeError(f"strategy {name!r} is not callable")
-        compiled = compile_cfunc(py)
+        # the notice names the strategy as the user knows it, not a generated wrapper's __qualname__
+        compiled = compile_cfunc(py, label=name)
     _RECORDS[name] = StrategyRecord(
         name=name,
         compiled=compiled,
