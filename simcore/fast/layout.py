@@ -151,9 +151,41 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      for each of the card's two types; else 0
 ``F_OPP_BEST_GAIN`` 59: options naming a Dreamscape card (as F_NEXT_GAIN):
                      the largest chain gain any opponent would get from it
+``F_ENDS_NOW``      60: 1 when, after the option's immediate effect, the game
+                     surely ends at this turn's Phase 3 (R7.2): the Sleep
+                     Deck holds fewer cards than the Dreamscape has empty
+                     positions, even if no more cards leave it (deck - empty
+                     never grows within a turn: a purchase or a take empties
+                     a position, R6.5 / R4.1 / R6.11 draw, R10.3 fills one
+                     and draws one). Counted as the option's immediate
+                     effect: take_z yes (a card drawn), buy of a Dreamscape
+                     card, lucid_dreaming and empowered_dreaming (a position
+                     emptied), paradigm_shift (its draws), and at ``perform``
+                     the sure effect of the type: Perfect Respite (a draw,
+                     while the deck has cards), Lucid Dreaming (while a
+                     face-up card is there), Empowered Dreaming (while any
+                     card is there); else 0
+``F_END_WIN``       61: F_ENDS_NOW x the deciding seat's win credit if the game
+                     ended with the scores after the option (R8.2 with the
+                     rules knobs z-penalty and bonus, as the engine ends it;
+                     R8.3: highest score, then most Z cards, a remaining tie
+                     shared 1/k; solo: 1); the option's own score and Z
+                     cards as F_SCORE_AFTER / F_Z_AFTER, opponents' as now
+                     (a night_terror target: one Z card less, R3.2)
+``F_END_MARGIN``    62: F_ENDS_NOW x (own final score after the option - the
+                     best opponent's, as F_END_WIN; on a tie +0.5 when the
+                     deciding seat holds more Z cards than every tied
+                     opponent, -0.5 when fewer: R8.3 folded in; solo: own)
+``F_EDGE_MARGIN``   63: the same margin when the game is on the edge after the
+                     option: the Sleep Deck holds exactly as many cards as
+                     the Dreamscape has empty positions (one more card out of
+                     the Dreamscape this turn ends it; else nothing is left
+                     to draw after the refill, and the next seat's first
+                     purchase from the Dreamscape ends it); else 0
 ==================  ==========================================================
-Slots 60..63 are reserved (0) for later extensions. Slots 28..31 and 43..63
-were added for the expert bot (issue #12); the built-in linear weights give
+Slots 28..31 and 43..63
+were added for the expert bot (issue #12; 60..63, the end of the game, in a
+later round); the built-in linear weights give
 them 0, so linear plays as before. They cost the most to compute, so a
 linear seat whose weights give all of them 0 does not compute them
 (``decisions.decide_with``; they keep stale values its sum never reads).
@@ -326,6 +358,10 @@ F_RUN_SUPPLY = 46
 F_FF_BEST = 47
 F_CARD_BASE = 48  # 48 + dream type id, 11 slots (48..58)
 F_OPP_BEST_GAIN = 59
+F_ENDS_NOW = 60
+F_END_WIN = 61
+F_END_MARGIN = 62
+F_EDGE_MARGIN = 63
 
 
 N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark
