@@ -46,11 +46,11 @@ from simcore.fast.layout import (
     F_DECK_FRACTION,
     F_DECK_LEFT,
     F_DELTA,
-    F_EDGE_MARGIN,
-    F_END_MARGIN,
     F_END_WIN,
     F_ENDS_NOW,
     F_FF_BEST,
+    F_LAST_SCORE,
+    F_LAST_TURN,
     F_LEADER_DENY,
     F_N_OPTIONS,
     F_N_SEATS,
@@ -852,7 +852,7 @@ def option_features(st, kind, seat, aux, opts, i, fw):
 
 @inline_kernel
 def end_features(st, fw, kind, seat, opts, i):
-    """F_ENDS_NOW .. F_EDGE_MARGIN of option i (after its other slots: reads F_Z_AFTER, F_SCORE_AFTER)."""
+    """F_ENDS_NOW .. F_LAST_SCORE of option i (after its other slots: reads F_Z_AFTER, F_SCORE_AFTER)."""
     deck = np.int64(fw[F_DECK_LEFT])
     empty = np.int64(fw[FW_EMPTY])
     deck_after = deck
@@ -880,33 +880,30 @@ def end_features(st, fw, kind, seat, opts, i):
                     empty_after += 1
                     break
     ends = deck_after < empty_after  # R7.2 at this turn's Phase 3
-    edge = deck_after == empty_after
+    # each other seat's turn takes at least one card from the deck (its first purchase empties a position)
+    last = deck_after - empty_after < st[H_N_SEATS] - 1
     fw[F_ENDS_NOW] = 1.0 if ends else 0.0
     fw[F_END_WIN] = 0.0
-    fw[F_END_MARGIN] = 0.0
-    fw[F_EDGE_MARGIN] = 0.0
-    if not (ends or edge):
-        return  # most decisions: the game goes on whatever happens this turn
-    win, margin = end_outlook(st, fw, kind, seat, opts, i)
+    fw[F_LAST_TURN] = 1.0 if last else 0.0
+    fw[F_LAST_SCORE] = 0.0
+    if not last:
+        return  # most decisions: the deciding seat moves again whatever happens this turn
+    zpen = st[H_Z_PENALTY]
+    own_z = np.int64(fw[F_Z_AFTER])
+    own = np.int64(fw[F_SCORE_AFTER]) + own_z - zpen * own_z + st[seat_base(seat) + S_BONUS]  # zones.final_score
+    fw[F_LAST_SCORE] = own
     if ends:
-        fw[F_END_WIN] = win
-        fw[F_END_MARGIN] = margin
-    else:
-        fw[F_EDGE_MARGIN] = margin
+        fw[F_END_WIN] = end_win(st, kind, seat, opts, i, own, own_z)
 
 
 @inline_kernel
-def end_outlook(st, fw, kind, seat, opts, i):
-    """(win credit, margin) of the deciding seat if the game ended with the scores after option i (R8.2, R8.3).
+def end_win(st, kind, seat, opts, i, own, own_z):
+    """The deciding seat's win credit if the game ended with the scores after option i (R8.2, R8.3).
 
-    Final scores as zones.final_score (rules knobs z-penalty, bonus); the own
-    chain and Z cards after the option from F_SCORE_AFTER / F_Z_AFTER, the
-    opponents' now, a night_terror target with one Z card less (R6.3, R3.2).
-    The margin folds the Z card tie-break in as +-0.5 (see F_END_MARGIN).
+    ``own`` / ``own_z``: its final score (zones.final_score: rules knobs z-penalty, bonus) and Z cards after
+    the option; the opponents' now, a night_terror target with one Z card less (R6.3, R3.2).
     """
     zpen = st[H_Z_PENALTY]
-    own_z = np.int64(fw[F_Z_AFTER])
-    own = np.int64(fw[F_SCORE_AFTER]) + own_z - zpen * own_z + st[seat_base(seat) + S_BONUS]
     best = 0
     best_z = 0
     n_best = 0  # opponents at the best score and its most Z cards
@@ -925,9 +922,9 @@ def end_outlook(st, fw, kind, seat, opts, i):
         elif f == best and z == best_z:
             n_best += 1
     if n_best == 0:
-        return 1.0, np.float64(own)  # solo: the engine's end_game makes the one seat the winner
+        return 1.0  # solo: the engine's end_game makes the one seat the winner
     if own != best:
-        return (1.0 if own > best else 0.0), np.float64(own - best)
+        return 1.0 if own > best else 0.0
     if own_z != best_z:
-        return (1.0 if own_z > best_z else 0.0), (0.5 if own_z > best_z else -0.5)
-    return 1.0 / (n_best + 1), 0.0
+        return 1.0 if own_z > best_z else 0.0
+    return 1.0 / (n_best + 1)

@@ -167,21 +167,27 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      card is there); else 0
 ``F_END_WIN``       61: F_ENDS_NOW x the deciding seat's win credit if the game
                      ended with the scores after the option (R8.2 with the
-                     rules knobs z-penalty and bonus, as the engine ends it;
-                     R8.3: highest score, then most Z cards, a remaining tie
-                     shared 1/k; solo: 1); the option's own score and Z
-                     cards as F_SCORE_AFTER / F_Z_AFTER, opponents' as now
-                     (a night_terror target: one Z card less, R3.2)
-``F_END_MARGIN``    62: F_ENDS_NOW x (own final score after the option - the
-                     best opponent's, as F_END_WIN; on a tie +0.5 when the
-                     deciding seat holds more Z cards than every tied
-                     opponent, -0.5 when fewer: R8.3 folded in; solo: own)
-``F_EDGE_MARGIN``   63: the same margin when the game is on the edge after the
-                     option: the Sleep Deck holds exactly as many cards as
-                     the Dreamscape has empty positions (one more card out of
-                     the Dreamscape this turn ends it; else nothing is left
-                     to draw after the refill, and the next seat's first
-                     purchase from the Dreamscape ends it); else 0
+                     rules knobs z-penalty and bonus, zones.final_score, as
+                     the engine ends it; R8.3: highest score, then most Z
+                     cards, a remaining tie shared 1/k; solo: 1); the
+                     option's own score and Z cards as F_SCORE_AFTER /
+                     F_Z_AFTER, opponents' as now (a night_terror target:
+                     one Z card less, R3.2)
+``F_LAST_TURN``     62: 1 when, after the option's immediate effect, the turn
+                     is the deciding seat's last: F_ENDS_NOW, or the cards
+                     left after this turn's refill (Sleep Deck - empty
+                     positions, as F_ENDS_NOW counts them) are fewer than
+                     the other seats: each of their turns takes at least one
+                     card at its refill (its first purchase from the
+                     Dreamscape empties a position, R5.5, R7.2), so the game
+                     ends before this seat moves again (a seat that buys
+                     only a reserved card takes none: the one way it is not
+                     sure); else 0
+``F_LAST_SCORE``    63: F_LAST_TURN x the deciding seat's final score after the
+                     option (R8.2 with the rules knobs, as F_END_WIN): in its
+                     last turn a point now is a point at the end, and open
+                     runs, reserved cards (R6.4, R8.3) and budget left are
+                     worth nothing more
 ==================  ==========================================================
 Slots 28..31 and 43..63
 were added for the expert bot (issue #12; 60..63, the end of the game, in a
@@ -360,8 +366,8 @@ F_CARD_BASE = 48  # 48 + dream type id, 11 slots (48..58)
 F_OPP_BEST_GAIN = 59
 F_ENDS_NOW = 60
 F_END_WIN = 61
-F_END_MARGIN = 62
-F_EDGE_MARGIN = 63
+F_LAST_TURN = 62
+F_LAST_SCORE = 63
 
 
 N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark
