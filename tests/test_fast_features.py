@@ -374,7 +374,8 @@ def test_linear_weights_flag_the_extra_slots():
     old[F_PERFORM_BASE + PR] = -0.5  # the perform one-hot is an old slot
     set_weights(fw, 0, old)
     assert fw[FW_LIN_EXTRA + 0] == 0
-    for slot in (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN, F_ENDS_NOW, F_LAST_SCORE):
+    extra_slots = (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN, F_ENDS_NOW, F_LAST_SCORE)
+    for slot in extra_slots:
         w = old.copy()
         w[slot] = 0.25
         set_weights(fw, 1, w)
