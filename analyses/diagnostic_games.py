@@ -51,7 +51,17 @@ from simcore.fast.isearch import (  # noqa: E402
 )
 from simcore.fast.kernels import play_turn  # noqa: E402
 from simcore.fast.jit import kernel  # noqa: E402
-from simcore.fast.layout import H_ABORTED, H_GAME_OVER, H_N_WINNERS, H_WINNERS, MAX_SEATS, OPT_WIDTH, knob_vector  # noqa: E402
+from simcore.fast.layout import (  # noqa: E402
+    H_ABORTED,
+    H_DECK_PTR,
+    H_GAME_OVER,
+    H_N_CARDS,
+    H_N_WINNERS,
+    H_WINNERS,
+    MAX_SEATS,
+    OPT_WIDTH,
+    knob_vector,
+)
 from simcore.fast.decisions import COLLECT_WIDTH  # noqa: E402
 from simcore.fast.prefix import (  # noqa: E402
     HP_LEN,
@@ -86,6 +96,7 @@ ALL_KINDS = ALL_KINDS_MASK  # every kind searched, in every phase
 # A mask may also skip game phases (simcore.fast.prefix.PX_PHASE_SHIFT): ``only_phase(mask, p)`` searches
 # the mask's kinds in phase p alone (0 early, 1 mid, 2 late: the expert tables' thirds of the Sleep Deck).
 PHASES = ("early", "mid", "late")
+EVERY_TURN = np.full(MAX_SEATS, 1 << 30, dtype=np.int64)  # deck_at_most of a seat that searches in every turn
 
 
 def only_phase(mask: int, phase: int) -> int:
@@ -164,17 +175,22 @@ def labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots
 
 
 @njit(cache=True)
-def labelled_game(st, wk, fw, strats, modes, weights, masks, rec, rec_n, extra_k, extra):
-    """simcore.fast.isearch.search_game_loop with per-seat kind masks and extra labels (see the module docstring)."""
+def labelled_game(st, wk, fw, strats, modes, weights, masks, deck_at_most, rec, rec_n, extra_k, extra):
+    """simcore.fast.isearch.search_game_loop with per-seat kind masks and extra labels (see the module docstring).
+
+    ``deck_at_most[s]``: seat s searches only in turns that start with at most that many cards in the Sleep
+    Deck (every turn when it is at least the deck size); in the others it plays its policy.
+    """
     rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
     st0, pst, slots, cards, deal, totals, tc = bufs
     base = prefix_base(st, rwk)
-    for s in range(MAX_SEATS):
-        if modes[MD_SCORE, s] == MODE_SEARCH:
-            rwk[base + PX_KINDS, s] = masks[s]
     vals = np.zeros((extra_k.shape[0], totals.shape[0]), dtype=np.float64)
     m2 = modes.copy()  # the modes of an extra label (its playouts per option)
     while st[H_GAME_OVER] == 0:
+        for s in range(MAX_SEATS):
+            if modes[MD_SCORE, s] == MODE_SEARCH:
+                near = st[H_N_CARDS] - st[H_DECK_PTR] <= deck_at_most[s]  # zones.deck_left at the turn start
+                rwk[base + PX_KINDS, s] = masks[s] if near else 0
         labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc,
                       rec, rec_n, extra_k, extra, vals, m2)
     wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
@@ -182,7 +198,7 @@ def labelled_game(st, wk, fw, strats, modes, weights, masks, rec, rec_n, extra_k
 
 @njit(cache=True, parallel=True)
 def labelled_chunk(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game, s0, s1, s2, s3,
-                   modes, weights, masks, collect, extra_k, rec, rec_n, extra, win_out):
+                   modes, weights, masks, deck_at_most, collect, extra_k, rec, rec_n, extra, win_out):
     """Games ``first_game ..`` (n = win_out.shape[0]) as simcore.fast.batch.collect_chunk plays them.
 
     ``collect`` False: nothing is recorded (``rec`` / ``extra`` may have no rows, one block per game).
@@ -201,7 +217,7 @@ def labelled_chunk(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knob
         gfw[: fw.shape[0]] = fw
         if collect:
             gfw[FW_COLLECT_AT] = fw.shape[0]
-        labelled_game(st, wk, gfw, strats, modes, weights, masks, rec[i], rec_n[i], extra_k, extra[i])
+        labelled_game(st, wk, gfw, strats, modes, weights, masks, deck_at_most, rec[i], rec_n[i], extra_k, extra[i])
         aborted = st[H_ABORTED] != 0
         nw = st[H_N_WINNERS]
         for s in range(n_seats):
@@ -252,7 +268,7 @@ def collect_labelled(
         ext = np.zeros((n, max_rows, ks.shape[0]), np.float64)
         win = np.zeros((n, config.players), np.float64)
         labelled_chunk(a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
-                       knobs, key, first_game + done, *fns, masks, True, ks, rec, rec_n, ext, win)
+                       knobs, key, first_game + done, *fns, masks, EVERY_TURN, True, ks, rec, rec_n, ext, win)
         raise_fault()
         for i in range(n):
             rows = rec[i, : rec_n[i, 0]].copy()
@@ -278,6 +294,7 @@ def play_restricted(
     strategies: str | Sequence[str],
     masks: Sequence[int],
     *,
+    deck_at_most: Sequence[int] | None = None,
     first_game: int = 0,
     chunk_size: int = 16,
     progress: Callable[[int, int], None] | None = None,
@@ -288,8 +305,13 @@ def play_restricted(
     (:data:`simcore.rules.DECISION_KINDS`); ignored for seats that do not
     search; bits ``PX_PHASE_SHIFT + p`` skip game phase p (:func:`only_phase`).
     :data:`ALL_KINDS` everywhere plays the games ``simulate`` plays.
+    ``deck_at_most[s]``: seat s searches only in the turns that start with
+    at most that many cards in the Sleep Deck (None: every turn).
     """
     a, b, knobs, key, fns, m = _setup(config, seed, strategies, masks)
+    near = EVERY_TURN.copy()
+    if deck_at_most is not None:
+        near[: len(deck_at_most)] = np.asarray(deck_at_most, dtype=np.int64)
     ks = np.zeros(0, dtype=np.int64)
     wins, done = [], 0
     clear_fault()
@@ -300,7 +322,7 @@ def play_restricted(
         rec_n = np.zeros((n, 2), np.int64)
         win = np.zeros((n, config.players), np.float64)
         labelled_chunk(a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
-                       knobs, key, first_game + done, *fns, m, False, ks, rec, rec_n, ext, win)
+                       knobs, key, first_game + done, *fns, m, near, False, ks, rec, rec_n, ext, win)
         raise_fault()
         wins.append(win)
         done += n

@@ -6,8 +6,9 @@ Run from the repository root (in the project's venv)::
 
 One seat plays ``search:expert@K`` but searches only the decisions of one game
 phase (early, mid, late: the thirds of the Sleep Deck the expert tables use,
-``simcore.fast.scratch.expert_phase``) and plays ``expert`` at every other
-decision; every other seat plays ``expert``. Each run is paired with expert
+``simcore.fast.scratch.expert_phase``), or with ``--deck-at-most`` only the
+turns that start with at most N cards in the Sleep Deck (the last rounds),
+and plays ``expert`` at every other decision; every other seat plays ``expert``. Each run is paired with expert
 itself in that seat on the same deals (paired t intervals), as step 4 of
 ``scripts/expert_diagnostics.py`` pairs one kind. The deals are the ones that
 script's measured split plays for the same ``--seed`` (seed + 104,729), so the
@@ -40,8 +41,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--playouts", type=int, default=4, help="K of the search player (default 4)")
     p.add_argument("--seat", type=int, default=1, help="the searching seat (from 1)")
     p.add_argument("--strategy", default="expert", help="the bot: expert or expert:FILE.toml")
+    p.add_argument("--deck-at-most", default="",
+                   help="also: searching only the turns that start with at most N cards in the Sleep Deck "
+                        "(comma-separated N, e.g. 4,8,12)")
     p.add_argument("--json", dest="json_out", default=None)
     a = p.parse_args(argv)
+    try:
+        a.deck_at_most = [int(x) for x in a.deck_at_most.split(",") if x.strip()]
+    except ValueError:
+        p.error(f"--deck-at-most: comma-separated whole numbers, got {a.deck_at_most!r}")
     if not 2 <= a.players <= 4 or not 1 <= a.seat <= a.players or a.games < 2 or a.playouts < 1:
         p.error("need 2-4 players, a seat among them, 2+ games and 1+ playouts")
     return a
@@ -62,16 +70,22 @@ def run(args: argparse.Namespace) -> dict:
     t0 = time.perf_counter()
     base = simulate(config, g, seed, [args.strategy] * p, chunk_size=g).win[:, seat]
     rows = []
-    for label, mask in [("every decision", ALL_KINDS)] + [(f"{PHASES[q]} only", only_phase(ALL_KINDS, q))
-                                                          for q in range(len(PHASES))]:
+    runs = [("every decision", ALL_KINDS, None)] + [(f"{PHASES[q]} only", only_phase(ALL_KINDS, q), None)
+                                                    for q in range(len(PHASES))]
+    runs += [(f"deck <= {n} at turn", ALL_KINDS, n) for n in args.deck_at_most]
+    for label, mask, near in runs:
         masks = [0] * p
         masks[seat] = mask
+        at_most = None
+        if near is not None:
+            at_most = [1 << 30] * p
+            at_most[seat] = near
         t1 = time.perf_counter()
-        win = play_restricted(config, g, seed, names, masks)[:, seat]
+        win = play_restricted(config, g, seed, names, masks, deck_at_most=at_most)[:, seat]
         est = paired_difference(win, base)
         rows.append({"phases": label, "win": float(win.mean()), "bot_win": float(base.mean()), "gain": est.value,
                      "low": est.low, "high": est.high, "seconds": round(time.perf_counter() - t1, 1)})
-        print(f"  {label:<16}{100 * win.mean():7.1f}%{100 * base.mean():7.1f}%"
+        print(f"  {label:<20}{100 * win.mean():7.1f}%{100 * base.mean():7.1f}%"
               f"{100 * est.value:>+9.1f} ({100 * est.low:+.1f} to {100 * est.high:+.1f})  {rows[-1]['seconds']:.0f} s",
               flush=True)
     return {"players": p, "variant": args.variant, "seed": args.seed, "games": g, "playouts": args.playouts,
@@ -83,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Seat {args.seat} searches one game phase only (search:{args.strategy}@{args.playouts}), {args.strategy} "
           f"everywhere else, vs {args.strategy} in that seat on the same {args.games} deals "
           f"({args.players} players, {args.variant}, seed {args.seed})")
-    print(f"  {'phases searched':<16}{'win':>8}{'bot':>8}{'gain, points (95% CI)':>26}")
+    print(f"  {'phases searched':<20}{'win':>8}{'bot':>8}{'gain, points (95% CI)':>26}")
     data = run(args)
     print(f"  {data['seconds']:.0f} s in all")
     if args.json_out:

@@ -198,6 +198,23 @@ def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(t
     assert not np.array_equal(late, expert) and not np.array_equal(late, every)
 
 
+def test_restricted_search_by_the_deck_left_at_the_turn_start(three_base):
+    from analyses.diagnostic_games import ALL_KINDS, play_restricted
+    from simcore.fast import simulate
+
+    config, search = three_base
+    seats = [search, "expert", "expert"]
+    expert = simulate(config, 6, 3, ["expert"] * 3).win
+    every = simulate(config, 6, 3, seats).win
+    masks = [ALL_KINDS, 0, 0]
+    big = 1 << 30
+    # no turn starts with fewer than 0 cards: the policy's games; every turn starts with at most 44
+    assert np.array_equal(play_restricted(config, 6, 3, seats, masks, deck_at_most=[-1, big, big]), expert)
+    assert np.array_equal(play_restricted(config, 6, 3, seats, masks, deck_at_most=[44, big, big]), every)
+    last = play_restricted(config, 6, 3, seats, masks, deck_at_most=[12, big, big])
+    assert not np.array_equal(last, expert) and not np.array_equal(last, every)
+
+
 @pytest.mark.parametrize("args, problem", [
     (["--players", "7"], "--players must be 2, 3 or 4"),
     (["--train-games", "150"], "--train-games must be a positive multiple of 100"),

@@ -26,7 +26,11 @@ from simcore.fast.layout import (
     F_COST,
     F_DECK_FRACTION,
     F_DELTA,
+    F_END_WIN,
+    F_ENDS_NOW,
     F_FF_BEST,
+    F_LAST_SCORE,
+    F_LAST_TURN,
     F_LEADER_DENY,
     F_NEXT_GAIN,
     F_NEXT_REACH,
@@ -52,6 +56,7 @@ from simcore.fast.layout import (
     H_DS_CARD,
     H_DS_DOWN,
     H_SEATS,
+    H_Z_PENALTY,
     K_BUY,
     K_COLLECTIVE_DREAM,
     K_FLOATING_FREE,
@@ -156,7 +161,8 @@ def test_decision_wide_features():
         assert f[k] == 0
     assert not f[F_PERFORM_BASE : F_PERFORM_BASE + 11].any() and not f[F_CARD_BASE : F_CARD_BASE + 11].any()
     assert f[F_BUYS_LEFT] == 0 and f[F_OWN_NEXT_GAIN] == 0 and f[F_NEXT_GAIN] == 0 and f[F_BUY_DENY] == 0
-    assert not f[60:].any()  # reserved slots
+    # the end is far (4 cards in the deck, a full Dreamscape): the end-of-game slots are all 0
+    assert not f[F_ENDS_NOW:].any()
 
 
 def test_buy_features():
@@ -368,8 +374,101 @@ def test_linear_weights_flag_the_extra_slots():
     old[F_PERFORM_BASE + PR] = -0.5  # the perform one-hot is an old slot
     set_weights(fw, 0, old)
     assert fw[FW_LIN_EXTRA + 0] == 0
-    for slot in (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN):
+    extra_slots = (F_NEXT_GAIN, F_BUYS_LEFT, F_OWN_NEXT_GAIN, F_CARD_BASE + LD, F_OPP_BEST_GAIN, F_ENDS_NOW, F_LAST_SCORE)
+    for slot in extra_slots:
         w = old.copy()
         w[slot] = 0.25
         set_weights(fw, 1, w)
         assert fw[FW_LIN_EXTRA + 1] == 1, slot
+
+
+# -- the end of the game (slots 60-63): R7.2 ends it at Phase 3 when the deck cannot refill the Dreamscape --
+
+
+def _near_end(deck_left, empty=()):
+    """_position with ``deck_left`` cards in the Sleep Deck and the Dreamscape positions ``empty`` (1..5) empty.
+
+    Scores as _position: seat 0 chain 4 - 2 Z = 2; seat 1 chain 2 - 1 Z = 1; seat 2 chain 0 - 3 Z = -3.
+    Three seats: the deciding seat moves again only if at least 2 cards are left after its refill.
+    """
+    st = _position()
+    st[H_DECK_PTR] = len(CARDS) - deck_left
+    for q in empty:
+        st[H_DS_CARD + q - 1] = -1
+        st[H_DS_DOWN + q - 1] = 0
+    return st
+
+
+def _end(f):
+    return f[F_ENDS_NOW], f[F_END_WIN], f[F_LAST_TURN], f[F_LAST_SCORE]
+
+
+def test_end_slots_at_buys():
+    # 1 card left, position 1 empty: 0 left after the refill, fewer than the 2 other seats: the last turn
+    rows = [[BUY_STOP, 0], [BUY_POSITION, 2], [BUY_RESERVED, 0], [BUY_POSITION, 3]]
+    stop, ip, res, down = _features(_near_end(1, empty=[1]), K_BUY, rows)
+    assert _end(stop) == (0, 0, 1, 2)  # own 4 - 2
+    # IS/PR leaves position 2 empty: 2 empty > 1 card, the game ends at Phase 3. IS run 3 -> 4 (+2):
+    # own 6 - 2 = 4 against seat 1's 1, a win
+    assert _end(ip) == (1, 1, 1, 4)
+    # the reserved LD/FF empties no position: own 4 (LD run 1 -> 2), the game goes on to the next seat
+    assert _end(res) == (0, 0, 1, 4)
+    # the face-down card: a Z card (R5.4), own 4 - 3 = 1, tied with seat 1 (1 Z card): most Z cards wins (R8.3)
+    assert _end(down) == (1, 1, 1, 1)
+    # 3 cards left, position 1 empty: 2 left after the refill, each other seat may take one: not the last turn
+    stop, ip = _features(_near_end(3, empty=[1]), K_BUY, rows[:2])
+    assert _end(stop) == (0, 0, 0, 0)
+    assert _end(ip) == (0, 0, 1, 4)  # 3 cards for 2 empty positions: 1 left
+
+
+def test_end_slots_at_take_z_and_perform():
+    # a full Dreamscape, 2 cards left: taking one leaves 1 after the refill, fewer than the 2 other seats
+    yes, no = _features(_near_end(2), K_TAKE_Z, [[1], [0]])
+    assert _end(no) == (0, 0, 0, 0)
+    assert _end(yes) == (0, 0, 1, 1)  # own 4 - 3
+    # 1 card left, position 1 empty: Perfect Respite draws it (0 < 1), Lucid Dreaming reserves a face-up card
+    # (2 empty > 1); Interrupted Sleep changes neither (0 left after the refill: the last turn all the same)
+    pr, ld, is_ = _features(_near_end(1, empty=[1]), K_PERFORM, [[PR], [LD], [IS]])
+    assert _end(pr) == (1, 1, 1, 1)  # own 4 - 3 = 1 ties seat 1 with more Z cards (R8.3)
+    assert _end(ld) == (1, 1, 1, 2)
+    assert _end(is_) == (0, 0, 1, 2)
+    # with every Dreamscape card face down, Lucid Dreaming has nothing to reserve (R6.4): no position empties
+    st = _near_end(1, empty=[1])
+    st[H_DS_DOWN + 1 : H_DS_DOWN + 5] = 1
+    (ld_down,) = _features(st, K_PERFORM, [[LD]])
+    assert _end(ld_down) == (0, 0, 1, 2)
+
+
+def test_end_slots_at_dreamscape_choices():
+    # 2 cards left, a full Dreamscape. Paradigm Shift draws as many as it discards (R6.11): 2, 1, 0 left
+    none, one = _features(_near_end(2), K_PARADIGM_SHIFT, [[0], [1, 1]])
+    assert _end(none) == (0, 0, 0, 0) and _end(one) == (0, 0, 1, 2)
+    # 1 card left: discarding 2 draws 1, one position stays empty
+    (two,) = _features(_near_end(1), K_PARADIGM_SHIFT, [[2, 1, 2]])
+    assert _end(two) == (1, 1, 1, 2)
+    # Lucid Dreaming with 0 cards left: the reserved card's position stays empty
+    (ld,) = _features(_near_end(0), K_LUCID_DREAMING, [[1]])
+    assert _end(ld) == (1, 1, 1, 2)
+
+
+def test_end_slots_read_the_winner_as_the_engine_does():
+    # 0 cards left, position 1 empty: the game ends whatever happens. Seat 2 at chain 4 - 3 Z = 1.
+    st = _near_end(0, empty=[1])
+    st[H_SEATS + SEAT_STRIDE * 2 + S_CHAIN] = 4
+    # Night Terror on seat 2 (3 Z -> 2): 4 - 2 = 2 ties own 2 with as many Z cards: a shared win (R8.3)
+    # on seat 1 (1 Z card: nothing, R3.2): own 2 beats 1 and 1
+    on1, on2 = _features(st, K_NIGHT_TERROR, [[1], [2]])
+    assert _end(on1) == (1, 1, 1, 2)
+    assert _end(on2) == (1, 0.5, 1, 2)
+    # seat 2 at chain 10: 7 against own 2, a loss
+    st[H_SEATS + SEAT_STRIDE * 2 + S_CHAIN] = 10
+    (stop,) = _features(st, K_BUY, [[BUY_STOP, 0]])
+    assert _end(stop) == (1, 0, 1, 2)
+    # the z-penalty knob (2 per Z card) decides as the engine's final_score: own 4 - 4 = 0, seat 1 2 - 2 = 0,
+    # seat 2 10 - 6 = 4
+    st[H_Z_PENALTY] = 2
+    (stop,) = _features(st, K_BUY, [[BUY_STOP, 0]])
+    assert _end(stop) == (1, 0, 1, 0)
+    st[H_SEATS + SEAT_STRIDE * 2 + S_CHAIN] = 0  # seat 2 at -6: own 0 ties seat 1's 0 with 2 Z against 1
+    (stop,) = _features(st, K_BUY, [[BUY_STOP, 0]])
+    assert _end(stop) == (1, 1, 1, 0)

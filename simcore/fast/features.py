@@ -46,7 +46,11 @@ from simcore.fast.layout import (
     F_DECK_FRACTION,
     F_DECK_LEFT,
     F_DELTA,
+    F_END_WIN,
+    F_ENDS_NOW,
     F_FF_BEST,
+    F_LAST_SCORE,
+    F_LAST_TURN,
     F_LEADER_DENY,
     F_N_OPTIONS,
     F_N_SEATS,
@@ -82,6 +86,7 @@ from simcore.fast.layout import (
     H_POS_BY_COST,
     H_REMOVED,
     H_TURNS,
+    H_Z_PENALTY,
     HEADER,
     K_BUY,
     K_COLLECTIVE_DREAM,
@@ -95,9 +100,12 @@ from simcore.fast.layout import (
     K_PERFORM,
     K_SLEEP_TOKEN,
     K_TAKE_Z,
+    LD,
+    ED,
     N_POS,
     N_TYPES,
     PR,
+    S_BONUS,
     S_CHAIN,
     S_REM_LEN,
     S_RES_LEN,
@@ -112,7 +120,17 @@ from simcore.fast.layout import (
     off_z,
     seat_base,
 )
-from simcore.fast.scratch import FW_BUY_PRE, FW_CARD_HOT, FW_LEADER, FW_LEAN, FW_OPEN_NOW, FW_PERF_HOT, FW_SUPPLY, FW_TOPS
+from simcore.fast.scratch import (
+    FW_BUY_PRE,
+    FW_CARD_HOT,
+    FW_EMPTY,
+    FW_LEADER,
+    FW_LEAN,
+    FW_OPEN_NOW,
+    FW_PERF_HOT,
+    FW_SUPPLY,
+    FW_TOPS,
+)
 from simcore.fast.zones import budget, deck_left, score
 from simcore.rules import DECISION_ID
 
@@ -422,6 +440,12 @@ def decision_features(st, kind, seat, n, aux, fw):
     fw[FW_LEADER] = leader
     clear_perform_slot(fw)
     clear_card_slots(fw)
+    if fw[FW_LEAN] == 0.0:
+        empty = 0
+        for p in range(N_POS):
+            if st[H_DS_CARD + p] < 0:
+                empty += 1
+        fw[FW_EMPTY] = empty
     if names_card(kind) and fw[FW_LEAN] == 0.0:
         count_supply(st, fw)
         cache_tops(st, fw)
@@ -823,3 +847,84 @@ def option_features(st, kind, seat, aux, opts, i, fw):
         fw[F_BUYS_LEFT] = 0.0
         fw[F_OWN_NEXT_GAIN] = 0.0
     fw[F_FF_BEST] = ff_best(st, seat) if (kind == K_PERFORM and opts[i, 0] == FF) else 0
+    end_features(st, fw, kind, seat, opts, i)
+
+
+@inline_kernel
+def end_features(st, fw, kind, seat, opts, i):
+    """F_ENDS_NOW .. F_LAST_SCORE of option i (after its other slots: reads F_Z_AFTER, F_SCORE_AFTER)."""
+    deck = np.int64(fw[F_DECK_LEFT])
+    empty = np.int64(fw[FW_EMPTY])
+    deck_after = deck
+    empty_after = empty
+    arg = opts[i, 0]
+    if kind == K_TAKE_Z:
+        if arg == 1 and deck > 0:
+            deck_after -= 1  # R4.1
+    elif kind == K_BUY:
+        if arg == BUY_POSITION:
+            empty_after += 1  # R5.5: its position stays empty until Phase 3
+    elif kind == K_LUCID_DREAMING or kind == K_EMPOWERED_DREAMING:
+        empty_after += 1  # R6.4 / R6.10: the card leaves its position
+    elif kind == K_PARADIGM_SHIFT:
+        drawn = min(arg, deck)  # R6.11: as many drawn as discarded, as far as the deck allows
+        deck_after -= drawn
+        empty_after += arg - drawn
+    elif kind == K_PERFORM:
+        if arg == PR:
+            if deck > 0:
+                deck_after -= 1  # R6.5
+        elif arg == LD or arg == ED:
+            for p in range(N_POS):  # R6.4 needs a face-up card; R6.10 any card
+                if st[H_DS_CARD + p] >= 0 and (arg == ED or st[H_DS_DOWN + p] == 0):
+                    empty_after += 1
+                    break
+    ends = deck_after < empty_after  # R7.2 at this turn's Phase 3
+    # each other seat's turn takes at least one card from the deck (its first purchase empties a position)
+    last = deck_after - empty_after < st[H_N_SEATS] - 1
+    fw[F_ENDS_NOW] = 1.0 if ends else 0.0
+    fw[F_END_WIN] = 0.0
+    fw[F_LAST_TURN] = 1.0 if last else 0.0
+    fw[F_LAST_SCORE] = 0.0
+    if not last:
+        return  # most decisions: the deciding seat moves again whatever happens this turn
+    zpen = st[H_Z_PENALTY]
+    own_z = np.int64(fw[F_Z_AFTER])
+    own = np.int64(fw[F_SCORE_AFTER]) + own_z - zpen * own_z + st[seat_base(seat) + S_BONUS]  # zones.final_score
+    fw[F_LAST_SCORE] = own
+    if ends:
+        fw[F_END_WIN] = end_win(st, kind, seat, opts, i, own, own_z)
+
+
+@inline_kernel
+def end_win(st, kind, seat, opts, i, own, own_z):
+    """The deciding seat's win credit if the game ended with the scores after option i (R8.2, R8.3).
+
+    ``own`` / ``own_z``: its final score (zones.final_score: rules knobs z-penalty, bonus) and Z cards after
+    the option; the opponents' now, a night_terror target with one Z card less (R6.3, R3.2).
+    """
+    zpen = st[H_Z_PENALTY]
+    best = 0
+    best_z = 0
+    n_best = 0  # opponents at the best score and its most Z cards
+    for s in range(st[H_N_SEATS]):
+        if s == seat:
+            continue
+        b = seat_base(s)
+        z = st[b + S_Z_LEN]
+        if kind == K_NIGHT_TERROR and opts[i, 0] == s and z >= 2:
+            z -= 1
+        f = st[b + S_CHAIN] - zpen * z + st[b + S_BONUS]
+        if n_best == 0 or f > best or (f == best and z > best_z):
+            best = f
+            best_z = z
+            n_best = 1
+        elif f == best and z == best_z:
+            n_best += 1
+    if n_best == 0:
+        return 1.0  # solo: the engine's end_game makes the one seat the winner
+    if own != best:
+        return 1.0 if own > best else 0.0
+    if own_z != best_z:
+        return 1.0 if own_z > best_z else 0.0
+    return 1.0 / (n_best + 1)

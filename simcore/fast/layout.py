@@ -151,9 +151,47 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      for each of the card's two types; else 0
 ``F_OPP_BEST_GAIN`` 59: options naming a Dreamscape card (as F_NEXT_GAIN):
                      the largest chain gain any opponent would get from it
+``F_ENDS_NOW``      60: 1 when, after the option's immediate effect, the game
+                     surely ends at this turn's Phase 3 (R7.2): the Sleep
+                     Deck holds fewer cards than the Dreamscape has empty
+                     positions, even if no more cards leave it (deck - empty
+                     never grows within a turn: a purchase or a take empties
+                     a position, R6.5 / R4.1 / R6.11 draw, R10.3 fills one
+                     and draws one). Counted as the option's immediate
+                     effect: take_z yes (a card drawn), buy of a Dreamscape
+                     card, lucid_dreaming and empowered_dreaming (a position
+                     emptied), paradigm_shift (its draws), and at ``perform``
+                     the sure effect of the type: Perfect Respite (a draw,
+                     while the deck has cards), Lucid Dreaming (while a
+                     face-up card is there), Empowered Dreaming (while any
+                     card is there); else 0
+``F_END_WIN``       61: F_ENDS_NOW x the deciding seat's win credit if the game
+                     ended with the scores after the option (R8.2 with the
+                     rules knobs z-penalty and bonus, zones.final_score, as
+                     the engine ends it; R8.3: highest score, then most Z
+                     cards, a remaining tie shared 1/k; solo: 1); the
+                     option's own score and Z cards as F_SCORE_AFTER /
+                     F_Z_AFTER, opponents' as now (a night_terror target:
+                     one Z card less, R3.2)
+``F_LAST_TURN``     62: 1 when, after the option's immediate effect, the turn
+                     is the deciding seat's last: F_ENDS_NOW, or the cards
+                     left after this turn's refill (Sleep Deck - empty
+                     positions, as F_ENDS_NOW counts them) are fewer than
+                     the other seats: each of their turns takes at least one
+                     card at its refill (its first purchase from the
+                     Dreamscape empties a position, R5.5, R7.2), so the game
+                     ends before this seat moves again (a seat that buys
+                     only a reserved card takes none: the one way it is not
+                     sure); else 0
+``F_LAST_SCORE``    63: F_LAST_TURN x the deciding seat's final score after the
+                     option (R8.2 with the rules knobs, as F_END_WIN): in its
+                     last turn a point now is a point at the end, and open
+                     runs, reserved cards (R6.4, R8.3) and budget left are
+                     worth nothing more
 ==================  ==========================================================
-Slots 60..63 are reserved (0) for later extensions. Slots 28..31 and 43..63
-were added for the expert bot (issue #12); the built-in linear weights give
+Slots 28..31 and 43..63
+were added for the expert bot (issue #12; 60..63, the end of the game, in a
+later round); the built-in linear weights give
 them 0, so linear plays as before. They cost the most to compute, so a
 linear seat whose weights give all of them 0 does not compute them
 (``decisions.decide_with``; they keep stale values its sum never reads).
@@ -326,6 +364,10 @@ F_RUN_SUPPLY = 46
 F_FF_BEST = 47
 F_CARD_BASE = 48  # 48 + dream type id, 11 slots (48..58)
 F_OPP_BEST_GAIN = 59
+F_ENDS_NOW = 60
+F_END_WIN = 61
+F_LAST_TURN = 62
+F_LAST_SCORE = 63
 
 
 N_BLOCKS = 6  # card A, card B, mask, deck, discard, mark

@@ -139,6 +139,7 @@ FW_TOPS = FW_SCRATCH + 24  # 4 per seat: its top card's two types and their top 
 FW_BUY_PRE = FW_SCRATCH + 40  # 16 slots: a buy decision's per-position values (features.buy_precompute)
 FW_LIN_EXTRA = FW_SCRATCH + 56  # MAX_SEATS slots: 1 if the seat's linear weights use a slot of is_extra_slot
 FW_LEAN = FW_SCRATCH + 60  # 1: the decision being scored needs no is_extra_slot feature (features skip them)
+FW_EMPTY = FW_SCRATCH + 61  # empty Dreamscape positions at the decision (F_ENDS_NOW; set unless FW_LEAN)
 FW_LIN_IDX = FW_SCRATCH + 64  # per seat, the slots of the nonzero weights in ascending order
 FW_SCORES = FW_LIN_IDX + MAX_SEATS * N_FEATURES
 
