@@ -108,6 +108,23 @@ def interval_rows(ax, df: pl.DataFrame, value: str, low: str, high: str) -> np.n
     return y
 
 
+def forest(title: str, subtitle: str, df: pl.DataFrame, value: str, low: str, high: str, labels: list[str],
+           xlabel: str, share: bool = True):
+    """A page of one interval per row (:func:`interval_rows`), labelled; ``share``: a 0-100% axis.
+
+    Returns the figure, its axes and the rows' y positions (for reference marks).
+    """
+    fig = _new(title, subtitle)
+    ax = fig.subplots()
+    y = interval_rows(ax, df, value, low, high)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel(xlabel)
+    if share:
+        ax.set_xlim(0, 100)
+    ax.grid(axis="y", visible=False)
+    return fig, ax, y
+
+
 def _new(title: str, subtitle: str = "") -> Figure:
     """A landscape page with a bold title and a wrapped explanatory subtitle above the panels."""
     lines = textwrap.wrap(subtitle, 150) if subtitle else []
@@ -647,17 +664,12 @@ def skill_chart(t: StudyTables) -> list[Chart]:
     rank = {v: i for i, v in enumerate(OPTION_ORDER)}
     df = skill.with_columns(pl.col("variant").replace_strict(rank, default=len(rank)).alias("_o")).sort(
         ["players", "stronger", "weaker", "_o", "variant"]).drop("_o")
-    fig = _new("Skill against luck",
-               "How often the stronger bot wins against the weaker one(s) on the same deals, seats rotated; "
-               "bars = 95% intervals, | = fair share. The further right, the more the game rewards skill.")
-    ax = fig.subplots()
-    y = interval_rows(ax, df, "stronger_win_rate", "win_low", "win_high")
-    ax.scatter(df["fair"].to_numpy() * 100, y, marker="|", s=220, color="#222222", zorder=4)
     labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}: {r['stronger']} vs {r['weaker']}" for r in df.iter_rows(named=True)]
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("stronger bot's win rate (%)")
-    ax.set_xlim(0, 100)
-    ax.grid(axis="y", visible=False)
+    fig, ax, y = forest("Skill against luck",
+                        "How often the stronger bot wins against the weaker one(s) on the same deals, seats rotated; "
+                        "bars = 95% intervals, | = fair share. The further right, the more the game rewards skill.",
+                        df, "stronger_win_rate", "win_low", "win_high", labels, "stronger bot's win rate (%)")
+    ax.scatter(df["fair"].to_numpy() * 100, y, marker="|", s=220, color="#222222", zorder=4)
     return [Chart("skill", "Skill against luck", fig, df)]
 
 
@@ -668,17 +680,15 @@ def ladder_chart(t: StudyTables) -> list[Chart]:
         return []
     df = t.ladder.sort("step")
     r0 = df.row(0, named=True)
-    fig = _new("Strength ladder",
-               f"{players_label(r0['players']).capitalize()} games ({variant_label(r0['variant'])}), both seatings on the "
-               "same deals: how often each bot beats the next weaker one; bars = 95% intervals, the line = one half. "
-               "A bar clear of one half: the two bots are an interval apart.")
-    ax = fig.subplots()
-    y = interval_rows(ax, df, "stronger_win_rate", "win_low", "win_high")
+    fig, ax, _ = forest(
+        "Strength ladder",
+        f"{players_label(r0['players']).capitalize()} games ({variant_label(r0['variant'])}), both seatings on the "
+        "same deals: how often each bot beats the next weaker one; bars = 95% intervals, the line = one half. "
+        "A bar clear of one half: the two bots are an interval apart.",
+        df, "stronger_win_rate", "win_low", "win_high",
+        [f"{r['stronger']} vs {r['weaker']} ({r['games']:,} games)" for r in df.iter_rows(named=True)],
+        "stronger bot's share of the wins (%)")
     ax.axvline(50, color="#222222", lw=0.8)
-    ax.set_yticks(y, [f"{r['stronger']} vs {r['weaker']} ({r['games']:,} games)" for r in df.iter_rows(named=True)])
-    ax.set_xlabel("stronger bot's share of the wins (%)")
-    ax.set_xlim(0, 100)
-    ax.grid(axis="y", visible=False)
     return [Chart("ladder", "Strength ladder", fig, df)]
 
 
@@ -729,18 +739,16 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
         return []
     df = t.exploit.sort(["variant", "players", "seat"])
     r0 = df.row(0, named=True)
-    fig = _new("How strong were the bots?",
-               f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
-               f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
-               "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
-               "belong to the bot rather than to the game.")
-    ax = fig.subplots()
-    y = interval_rows(ax, df, "gain", "gain_low", "gain_high")
+    fig, ax, _ = forest(
+        "How strong were the bots?",
+        f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
+        f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
+        "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
+        "belong to the bot rather than to the game.",
+        df, "gain", "gain_low", "gain_high",
+        [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)],
+        f"search gain over {r0['strategy']} (percentage points of win rate)", share=False)
     ax.axvline(0, color="#222222", lw=0.8)
-    labels = [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)]
-    ax.set_yticks(y, labels)
-    ax.set_xlabel(f"search gain over {r0['strategy']} (percentage points of win rate)")
-    ax.grid(axis="y", visible=False)
     return [Chart("exploit", "How strong were the bots?", fig, df)]
 
 
