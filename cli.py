@@ -1279,7 +1279,7 @@ def exploit(
     playouts: Annotated[int, typer.Option("--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).")] = 8,
     phases: Annotated[Optional[str], typer.Option(
         "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
-                         "search:NAME@K/late); default every decision.")] = None,
+                         "search:NAME@K:late); default every decision.")] = None,
     seed: SeedOpt = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
@@ -1309,7 +1309,7 @@ def exploit(
     prepare_engine(progress)
     try:
         name = load_strategy(strategy)
-        search = load_strategy(f"search:{name}@{playouts}" + (f"/{phases}" if phases else ""))
+        search = load_strategy(f"search:{name}@{playouts}" + (f":{phases}" if phases else ""))
     except StrategyError as exc:
         raise UserInputError(str(exc)) from None
     release = lambda: None  # noqa: E731

@@ -17,7 +17,7 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
   seatings of every pair on the same deals, read as head-to-head steps from
   the weakest bot to the strongest (:mod:`analyses.ladder`, 40 configurations:
   expert against linear is skill against luck's already);
-* **bot strength**: ``search:expert@8/late`` (the search player over expert in
+* **bot strength**: ``search:expert@8:late`` (the search player over expert in
   the last third of the game, where search gains most) in one seat against ``expert`` in the
   others, in every seat of 2, 3 and 4 players x base and Sleep Token (18 cells
   of 300 games), paired game by game with the all-expert games of the rules
@@ -26,14 +26,14 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
 * **solo**: ``expert``, ``greedy`` and ``linear`` in Virtual Dreaming (R10) under
   the four rules options, for the R10.5 score bands;
 * **skill levels**: the rules options again under ``linear`` (12
-  configurations) and, for base and Sleep Token, under ``search:expert@4/late``
+  configurations) and, for base and Sleep Token, under ``search:expert@4:late``
   (6 configurations of 400 games; every seat searches the last third of the
   game, where searching gains most over expert), so that :mod:`reports.robust` can mark
   each seat and rules-option finding robust or dependent on the bot;
 * **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.recheck`):
   once the swaps are played, the decks the swap findings quote (per player
   count the largest fall and the largest rise of seat spread) are played again
-  under ``linear`` (20,000 games) and ``search:expert@4/late`` (400 games), so that
+  under ``linear`` (20,000 games) and ``search:expert@4:late`` (400 games), so that
   the swap findings are checked at every skill level too.
 
 631 configurations and 11,727,800 games; the quick study plays the single

@@ -1,7 +1,7 @@
 """Findings checked at every skill level: which hold whoever plays, which belong to the bot.
 
 A study that plays the same configurations with bots of several strengths
-(the main study: ``linear``, ``expert`` and ``search:expert@4/late`` on every seat)
+(the main study: ``linear``, ``expert`` and ``search:expert@4:late`` on every seat)
 lets each headline finding of the main bot be read again under every other
 bot. The finding's claim is its *sign* (a seat wins more or less than its fair
 share; a rules option raises or lowers a metric) and its *significance* (the

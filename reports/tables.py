@@ -66,7 +66,7 @@ def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
     return [f"{name:<{width}}{description}" for name, description in rows] + [
         "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
         "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME; "
-        "search:NAME@K/late searches the last third of the game only (/mid+late, /early alike)"]
+        "search:NAME@K:late searches the last third of the game only (:mid+late, :early alike)"]
 
 
 def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]]) -> list[str]:

@@ -76,7 +76,7 @@ def load_strategy(spec: str) -> str:
     ``search:SPEC`` / ``search:SPEC@K``: the search player (every decision
     played out K times per option, default 8) with the strategy SPEC (any of
     the forms above) in its playouts, registered on first use;
-    ``search:SPEC@K/late`` (``/mid+late`` ...) searches the decisions of those
+    ``search:SPEC@K:late`` (``:mid+late`` ...) searches the decisions of those
     game phases only (thirds of the Sleep Deck) and plays SPEC at the others.
     """
     if spec.startswith("search:"):
@@ -90,7 +90,7 @@ def load_strategy(spec: str) -> str:
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K[/PHASES]])"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K[:PHASES]])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)
@@ -108,12 +108,13 @@ def _load_search(spec: str) -> str:
     inner, k_text, phases = spec[len("search:"):], None, None
     if "@" in inner:
         inner, k_text = inner.rsplit("@", 1)
-        if "/" in k_text:  # search:NAME@K/late: the game phases it searches
-            k_text, phase_text = k_text.split("/", 1)
+        # search:NAME@K:late: the game phases it searches (not "/": a study's tables join seats' bots with "/")
+        if ":" in k_text:
+            k_text, phase_text = k_text.split(":", 1)
             phases = phase_text.split("+")
             if not all(p in GAME_PHASES for p in phases) or len(set(phases)) != len(phases):
-                raise StrategyError(f"strategy {spec!r}: the game phases in search:NAME@K/PHASES are "
-                                    f"{', '.join(GAME_PHASES)} joined with +, e.g. search:expert@8/late, got {phase_text!r}")
+                raise StrategyError(f"strategy {spec!r}: the game phases in search:NAME@K:PHASES are "
+                                    f"{', '.join(GAME_PHASES)} joined with +, e.g. search:expert@8:late, got {phase_text!r}")
     if not inner:
         raise StrategyError(f"strategy {spec!r}: name the playout strategy, e.g. search:linear or search:linear@16")
     playouts = SEARCH_PLAYOUTS

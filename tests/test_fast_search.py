@@ -230,8 +230,8 @@ def test_a_phase_limited_search_seat_plays_its_policy_outside_its_phase(phase, i
     from simcore.fast.bridge import decode_trace, play_traced
 
     deck = deck_from_swap_texts([])
-    name = load_strategy(f"search:greedy@2/{phase}")
-    assert name == f"search:greedy@2/{phase}" and get_record(name).mode == MODE_SEARCH
+    name = load_strategy(f"search:greedy@2:{phase}")
+    assert name == f"search:greedy@2:{phase}" and get_record(name).mode == MODE_SEARCH
     diverged = 0
     for game in range(4):
         _, meta, opts = play_traced(deck, 3, Options(), 9, game, [name, "greedy", "greedy"])
@@ -252,12 +252,12 @@ def test_a_phase_limited_search_seat_plays_its_policy_outside_its_phase(phase, i
 
 
 def test_searching_every_phase_is_the_plain_search_player():
-    assert load_strategy("search:linear@3/early+mid+late") == "search:linear@3"
-    assert load_strategy("search:linear@8/late+mid") == "search:linear@8/mid+late"  # phases in game order
-    assert get_record(load_strategy("search:linear@8/late")).skip != 0 and get_record("search:linear@3").skip == 0
+    assert load_strategy("search:linear@3:early+mid+late") == "search:linear@3"
+    assert load_strategy("search:linear@8:late+mid") == "search:linear@8:mid+late"  # phases in game order
+    assert get_record(load_strategy("search:linear@8:late")).skip != 0 and get_record("search:linear@3").skip == 0
 
 
-@pytest.mark.parametrize("spec", ["search:linear@4/", "search:linear@4/dawn", "search:linear@4/late+late"])
+@pytest.mark.parametrize("spec", ["search:linear@4:", "search:linear@4:dawn", "search:linear@4:late+late"])
 def test_bad_phases_are_one_line_errors(spec):
     with pytest.raises(StrategyError) as exc:
         load_strategy(spec)
@@ -265,8 +265,22 @@ def test_bad_phases_are_one_line_errors(spec):
 
 
 def test_a_phase_limited_search_gives_the_same_games_whatever_the_chunk_size():
-    name = load_strategy("search:linear@2/mid+late")
+    name = load_strategy("search:linear@2:mid+late")
     cfg = SimConfig(4, Options(False, True))
     seats = [name, "linear", name, "greedy"]
     a = simulate(cfg, 10, 8, seats, chunk_size=10)
     assert _same(a, simulate(cfg, 10, 8, seats, chunk_size=3)) and _same(a, simulate(cfg, 10, 8, seats, chunk_size=1))
+
+
+def test_a_phase_limited_search_on_every_seat_is_one_bot_in_a_studys_tables():
+    """Study tables join the seats' bots with "/": the phases' separator must not look like one."""
+    import polars as pl
+
+    from analyses.model import RunConfig
+    from reports.data import homogeneous
+
+    name = load_strategy("search:linear@2:mid+late")
+    label = RunConfig("base", 3, (name,) * 3).label
+    assert label == name
+    frame = pl.DataFrame({"strategies": [label, "linear/greedy/greedy"]})
+    assert homogeneous(frame)["strategies"].to_list() == [name]

@@ -35,7 +35,9 @@ def dreamscape(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subproc
 def test_simulate_table_numbers_seats_from_1():
     result = run("simulate", "--players", "4", "--games", "20", "--seed", "2", "--no-progress")
     assert result.exit_code == 0, result.output
-    rows = [line.split()[0] for line in result.output.splitlines()[2:6]]
+    lines = result.output.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["seat", "strategy"])  # after any notice
+    rows = [line.split()[0] for line in lines[header + 1:header + 5]]
     assert rows == ["1", "2", "3", "4"]
 
 

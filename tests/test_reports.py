@@ -498,7 +498,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
             assert len(singles) == 24, (p, o)
         # issue 12: the rules options again at the other skill levels
         assert {c.variant for c in multi if c.players == p and c.strategies[0] == "linear"} == set(options)
-        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4/late"} == {"base", "sleep-token"}
+        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4:late"} == {"base", "sleep-token"}
     bots = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
     tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1
                   and exploit_cell(c.strategies) is None]
@@ -510,9 +510,9 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     assert sorted(c.strategies for c in ladder) == sorted(schedule(("random", "greedy", "spoiler", "chain", "economist",
                                                                      "linear", "expert"), 2))
     cells = sorted((c.players, c.variant, exploit_cell(c.strategies)) for c in configs if exploit_cell(c.strategies))
-    assert cells == sorted((p, o, ("expert", "search:expert@8/late", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
+    assert cells == sorted((p, o, ("expert", "search:expert@8:late", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
                            for s in range(p))
-    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8/late" if i == s else "expert" for i in range(p)))) == 300
+    assert all(plan.games_of(RunConfig(v, p, tuple("search:expert@8:late" if i == s else "expert" for i in range(p)))) == 300
                for p, v, (_, _, s) in cells)
     assert "rollout" not in {s for c in configs for s in c.strategies}
     assert {c.variant for c in configs if c.players == 1} == set(options)

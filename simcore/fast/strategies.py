@@ -474,10 +474,10 @@ def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -> st
     """The registered name of the search player over ``policy``.
 
     ``search:NAME`` (default K), ``search:NAME@K``, or with game phases
-    ``search:NAME@K/late`` (``/mid+late``: the phases it searches, in game order).
+    ``search:NAME@K:late`` (``:mid+late``: the phases it searches, in game order).
     """
     if phases is not None and phase_skip_bits(phases) != 0:
-        return f"search:{policy}@{playouts}/" + "+".join(p for p in GAME_PHASES if p in phases)
+        return f"search:{policy}@{playouts}:" + "+".join(p for p in GAME_PHASES if p in phases)
     return f"search:{policy}" if playouts == SEARCH_PLAYOUTS else f"search:{policy}@{playouts}"
 
 
