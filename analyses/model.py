@@ -27,6 +27,7 @@ class StudyError(ValueError):
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.=-]")
+LABEL_SLASH = "\u2215"  # a "/" inside a strategy's name, in RunConfig.label (where "/" separates seats)
 
 
 def exploit_cell(strategies) -> tuple[str, str, int] | None:
@@ -72,8 +73,15 @@ class RunConfig:
 
     @property
     def label(self) -> str:
-        """The strategies as one text, ``greedy`` or ``greedy/greedy/random``."""
-        return self.strategies[0] if len(set(self.strategies)) == 1 else "/".join(self.strategies)
+        """The strategies as one text, ``greedy`` or ``greedy/greedy/random``.
+
+        The tables of a study (their ``strategies`` column) split this text on
+        ``/`` to tell one bot from several, so a ``/`` inside a strategy's own
+        name (a strategy file given by its path, ``bots/mine.py:f``) is written
+        as the look-alike ``∕`` (DIVISION SLASH): ``bots∕mine.py:f``.
+        """
+        names = [name.replace("/", LABEL_SLASH) for name in self.strategies]
+        return names[0] if len(set(names)) == 1 else "/".join(names)
 
     def parsed_variant(self) -> Variant:
         return parse_variant(self.variant)

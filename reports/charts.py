@@ -147,7 +147,7 @@ def _config_info(t: StudyTables) -> pl.DataFrame:
     """config, variant, players, strategies of every configuration (manifest or seat table)."""
     if t.manifest is not None:
         return pl.DataFrame(
-            [{"config": c.id, "variant": c.variant, "players": c.players, "strategies": "/".join(c.strategies)}
+            [{"config": c.id, "variant": c.variant, "players": c.players, "strategies": c.label}
              for c in t.manifest.configs],
             schema={"config": pl.Utf8, "variant": pl.Utf8, "players": pl.Int64, "strategies": pl.Utf8},
         )

@@ -593,3 +593,20 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
     assert rebuilt == [folder] == [tmp_path / "mine"]
     m = load_manifest(folder)
     assert {c.variant for c in m.configs} == {"base", "sleep-token"} and m.total_games() == 1000
+
+
+def test_a_strategy_file_given_by_its_path_is_one_bot_in_the_report(tmp_path):
+    """A "/" in a strategy's own name (its file's path) is no seat separator: its balance findings are there."""
+    from analyses.studyfile import load_study_file, run_plan
+
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "mine.py").write_text("def f(kind, seat, features, state):\n    return features[0]\n")
+    spec = f"{bots / 'mine.py'}:f"
+    (tmp_path / "s.toml").write_text(f'seed = 1\ngames = 60\nplayers = 2\nvariants = ["base", "sleep-token"]\n'
+                                     f'strategy = "{spec}"\n')
+    run_plan(load_study_file(tmp_path / "s.toml"), tmp_path / "study", progress=False)
+    t = collect(tmp_path / "study")
+    assert RunConfig("base", 2, (spec, spec)).label == spec.replace("/", "\u2215")
+    topics = {f.topic for f in make_findings(t)}
+    assert {"seats", "compare"} <= topics  # before, the path's "/" made it look like several bots: no finding at all
