@@ -189,6 +189,45 @@ def test_the_search_does_not_read_the_hidden_order(skip):
     assert seen >= 16 and differing >= seen // 2  # the values are not all alike: the check is not vacuous
 
 
+def test_the_late_game_search_does_not_read_the_hidden_order():
+    """The late game, where search gains most over expert (issue #12), is not won by peeking.
+
+    Positions in the last third of the Sleep Deck of expert self-play, where few
+    unseen cards are left and the true order would help most. The active seat plays
+    ``search:expert@4:late``; its first three searched decisions of the turn must
+    have the same playout values whatever the order of the cards nobody can see.
+    (No Sleep Token: its red side turns a Z card face up at the start of the turn,
+    so after it the seat legitimately knows a card the shuffle changes.)
+    """
+    name = load_strategy("search:expert@4:late")
+    a, b = deck_arrays(deck_from_swap_texts([]))
+    seen = differing = 0
+    for players, opt in ((2, Options()), (3, Options()), (4, Options(False, True))):
+        for game in range(3):
+            for turns in range(players * 2, players * 12):
+                experts = strategy_args(["expert"] * players, players, opt)
+                st, wk, fw = _position(a, b, players, opt.sleep_token, opt.shifting_tokens, knob_vector(opt, players),
+                                       seed_key(8), game, turns, *experts)
+                if st[H_GAME_OVER]:
+                    break
+                if (st[H_N_CARDS] - st[H_DECK_PTR]) * 3 > st[H_N_CARDS]:
+                    continue  # not the late third yet: the searcher plays expert there
+                seats = ["expert"] * players
+                seats[int(st[2])] = name
+                args = strategy_args(seats, players, opt)
+                shuffled = _shuffle_hidden(st, game * 100 + turns)
+                for skip in range(3):
+                    kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
+                    if kind < 0:
+                        break
+                    other = first_search(shuffled, wk, fw, *args, skip)
+                    assert (other[0], other[1], other[2], other[4]) == (kind, seat, n, best)
+                    assert np.array_equal(other[3], values), (players, game, turns, skip, values, other[3])
+                    seen += 1
+                    differing += len(set(values.tolist())) > 1
+    assert seen >= 30 and differing >= seen // 2  # late positions were searched, with values that differ
+
+
 # ------------------------------------------------------------------ strength
 
 
