@@ -14,7 +14,9 @@ itself in that seat on the same deals (paired t intervals), as step 4 of
 script's measured split plays for the same ``--seed`` (seed + 104,729), so the
 "every decision" row is its "every kind" row.
 
-``--strategy expert:FILE.toml`` measures another table (searched over and
+``--late-kinds take_z,buy`` adds runs that search only those decision kinds, in
+the late phase only (what mending one kind of the bot's decisions could win at
+most). ``--strategy expert:FILE.toml`` measures another table (searched over and
 played by every other seat). Same seed, same numbers.
 """
 from __future__ import annotations
@@ -44,8 +46,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--deck-at-most", default="",
                    help="also: searching only the turns that start with at most N cards in the Sleep Deck "
                         "(comma-separated N, e.g. 4,8,12)")
+    p.add_argument("--late-kinds", default="",
+                   help="also: searching only these decision kinds in the late phase (comma-separated groups, "
+                        "kinds within a group joined by +, e.g. take_z,buy,perform+floating_free)")
     p.add_argument("--json", dest="json_out", default=None)
     a = p.parse_args(argv)
+    from simcore.rules import DECISION_ID
+
+    a.late_kinds = [tuple(k.strip() for k in group.split("+")) for group in a.late_kinds.split(",") if group.strip()]
+    unknown = sorted({k for group in a.late_kinds for k in group if k not in DECISION_ID})
+    if unknown:
+        p.error(f"--late-kinds: unknown decision kind {unknown[0]!r} (known: {', '.join(DECISION_ID)})")
     try:
         a.deck_at_most = [int(x) for x in a.deck_at_most.split(",") if x.strip()]
     except ValueError:
@@ -59,6 +70,7 @@ def run(args: argparse.Namespace) -> dict:
     from analyses.diagnostic_games import ALL_KINDS, PHASES, only_phase, play_restricted
     from analyses.stats import paired_difference
     from simcore.fast import SimConfig, simulate
+    from simcore.rules import DECISION_ID
     from simcore.variants import parse_variant
     from strategies.api import load_strategy
 
@@ -73,6 +85,8 @@ def run(args: argparse.Namespace) -> dict:
     runs = [("every decision", ALL_KINDS, None)] + [(f"{PHASES[q]} only", only_phase(ALL_KINDS, q), None)
                                                     for q in range(len(PHASES))]
     runs += [(f"deck <= {n} at turn", ALL_KINDS, n) for n in args.deck_at_most]
+    runs += [("late " + "+".join(group), only_phase(sum(1 << DECISION_ID[k] for k in group), 2), None)
+             for group in args.late_kinds]
     for label, mask, near in runs:
         masks = [0] * p
         masks[seat] = mask
