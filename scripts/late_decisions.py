@@ -16,7 +16,8 @@ the configuration; ridge refitted on the late records (as ``dreamscape train``
 fits, per kind); ridge per kind and bucket of cards left in the Sleep Deck;
 ridge with every slot also times the deck left and times the score lead;
 LightGBM (optional extra ``pip install -e .[diagnostics]``); and the first
-option, for scale. The playout values are noisy (K playouts), so no pick has
+option, for scale (ties among top-scored options count as a uniform pick, as in
+``analyses.diagnostics.regret``). The playout values are noisy (K playouts), so no pick has
 regret 0; the models are compared on the same values.
 
 Then the Z-card decision (``take_z``): how often the searcher and the shipped
@@ -64,18 +65,6 @@ def records(config, games: int, seed: int, first: int, playouts: int) -> np.ndar
     return rec
 
 
-def regrets(rec: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(regret, kind) per decision: best playout value minus that of the option ``score`` ranks first."""
-    from simcore.fast.isearch import REC_DECISION, REC_KIND, REC_VALUE
-
-    decision = rec[:, REC_DECISION].astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
-    ends = np.r_[starts[1:], decision.shape[0]]
-    value = rec[:, REC_VALUE]
-    out = np.array([value[a:b].max() - value[a + int(np.argmax(score[a:b]))] for a, b in zip(starts, ends)])
-    return out, rec[starts, REC_KIND].astype(np.int64)
-
-
 def centre(x: np.ndarray, rec: np.ndarray) -> np.ndarray:
     """``x`` minus its decision's mean (only differences between a decision's options count)."""
     from simcore.fast.isearch import REC_DECISION
@@ -105,11 +94,11 @@ def ridge_scores(x_train, y_train, group_train, x_test, group_test) -> np.ndarra
 
 def run(args: argparse.Namespace) -> None:
     import strategies.builtins  # noqa: F401 - registers expert
-    from analyses.train import centred, phase_of
+    from analyses.diagnostics import decision_kinds, regret, table_scores
+    from analyses.train import centred
     from simcore.fast import SimConfig
-    from simcore.fast.isearch import REC_FEATURES, REC_KIND, REC_VALUE
-    from simcore.fast.layout import F_ARG, F_BEST_OPP, F_DECK_FRACTION, F_DECK_LEFT, F_OPTION_INDEX, F_SCORE_NOW
-    from simcore.fast.scratch import EXPERT_ROWS
+    from simcore.fast.isearch import REC_DECISION, REC_FEATURES, REC_KIND, REC_VALUE
+    from simcore.fast.layout import F_ARG, F_BEST_OPP, F_DECK_LEFT, F_OPTION_INDEX, F_SCORE_NOW
     from simcore.rules import DECISION_ID, DECISION_KINDS
     from simcore.variants import parse_variant
     from strategies.expert import config_key, shipped_tables
@@ -141,10 +130,9 @@ def run(args: argparse.Namespace) -> None:
 
     tables = shipped_tables()
     key = config_key(args.players, variant.options)
-    table = tables[key][1].reshape(EXPERT_ROWS, N_FEATURES)
-    rows = k_te * 3 + phase_of(x_te[:, F_DECK_FRACTION])
+    table = tables[key][1]
     models = {
-        "shipped expert table": np.einsum("ij,ij->i", x_te, table[rows]),
+        "shipped expert table": table_scores(test, table),
         "ridge on these records": ridge_scores(xc[:, use], yc, k_tr, x_te[:, use], k_te),
         "ridge per kind x deck bucket": ridge_scores(xc[:, use], yc, k_tr * 10 + bucket(x_tr), x_te[:, use],
                                                      k_te * 10 + bucket(x_te)),
@@ -161,8 +149,9 @@ def run(args: argparse.Namespace) -> None:
     except ImportError:
         print("  (lightgbm not installed: pip install -e .[diagnostics])")
     print(f"  {'model':<32}{'regret per game':>16}   largest kinds")
+    kinds = decision_kinds(test)
     for name, score in models.items():
-        r, kinds = regrets(test, score)
+        r = regret(score, test[:, REC_VALUE], test[:, REC_DECISION])
         per_kind = sorted(((r[kinds == k].sum() / args.test_games, DECISION_KINDS[k]) for k in np.unique(kinds)),
                           reverse=True)
         print(f"  {name:<32}{r.sum() / args.test_games:>16.2f}   "
@@ -172,7 +161,7 @@ def run(args: argparse.Namespace) -> None:
     if take.shape[0] == 0:
         return
     xt = take[:, REC_FEATURES : REC_FEATURES + N_FEATURES]
-    scores = np.einsum("ij,ij->i", xt, table[take[:, REC_KIND].astype(np.int64) * 3 + phase_of(xt[:, F_DECK_FRACTION])])
+    scores = table_scores(take, table)
     first, second = slice(0, None, 2), slice(1, None, 2)  # take_z decisions have two options, in order
     takes_first = xt[first, F_ARG] == 1
     v_take = np.where(takes_first, take[first, REC_VALUE], take[second, REC_VALUE])
