@@ -19,16 +19,16 @@ except ImportError:  # pragma: no cover - older typer on top of click
     from click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
-from simcore.cards import CardError
+from simcore.games.dreamscape.cards import CardError
 from simcore.faults import StrategyFault
-from simcore.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
+from simcore.games.dreamscape.decks import Deck, DeckError, DeckSpec, all_swap_decks, default_spec, deck_from_swap_texts, load_spec
 from simcore.files import check_output_file, check_output_folder
 from simcore.games import DEFAULT_GAME, GAME_NAMES, GameError, game_input_errors
 from simcore.rng import MAX_GAMES, MAX_SEED
-from simcore.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError, Options
-from simcore.variants import VariantError
-from analyses.model import MAX_CHUNK_SIZE, StudyError
-from analyses.progress import progress_bar, set_progress
+from simcore.games.dreamscape.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError, Options
+from simcore.games.dreamscape.variants import VariantError
+from analyses.study.model import MAX_CHUNK_SIZE, StudyError
+from analyses.study.progress import progress_bar, set_progress
 
 
 class UserInputError(Exception):
@@ -150,9 +150,9 @@ CardsOpt = Annotated[
 
 def pick_game(name: str):
     """The game of ``--game`` with its bots loaded (one line naming the games when unknown)."""
-    from strategies.games import ready_game
+    from simcore.games import get_game
 
-    return ready_game(name)
+    return get_game(name)
 
 
 def dreamscape_only(game: str, command: str) -> None:
@@ -203,13 +203,13 @@ def prepare_engine(progress: bool | None) -> None:
     """Apply ``--progress/--no-progress`` and announce compilation on stderr before it starts.
 
     The engine's compile (a cold numba cache) is announced here, a user
-    strategy's when it is loaded (:func:`simcore.fast.strategies.set_compile_notice`).
+    strategy's when it is loaded (:func:`simcore.games.dreamscape.fast.strategies.set_compile_notice`).
     Ctrl-C from here on also stops numba code (:func:`simcore.interrupts.install`).
     """
-    from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from analyses.study.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
     from simcore import interrupts
-    from simcore.fast.strategies import set_compile_notice
-    from strategies.guard import set_compile_notice as set_guard_notice
+    from simcore.games.dreamscape.fast.strategies import set_compile_notice
+    from simcore.games.dreamscape.bots.guard import set_compile_notice as set_guard_notice
 
     if _PROCESS["console"]:  # the process is ours: Ctrl-C stops numba code too (within interrupts.GRACE_SECONDS)
         interrupts.install()
@@ -218,7 +218,7 @@ def prepare_engine(progress: bool | None) -> None:
         notice(COMPILE_NOTICE)
         set_compile_notice(None)
         set_guard_notice(None)
-        import strategies.builtins  # noqa: F401 - compiles the built-ins' callbacks now, silently
+        import simcore.games.dreamscape.bots.builtins  # noqa: F401 - compiles the built-ins' callbacks now, silently
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
 
@@ -290,7 +290,7 @@ def conformance(
     could not be loaded as a scenario (it is listed as a failure with the
     reason) or no scenario was found.
     """
-    from simcore.conformance import ENGINE_CHOICES, run_scenario_file, scenario_files
+    from simcore.games.dreamscape.conformance import ENGINE_CHOICES, run_scenario_file, scenario_files
 
     if engine not in ENGINE_CHOICES:
         raise UserInputError(f"--engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
@@ -329,7 +329,7 @@ def conformance(
 
 def game_conformance(the_game, paths: list[Path] | None, engine: str, as_json: bool) -> None:
     """``conformance --game NAME``: the game's scenarios (default its own folder) on one or both engines."""
-    from simcore.conformance import scenario_files
+    from simcore.games.dreamscape.conformance import scenario_files
 
     paths = paths or [the_game.scenarios_dir]
     files = list(scenario_files(paths))
@@ -383,7 +383,7 @@ def play(
     import json
 
     from reports.narrate import game_record, narrate_game
-    from strategies.reference_bots import REFERENCE_BOTS
+    from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
     if game != DEFAULT_GAME:
         only_flags(game, **{"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens, "--swap": swap,
@@ -418,7 +418,7 @@ def another_game_record(the_game, setup, bots: tuple[str, ...], seed: int, lines
     The same game 0 of ``seed`` that ``narrate`` tells, played again on the
     reference engine by ``play_games`` (both engines' per-game results).
     """
-    from analyses.runsummary import json_ready
+    from analyses.study.runsummary import json_ready
 
     result = the_game.play_games(setup, bots, seed, 0, 1, engine="reference")
     wins = the_game.seat_wins(result, setup)[0]
@@ -454,7 +454,7 @@ def decks(
     if as_json:
         import json
 
-        from simcore.cards import CODES
+        from simcore.games.dreamscape.cards import CODES
 
         rows = [{"deck": d.label, "cards": len(d), "removed": [CODES[t] for t in sorted(d.removed)],
                  "added": [CODES[t] for t in sorted(d.added)],
@@ -510,7 +510,7 @@ WorkersOpt = Annotated[
 
 def resolve_fast_strategies(specs: list[str] | None, players: int) -> list[str]:
     """Load every ``--strategy`` value; one per seat, or one for all seats."""
-    from strategies.api import StrategyError, load_strategy
+    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
 
     specs = specs or ["greedy"]
     if len(specs) not in (1, players):
@@ -542,7 +542,7 @@ def check_study_numbers(games: int | None, precision: float | None, max_games: i
 
 def the_variant(variant: str | None, sleep_token: bool = False, shifting_tokens: bool = False, swaps: list[str] | None = None):
     """The variant of ``--variant`` or of the ``--sleep-token --shifting-tokens --swap`` flags (not both)."""
-    from simcore.variants import parse_variant, variant_from_flags
+    from simcore.games.dreamscape.variants import parse_variant, variant_from_flags
 
     if variant is not None:
         if sleep_token or shifting_tokens or swaps:
@@ -557,8 +557,8 @@ def command_line() -> str:
 
 def run_study_plan(plan, out: Path, backend: str, scheduler: str | None, workers: int | None):
     """Play a study plan into ``out`` on the chosen backend (closed afterwards)."""
-    from analyses.backends import make_backend
-    from analyses.studyfile import run_plan
+    from analyses.study.backends import make_backend
+    from analyses.study.studyfile import run_plan
 
     if workers is not None and workers < 1:
         raise UserInputError(f"--workers must be at least 1, got {workers}")
@@ -580,12 +580,12 @@ def warm_local(backend: str, scheduler: str | None = None) -> None:
     scheduler may have a cold cache of their own: say so, since their compile is silent.
     """
     if backend == "dask" and scheduler is not None:
-        from analyses.warmup import WORKER_NOTICE
+        from analyses.study.warmup import WORKER_NOTICE
 
         notice(WORKER_NOTICE)
     elif backend in ("local", "dask"):
-        from analyses.warmup import warm_run
-        from simcore.fast import SimConfig
+        from analyses.study.warmup import warm_run
+        from simcore.games.dreamscape.fast import SimConfig
 
         warm_run(SimConfig(players=3), ["greedy"])
 
@@ -637,10 +637,10 @@ def simulate(
     import json
     import time
 
-    from analyses.runsummary import RunTotals
-    from analyses.warmup import warm_run
+    from analyses.study.runsummary import RunTotals
+    from analyses.study.warmup import warm_run
     from reports.tables import simulation_lines
-    from simcore.fast import SimConfig, simulate as run_simulation
+    from simcore.games.dreamscape.fast import SimConfig, simulate as run_simulation
 
     check_players(players)
     check_study_numbers(games, precision, max_games, chunk_size)
@@ -649,8 +649,8 @@ def simulate(
     the_deck = the.deck(spec)
     names = resolve_fast_strategies(strategy, players)
     if out is not None:
-        from analyses.model import RunConfig
-        from analyses.studyfile import StudyPlan
+        from analyses.study.model import RunConfig
+        from analyses.study.studyfile import StudyPlan
 
         plan = StudyPlan([RunConfig(the.name, players, seat_specs(strategy, players))], games=games, precision=precision,
                          max_games=max_games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
@@ -683,15 +683,15 @@ def game_simulate(the_game, players, variant, cards, strategy, games, seed, chun
     """``simulate --game NAME``: the game's fast engine, per seat win rates with intervals (``--out``: a study folder)."""
     import json
 
-    from analyses.games import cards_text, simulate_game
-    from analyses.model import GameDeal, RunConfig
+    from analyses.study.gamechunks import cards_text, simulate_game
+    from analyses.study.model import GameDeal, RunConfig
     from reports.tables import game_simulation_lines
 
     set_progress(progress)
     setup = the_game.setup(players or the_game.seat_counts[-1], variant or "base", cards)
     seats = the_game.seat_strategies(strategy, setup)
     if out is not None:
-        from analyses.studyfile import StudyPlan
+        from analyses.study.studyfile import StudyPlan
 
         plan = StudyPlan([RunConfig(the_game.variant_name(setup), setup.players, seats)], games=games,
                          precision=precision, max_games=max_games, seed=seed, chunk_size=chunk_size,
@@ -745,9 +745,9 @@ def compare(
     """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
     dreamscape_only(game, "compare")
     prepare_engine(progress)
-    from analyses.model import RunConfig
-    from analyses.studyfile import StudyPlan
-    from simcore.variants import parse_variant
+    from analyses.study.model import RunConfig
+    from analyses.study.studyfile import StudyPlan
+    from simcore.games.dreamscape.variants import parse_variant
 
     counts = [check_players(p) for p in (players or [3])]
     check_study_numbers(games, precision, max_games, chunk_size)
@@ -798,8 +798,8 @@ def sweep(
     """Sweep the Controlled Study swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
     dreamscape_only(game, "sweep")
     prepare_engine(progress)
-    from analyses.studyfile import StudyPlan, configs_for
-    from analyses.sweep import sweep_variants
+    from analyses.study.studyfile import StudyPlan, configs_for
+    from analyses.games.dreamscape.sweep import sweep_variants
 
     counts = [check_players(p) for p in (players or [2, 3, 4])]
     if 1 in counts:
@@ -841,8 +841,8 @@ def solo(
     """Virtual Dreaming (solo, R10): the rulebook's score bands (R10.5) per strategy and variant."""
     dreamscape_only(game, "solo")
     prepare_engine(progress)
-    from analyses.studyfile import StudyPlan, configs_for
-    from simcore.variants import parse_variant
+    from analyses.study.studyfile import StudyPlan, configs_for
+    from simcore.games.dreamscape.variants import parse_variant
 
     check_study_numbers(games, precision, max_games, chunk_size)
     spec = load_spec(deck) if deck else None
@@ -877,7 +877,7 @@ def check_folder_game(folder: Path, game: str | None) -> None:
     """``--game`` on a command that reads a study folder: it must be the folder's game."""
     if game is None:
         return
-    from analyses.study import folder_game
+    from analyses.study.folder import folder_game
 
     pick_game(game)  # an unknown name is named first
     held = folder_game(folder)
@@ -895,13 +895,13 @@ def report(
     as_json: Annotated[bool, typer.Option("--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
 ) -> None:
     """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
-    from analyses.study import check_study
+    from analyses.study.folder import check_study
 
     check_study(folder)  # a damaged or missing chunk is named here, before any chart is drawn
     check_folder_game(folder, game)
     writable_file(pdf if pdf is not None else folder / "report.pdf", "--pdf")
     writable_folder(png_dir if png_dir is not None else folder / "charts", "--png-dir")
-    from analyses.study import folder_game
+    from analyses.study.folder import folder_game
 
     try:
         if folder_game(folder) == DEFAULT_GAME:
@@ -939,8 +939,8 @@ def study(
     cards: CardsOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
-    from analyses.backends import make_backend
-    from analyses.gameplan import file_game
+    from analyses.study.backends import make_backend
+    from analyses.study.gameplan import file_game
 
     if config is not None and game is not None and file_game(config) != game:
         raise UserInputError(f"{config} is a study of {file_game(config)}, not {game}")
@@ -952,7 +952,7 @@ def study(
     else:
         set_progress(progress)
     if config is not None:
-        from analyses.gameplan import load_any_study_file
+        from analyses.study.gameplan import load_any_study_file
 
         load_any_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
     if workers is not None and workers < 1:
@@ -999,12 +999,12 @@ def warmup(
     """
     import json
 
-    from analyses.warmup import engine_compiled, warm_up
+    from analyses.study.warmup import engine_compiled, warm_up
 
     if game != DEFAULT_GAME:
         import time
 
-        from analyses.games import warm_game
+        from analyses.study.gamechunks import warm_game
 
         t0 = time.perf_counter()
         typer.echo(f"compiling {pick_game(game).title}'s fast engine once (a minute or two on 2 cores)…", err=True)
@@ -1034,8 +1034,8 @@ def bench(
     dreamscape_only(game, "bench")
     import json
 
-    import strategies.builtins  # noqa: F401 - registers the heuristic bots timed below
-    from analyses.bench import bench_lines, run_bench
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the heuristic bots timed below
+    from analyses.tools.bench import bench_lines, run_bench
 
     bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear", "expert")
     report = run_bench(quick=quick, hook_strategies=bots, progress=lambda line: typer.echo(line, err=True))
@@ -1053,7 +1053,7 @@ def bench(
 def strategies(as_json: JsonFlag = False, game: GameOpt = DEFAULT_GAME) -> None:
     """List the built-in strategies with a one-line description each."""
     from reports.tables import game_strategy_lines, strategy_lines
-    from strategies.api import strategy_table
+    from simcore.games.dreamscape.bots.api import strategy_table
 
     if game != DEFAULT_GAME:
         the_game = pick_game(game)
@@ -1099,9 +1099,9 @@ def tune(
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
     dreamscape_only(game, "tune")
     prepare_engine(progress)
-    from strategies.linear import write_weights
-    from strategies.tuner import tune as run_tune
-    from simcore.variants import variant_from_flags
+    from simcore.games.dreamscape.bots.linear import write_weights
+    from simcore.games.dreamscape.bots.tuner import tune as run_tune
+    from simcore.games.dreamscape.variants import variant_from_flags
 
     check_players(players)
     if players < 2:
@@ -1130,7 +1130,7 @@ def tune(
     if as_json:
         import json
 
-        from strategies.features import NAMES
+        from simcore.games.dreamscape.bots.features import NAMES
 
         typer.echo(json.dumps({
             "out": str(out), "players": players, "variant": variant.name, "field": opponents, "seed": seed,
@@ -1162,9 +1162,9 @@ def train(
     import json
     import platform
 
-    from analyses.train import train as run_train, train_comment, train_data
-    from strategies.builtins import LINEAR_WEIGHTS
-    from strategies.expert import write_table
+    from analyses.games.dreamscape.train import train as run_train, train_comment, train_data
+    from simcore.games.dreamscape.bots.builtins import LINEAR_WEIGHTS
+    from simcore.games.dreamscape.bots.expert import write_table
 
     check_players(players)
     if iterations < 1 or games < 1 or playouts < 1 or check_games < 0:
@@ -1225,8 +1225,8 @@ def tournament(
     prepare_engine(progress)
     import json
 
-    from analyses.tournament import run_tournament, schedule
-    from simcore.variants import parse_variant
+    from analyses.tools.tournament import run_tournament, schedule
+    from simcore.games.dreamscape.variants import parse_variant
 
     check_players(players)
     if players < 2:
@@ -1238,8 +1238,8 @@ def tournament(
     if len(set(names)) < 2:
         raise UserInputError("a tournament needs at least two different --strategy values")
     if out is not None:
-        from analyses.studyfile import StudyPlan, configs_for
-        from analyses.tournament import tournament_from_study
+        from analyses.study.studyfile import StudyPlan, configs_for
+        from analyses.tools.tournament import tournament_from_study
 
         plan = StudyPlan(configs_for([variant], [players], tournament=list(dict.fromkeys(specs))), games=games, seed=seed,
                          chunk_size=chunk_size, aggregate_only=aggregate_only, kind="tournament")
@@ -1259,7 +1259,7 @@ def tournament(
         **({"folder": str(out)} if out is not None else {}),
     }
     if as_json:
-        from analyses.runsummary import json_ready
+        from analyses.study.runsummary import json_ready
 
         typer.echo(json.dumps(json_ready(data)))
         return
@@ -1291,9 +1291,9 @@ def exploit(
     dreamscape_only(game, "exploit")
     import json
 
-    from analyses.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS, exploit_data, save_exploit, timed_exploit
-    from simcore.variants import parse_variant
-    from strategies.api import StrategyError, load_strategy
+    from analyses.tools.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS, exploit_data, save_exploit, timed_exploit
+    from simcore.games.dreamscape.variants import parse_variant
+    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
 
     counts = list(dict.fromkeys(players or DEFAULT_PLAYERS))
     for p in counts:
@@ -1314,7 +1314,7 @@ def exploit(
         raise UserInputError(str(exc)) from None
     release = lambda: None  # noqa: E731
     if out is not None:
-        from analyses.study import lock_folder
+        from analyses.study.folder import lock_folder
 
         writable_folder(out, "--out")
         release = lock_folder(out)  # another writer is named now, not after the games
@@ -1329,7 +1329,7 @@ def exploit(
     finally:
         release()
     if as_json:
-        from analyses.summary import json_ready
+        from analyses.study.summary import json_ready
 
         typer.echo(json.dumps(json_ready(seat_indexes(data))))
         return
@@ -1357,10 +1357,10 @@ def restrict(
     dreamscape_only(game, "restrict")
     import json
 
-    from analyses.restrict import games_needed, restrict_data, save_restrict, timed_restrict
-    from simcore.variants import check_variant_fits, parse_variant
-    from strategies.api import StrategyError, load_strategy
-    from strategies.restricted import RESTRICTIONS, restricted
+    from analyses.tools.restrict import games_needed, restrict_data, save_restrict, timed_restrict
+    from simcore.games.dreamscape.variants import check_variant_fits, parse_variant
+    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
+    from simcore.games.dreamscape.bots.restricted import RESTRICTIONS, restricted
 
     prepare_engine(progress)
     counts = list(dict.fromkeys(players or [3]))
@@ -1389,7 +1389,7 @@ def restrict(
         save_restrict(out, frame, data)
         data["folder"] = str(out)
     if as_json:
-        from analyses.summary import json_ready
+        from analyses.study.summary import json_ready
 
         typer.echo(json.dumps(json_ready(data)))
         return
@@ -1419,12 +1419,12 @@ def fix_seats(
     dreamscape_only(game, "fix-seats")
     import json
 
-    from analyses.fixseats import best_candidates, fixes_table, save_fixes, search
-    from analyses.model import RunConfig
-    from analyses.studyfile import StudyPlan
-    from analyses.summary import json_ready
-    from simcore.variants import check_variant_fits, parse_variant
-    from strategies.api import StrategyError, load_strategy
+    from analyses.games.dreamscape.fixseats import best_candidates, fixes_table, save_fixes, search
+    from analyses.study.model import RunConfig
+    from analyses.study.studyfile import StudyPlan
+    from analyses.study.summary import json_ready
+    from simcore.games.dreamscape.variants import check_variant_fits, parse_variant
+    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
 
     prepare_engine(progress)
     check_players(players)

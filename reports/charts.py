@@ -35,8 +35,8 @@ from reports.labels import (  # noqa: E402
     type_name,
     variant_label,
 )
-from simcore.cards import BASE_TYPES, CODES, EXPANSION_TYPES  # noqa: E402
-from simcore.rules import SOLO_BANDS  # noqa: E402
+from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES  # noqa: E402
+from simcore.games.dreamscape.rules import SOLO_BANDS  # noqa: E402
 
 PAGE = (11.69, 8.27)  # A4 landscape, inches
 STYLES = ("-", "--", "-.", ":")  # line styles, so overlapping lines stay apart without colour

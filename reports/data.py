@@ -1,7 +1,7 @@
 """The tables a report is drawn from: every analysis the study folder has data for.
 
 :func:`collect` reads a study folder once and runs the analyses of
-``analyses/`` that apply to it (:func:`analyses.study.study_kinds`), so the
+``analyses/`` that apply to it (:func:`analyses.study.folder.study_kinds`), so the
 findings and the charts of a report quote the very same DataFrames. An
 analysis that has no data in this folder leaves its table ``None`` and its
 pages out of the report.
@@ -20,19 +20,19 @@ from typing import Any
 
 import polars as pl
 
-from analyses import balance
-from analyses.compare import compare_variants
-from analyses.exploit import exploit_from_study, load_exploit
-from analyses.fixseats import load_fixes
-from analyses.ladder import strength_ladder
-from analyses.restrict import load_restrict
-from analyses.model import StudyError, StudyManifest
-from analyses.skill import skill_vs_luck
-from analyses.solo import solo_bands
-from analyses.strength import pair_strength, type_strength
-from analyses.study import check_study, study_kinds
-from analyses.sweep import swap_sweep
-from analyses.tournament import tournament_from_study, tournament_groups
+from analyses.games.dreamscape import balance
+from analyses.tools.compare import compare_variants
+from analyses.tools.exploit import exploit_from_study, load_exploit
+from analyses.games.dreamscape.fixseats import load_fixes
+from analyses.tools.ladder import strength_ladder
+from analyses.tools.restrict import load_restrict
+from analyses.study.model import StudyError, StudyManifest
+from analyses.stats.skill import skill_vs_luck
+from analyses.games.dreamscape.solo import solo_bands
+from analyses.games.dreamscape.strength import pair_strength, type_strength
+from analyses.study.folder import check_study, study_kinds
+from analyses.games.dreamscape.sweep import swap_sweep
+from analyses.tools.tournament import tournament_from_study, tournament_groups
 
 ALL_KINDS = frozenset({"seats", "compare", "sweep", "tournament", "skill", "solo", "types"})
 
@@ -64,21 +64,21 @@ class StudyTables:
     folder: Path | None = None
     manifest: StudyManifest | None = None
     kinds: set[str] = field(default_factory=set)
-    seats: pl.DataFrame | None = None  # analyses.balance.seat_advantage
-    lengths: pl.DataFrame | None = None  # analyses.balance.game_lengths
-    score_dist: pl.DataFrame | None = None  # analyses.balance.score_distribution
-    length_dist: pl.DataFrame | None = None  # analyses.balance.length_distribution
-    compare: pl.DataFrame | None = None  # analyses.compare.compare_variants
-    strength: pl.DataFrame | None = None  # analyses.strength.type_strength
-    pairs: pl.DataFrame | None = None  # analyses.strength.pair_strength
-    sweep: pl.DataFrame | None = None  # analyses.sweep.swap_sweep
-    tournaments: list[Tournament] = field(default_factory=list)  # analyses.tournament.tournament_from_study
-    skill: pl.DataFrame | None = None  # analyses.skill.skill_vs_luck
-    solo: pl.DataFrame | None = None  # analyses.solo.solo_bands
-    ladder: pl.DataFrame | None = None  # analyses.ladder.strength_ladder (a 2-player round robin)
-    exploit: pl.DataFrame | None = None  # analyses.exploit: kept by `dreamscape exploit --out`, or the study's own cells
-    restrict: pl.DataFrame | None = None  # analyses.restrict.restrict_table (kept by `dreamscape restrict --out`)
-    fixes: pl.DataFrame | None = None  # analyses.fixseats.fixes_table (written by `dreamscape fix-seats`)
+    seats: pl.DataFrame | None = None  # analyses.games.dreamscape.balance.seat_advantage
+    lengths: pl.DataFrame | None = None  # analyses.games.dreamscape.balance.game_lengths
+    score_dist: pl.DataFrame | None = None  # analyses.games.dreamscape.balance.score_distribution
+    length_dist: pl.DataFrame | None = None  # analyses.games.dreamscape.balance.length_distribution
+    compare: pl.DataFrame | None = None  # analyses.tools.compare.compare_variants
+    strength: pl.DataFrame | None = None  # analyses.games.dreamscape.strength.type_strength
+    pairs: pl.DataFrame | None = None  # analyses.games.dreamscape.strength.pair_strength
+    sweep: pl.DataFrame | None = None  # analyses.games.dreamscape.sweep.swap_sweep
+    tournaments: list[Tournament] = field(default_factory=list)  # analyses.tools.tournament.tournament_from_study
+    skill: pl.DataFrame | None = None  # analyses.stats.skill.skill_vs_luck
+    solo: pl.DataFrame | None = None  # analyses.games.dreamscape.solo.solo_bands
+    ladder: pl.DataFrame | None = None  # analyses.tools.ladder.strength_ladder (a 2-player round robin)
+    exploit: pl.DataFrame | None = None  # analyses.tools.exploit: kept by `dreamscape exploit --out`, or the study's own cells
+    restrict: pl.DataFrame | None = None  # analyses.tools.restrict.restrict_table (kept by `dreamscape restrict --out`)
+    fixes: pl.DataFrame | None = None  # analyses.games.dreamscape.fixseats.fixes_table (written by `dreamscape fix-seats`)
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -161,7 +161,7 @@ def collect(folder: str | Path) -> StudyTables:
 
     Raises
     ------
-    analyses.study.StudyError
+    analyses.study.folder.StudyError
         The folder is not a study folder, is damaged, or holds no finished chunk.
     """
     folder = Path(folder)

@@ -1,15 +1,15 @@
 """Words and numbers as a designer reads them: variant names, seats, percentages.
 
 Seats are numbered from 1 in everything a designer reads ("seat 1" is seat
-index 0 in the data). Variants keep the notation of ``simcore.variants`` in
+index 0 in the data). Variants keep the notation of ``simcore.games.dreamscape.variants`` in
 files and become words here ("Sleep Token", "Night Terror -> Invasive Dreaming").
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore.cards import CODES, NAMES
-from simcore.variants import OPTION_TOKENS, VariantError, parse_variant
+from simcore.games.dreamscape.cards import CODES, NAMES
+from simcore.games.dreamscape.variants import OPTION_TOKENS, VariantError, parse_variant
 
 OPTION_WORDS = {"sleep-token": "Sleep Token", "shifting-tokens": "shifting tokens"}
 OPTION_ORDER = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
@@ -26,7 +26,7 @@ class VariantParts:
     text: str
     options: str  # "base", "sleep-token", "shifting-tokens" or "sleep-token+shifting-tokens"
     swaps: tuple[tuple[str, str], ...]  # (removed code, added code), sorted by removed type
-    knobs: tuple[str, ...] = ()  # rules knobs away from the rulebook, "start-z=0,1,1" (simcore.rules.KNOBS)
+    knobs: tuple[str, ...] = ()  # rules knobs away from the rulebook, "start-z=0,1,1" (simcore.games.dreamscape.rules.KNOBS)
 
     @property
     def has_swaps(self) -> bool:

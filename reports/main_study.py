@@ -1,8 +1,8 @@
 """The main job, ``dreamscape study``: a balance study and its report in one folder.
 
-The main study is a study file like any designer's (:mod:`analyses.studyfile`):
+The main study is a study file like any designer's (:mod:`analyses.study.studyfile`):
 ``analyses/data/main_study.toml`` (``--quick``: ``main_study_quick.toml``),
-run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
+run by the one study runner, :func:`analyses.study.studyfile.run_plan`. What it plays:
 
 * **rules options**: 2, 3 and 4 players x base, Sleep Token, shifting tokens
   and both, the ``expert`` bot on every seat (12 configurations);
@@ -15,14 +15,14 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
   linear and expert in 3-player base games, every seating of every group of three;
 * **ladder**: a 2-player round robin of the same bots in base games, both
   seatings of every pair on the same deals, read as head-to-head steps from
-  the weakest bot to the strongest (:mod:`analyses.ladder`, 40 configurations:
+  the weakest bot to the strongest (:mod:`analyses.tools.ladder`, 40 configurations:
   expert against linear is skill against luck's already);
 * **bot strength**: ``search:expert@8:late`` (the search player over expert in
   the last third of the game, where search gains most) in one seat against ``expert`` in the
   others, in every seat of 2, 3 and 4 players x base and Sleep Token (18 cells
   of 300 games), paired game by game with the all-expert games of the rules
   options: the report's page "How strong were the bots?"
-  (:func:`analyses.exploit.exploit_from_study`) and the ladder's last step;
+  (:func:`analyses.tools.exploit.exploit_from_study`) and the ladder's last step;
 * **solo**: ``expert``, ``greedy`` and ``linear`` in Virtual Dreaming (R10) under
   the four rules options, for the R10.5 score bands;
 * **skill levels**: the rules options again under ``linear`` (12
@@ -30,7 +30,7 @@ run by the one study runner, :func:`analyses.studyfile.run_plan`. What it plays:
   (6 configurations of 400 games; every seat searches the last third of the
   game, where searching gains most over expert), so that :mod:`reports.robust` can mark
   each seat and rules-option finding robust or dependent on the bot;
-* **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.recheck`):
+* **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.games.dreamscape.recheck`):
   once the swaps are played, the decks the swap findings quote (per player
   count the largest fall and the largest rise of seat spread) are played again
   under ``linear`` (20,000 games) and ``search:expert@4:late`` (400 games), so that
@@ -48,11 +48,13 @@ import time
 from datetime import date
 from pathlib import Path
 
-from analyses.model import StudyError
-from analyses.study import MANIFEST, load_manifest
-from analyses.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, StudyPlan, load_study_file, run_plan
+from analyses.study.model import StudyError
+from analyses.study.folder import MANIFEST, load_manifest
+from analyses.study.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, StudyPlan, load_study_file, run_plan
+from analyses.study.gamechunks import load_game
+from analyses.study.model import GameDeal
 from reports.games import build_any_report
-from reports.pdf import build_report
+from simcore.games import DEFAULT_GAME
 
 
 def main_plan(quick: bool = False, seed: int = 1) -> StudyPlan:
@@ -120,23 +122,16 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
     return lines
 
 
-def study_plan(game: str = "dreamscape", quick: bool = False, config=None, seed: int = 1, cards=None) -> StudyPlan:
+def study_plan(game: str = DEFAULT_GAME, quick: bool = False, config=None, seed: int = 1, cards=None) -> StudyPlan:
     """The plan ``dreamscape study`` plays: a study file (of any game), or the game's default (quick) study."""
-    from analyses.gameplan import PLANS, QUICK_PLANS, load_any_study_file
+    from analyses.study.gameplan import game_study_file, load_any_study_file
 
-    if config is not None:
-        return load_any_study_file(config, seed=seed, cards=cards)
-    if game == "dreamscape":
-        if cards is not None:
-            raise StudyError("--cards is for another game's study; Project Dreamscape's takes a study file's deck")
-        return main_plan(quick, seed)
-    if game not in PLANS:
-        raise StudyError(f"no default study for game {game!r}: give --config FILE.toml")
-    return load_any_study_file((QUICK_PLANS if quick else PLANS)[game], seed=seed, cards=cards)
+    path = config if config is not None else game_study_file(load_game(game), quick)
+    return load_any_study_file(path, seed=seed, cards=cards)
 
 
 def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, progress: bool = True, backend=None,
-                   game: str = "dreamscape", cards=None) -> Path:
+                   game: str = DEFAULT_GAME, cards=None) -> Path:
     """Run the main balance study (or a designer's study file) and write its report into the folder.
 
     Parameters
@@ -152,7 +147,7 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     quick : bool
         The small version (``analyses/data/main_study_quick.toml``).
     config : path, optional
-        A designer's study TOML file (``analyses/studyfile.py``) instead of the main study.
+        A designer's study TOML file (``analyses/study/studyfile.py``) instead of the main study.
     seed : int
         The study's seed (it overrides the file's ``seed``).
     game : str
@@ -163,7 +158,7 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     progress : bool
         Progress bar (games/s, ETA) and phase lines on stderr.
     backend : optional
-        Where chunks are played (:mod:`analyses.backends`); this process by default.
+        Where chunks are played (:mod:`analyses.study.backends`); this process by default.
 
     Returns
     -------
@@ -172,15 +167,14 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
 
     Raises
     ------
-    analyses.model.StudyError
+    analyses.study.model.StudyError
         A bad study file, or ``out`` holds a study with another seed or deck.
     """
     plan = study_plan(game, quick, config, seed, cards)
-    from analyses.gameplan import PLANS
-
-    named = config if config is not None or plan.game is None else PLANS[plan.game.game]
+    default_game = plan.game == GameDeal(DEFAULT_GAME)  # its folders keep their names: out/study-<date>[-quick]
+    named = config if config is not None or default_game else f"{plan.game.game}-study"
     folder = Path(out) if out is not None else default_folder(plan, quick, named)
-    command = "dreamscape study" + (f" --game {game}" if game != "dreamscape" else "") + (" --quick" if quick else "") + \
+    command = "dreamscape study" + (f" --game {game}" if game != DEFAULT_GAME else "") + (" --quick" if quick else "") + \
         (f" --config {config}" if config else "") + (f" --cards {cards}" if cards else "") + \
         (f" --seed {seed}" if seed != 1 else "") + (f" --out {out}" if out is not None else "")
     plan.meta["request"] = plan.fingerprint()
@@ -193,13 +187,12 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
     for line in plan_lines(plan, folder):
         _say(progress, line)
     run_plan(plan, folder, command=command, backend=backend, progress=progress)
-    if plan.game is not None and plan.meta.get("solver"):  # the solver's distance to each bot, once per folder
-        from analyses.pleasant_dreams import write_solver_gap
-
-        write_solver_gap(folder, plan.seed, progress=(lambda line: _say(progress, line)))
+    own = load_game(plan.game.game).extension("analyses")
+    if hasattr(own, "after_study"):  # a game's own work once the games are played (Pleasant Dreams: its solver)
+        own.after_study(folder, plan, progress=(lambda line: _say(progress, line)))
     t1 = time.perf_counter()
     _say(progress, f"simulation done in {t1 - t0:.0f} s; writing the report")
-    files = build_report(folder) if plan.game is None else build_any_report(folder)
+    files = build_any_report(folder)
     where = files.pngs[0].parent if files.pngs else folder
     _say(progress, f"report: {files.pdf} ({len(files.pages)} pages; {len(files.pngs)} charts in {where}) in "
                    f"{time.perf_counter() - t1:.0f} s")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from simcore.decks import Deck
-from simcore.notation import position_text
-from simcore.reference import Game, GameState
+from simcore.games.dreamscape.decks import Deck
+from simcore.games.dreamscape.notation import position_text
+from simcore.games.dreamscape.reference import Game, GameState
 from simcore.rng import GameRng
-from simcore.rules import N_POSITIONS, Options, solo_band
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import N_POSITIONS, Options, solo_band
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 
 def _cards(n: int) -> str:

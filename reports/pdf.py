@@ -14,7 +14,7 @@ matplotlib.use("Agg")  # no display: files only
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyses.model import StudyManifest  # noqa: E402
+from analyses.study.model import StudyManifest  # noqa: E402
 from reports.charts import PAGE, PNG_DPI, Chart, make_charts, styled  # noqa: E402
 from reports.data import StudyTables, collect  # noqa: E402
 from reports.findings import TOPICS, Finding, make_findings  # noqa: E402
@@ -323,7 +323,7 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
 
     Raises
     ------
-    analyses.study.StudyError
+    analyses.study.folder.StudyError
         The folder is not a study folder, is damaged or has no finished chunk.
     """
     folder = Path(folder)
@@ -342,3 +342,10 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
                      [title, *finding_figs, *level_figs], charts)
     pages = ["Title", *contents]
     return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=pages, tables=t)
+
+
+def summary_output(folder, as_json: bool) -> list[str]:
+    """Project Dreamscape's summary of a study folder (``dreamscape summarize``): JSON or tables."""
+    from reports.tables import dreamscape_summary_output
+
+    return dreamscape_summary_output(folder, as_json)

@@ -1,6 +1,6 @@
 """The report of a Pleasant Dreams study folder: title, findings in plain sentences, one chart per analysis.
 
-The numbers come from :func:`analyses.pleasant_dreams.pd_summary`; every rate is
+The numbers come from :func:`analyses.games.pleasant_dreams.pd_summary`; every rate is
 shown with its 95% interval, seats are numbered from 1 (seat 1 plays first),
 and a finding is flagged ★ when its interval excludes the fair share (rates)
 or zero (changes), as the Project Dreamscape report does.
@@ -16,8 +16,8 @@ matplotlib.use("Agg")  # no display: files only
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyses.pleasant_dreams import pd_summary  # noqa: E402
-from analyses.study import check_study, load_manifest  # noqa: E402
+from analyses.games.pleasant_dreams import pd_summary  # noqa: E402
+from analyses.study.folder import check_study, load_manifest  # noqa: E402
 from reports.charts import PAGE, Chart, styled  # noqa: E402
 from reports.findings import Finding  # noqa: E402
 from reports.labels import PALETTE, SIGNIFICANT  # noqa: E402
@@ -347,3 +347,13 @@ def build_pd_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     title = title_page(folder, s, contents)
     pngs = write_pdf(pdf_path, png_path, f"{s['title']} balance report: {folder.name}", [title, *finding_figs], charts)
     return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=["Title", *contents])
+
+
+build_report = build_pd_report  # the report Pleasant Dreams declares (simcore.games.Game.extension("report"))
+
+
+def summary_output(folder, as_json: bool) -> list[str]:
+    """Pleasant Dreams' summary of a study folder (``dreamscape summarize``): JSON or tables."""
+    from reports.tables import game_summary_output
+
+    return game_summary_output(folder, as_json)

@@ -20,7 +20,7 @@ advantage (``seats``), rules options (``compare``), dream types (``types``:
 the same one-bot games give every bot's type strength) and expansion swaps
 (``swaps``: the main study plays the swap decks its swap findings quote again
 under the other bots, a study file's ``[[recheck]]``, see
-:mod:`analyses.recheck`).
+:mod:`analyses.games.dreamscape.recheck`).
 """
 from __future__ import annotations
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-# polars and analyses.summary are imported in the functions that read a study
+from analyses.study.model import StudyError
+
+# polars and analyses.study.summary are imported in the functions that read a study
 # folder: `dreamscape simulate`, `decks` and `strategies` print their tables
 # without loading them (about a second of start-up).
 
@@ -18,12 +20,20 @@ MAX_ROWS = 10
 
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A study folder's summary: one line of strict JSON, or the tables of :func:`summary_lines`."""
-    from analyses.study import folder_game
+    """A study folder's summary, as the report its game declares writes it: strict JSON or tables."""
+    from analyses.study.folder import folder_game
+    from analyses.study.gamechunks import load_game
 
-    if folder_game(folder) != "dreamscape":  # another game's analyses (analyses.pleasant_dreams)
-        return game_summary_output(folder, as_json)
-    from analyses.summary import json_ready, summary_data
+    game = load_game(folder_game(folder))
+    report = game.extension("report")
+    if report is None:
+        raise StudyError(f"{folder}: {game.title} has no study report")
+    return report.summary_output(folder, as_json)
+
+
+def dreamscape_summary_output(folder: str | Path, as_json: bool) -> list[str]:
+    """Project Dreamscape's study folder: one line of strict JSON, or the tables of :func:`summary_lines`."""
+    from analyses.study.summary import json_ready, summary_data
 
     data = summary_data(folder)
     if as_json:
@@ -51,7 +61,7 @@ def simulation_lines(summary: dict) -> list[str]:
 
 def deck_lines(decks, source: str) -> list[str]:
     """``dreamscape decks``: one row per deck, its size and cards per dream type."""
-    from simcore.cards import CODES
+    from simcore.games.dreamscape.cards import CODES
 
     lines = [f"{'deck':<24}{'cards':>6}  " + " ".join(f"{c:>3}" for c in CODES)]
     for d in decks:
@@ -89,7 +99,7 @@ def _rate(r: dict, value: str, low: str, high: str) -> str:
 
 def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
     """The summary for a terminal."""
-    from analyses.summary import summary_data
+    from analyses.study.summary import summary_data
 
     d = data or summary_data(folder)
     lines = []
@@ -332,8 +342,8 @@ def game_simulation_lines(summary: dict) -> list[str]:
 
 def game_summary_output(folder: str | Path, as_json: bool) -> list[str]:
     """A plug-in game's study folder: strict JSON, or its tables."""
-    from analyses.pleasant_dreams import pd_summary
-    from analyses.study import check_study
+    from analyses.games.pleasant_dreams import pd_summary
+    from analyses.study.folder import check_study
 
     check_study(folder)
     data = pd_summary(folder)

@@ -1,6 +1,6 @@
 """The error of a strategy that misbehaves during play (a leaf: imports nothing, cheap to import).
 
-:mod:`simcore.fast.faults` raises it after a game in which a user strategy
+:mod:`simcore.games.dreamscape.fast.faults` raises it after a game in which a user strategy
 raised, returned a non-finite score or indexed outside its arrays; the
 command line turns it into one line and exit code 2.
 """

@@ -19,7 +19,7 @@ measures what the split did to paired intervals.)
 Both engines draw from this same small generator so that game ``g`` has the
 same shuffle and the same tie-breaks in the readable reference engine and in
 the numba engine, whatever the thread count or chunking. The numba twin lives
-in :mod:`simcore.fast.rng` and must stay bit-identical (tests/test_fast_rng.py
+in :mod:`simcore.fast_rng` and must stay bit-identical (tests/test_fast_rng.py
 checks it).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ MASK64 = (1 << 64) - 1
 # What a run may ask for. A seed is one 64-bit stream key: larger or negative numbers would wrap onto
 # another seed (2**64 would play seed 0's games), so they are refused instead. Game g is a stream key
 # too; 10**12 games (about four months at 100,000 games/s) keeps every game index and every exact
-# per-study sum (analyses.study.units) far inside 64-bit integers.
+# per-study sum (analyses.study.folder.units) far inside 64-bit integers.
 MAX_SEED = MASK64
 MAX_GAMES = 10**12
 GOLDEN = 0x9E3779B97F4A7C15
@@ -63,7 +63,7 @@ class GameRng:
     """A seeded random stream owned by the caller of an engine.
 
     ``GameRng(seed, game)`` is the game's deal stream (give it to
-    :meth:`simcore.reference.Game.new`); :meth:`decisions` makes the game's
+    :meth:`simcore.games.dreamscape.reference.Game.new`); :meth:`decisions` makes the game's
     decision stream (give it to the bots).
 
     Parameters

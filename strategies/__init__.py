@@ -11,7 +11,7 @@ import importlib
 
 def __getattr__(name: str):
     if name == "strategy":
-        return importlib.import_module("strategies.api").strategy
+        return importlib.import_module("simcore.games.dreamscape.bots.api").strategy
     if name == "features":
-        return importlib.import_module("strategies.features")
+        return importlib.import_module("simcore.games.dreamscape.bots.features")
     raise AttributeError(f"module 'strategies' has no attribute {name!r}")

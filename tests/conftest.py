@@ -1,7 +1,7 @@
 """Test-wide setup: the built-in bots, and strategies that exist for the tests only.
 
 The built-ins are registered for every test (``rollout``, ``chain`` ... live in
-:mod:`strategies.builtins`, above the engine), so an engine test that names one
+:mod:`simcore.games.dreamscape.bots.builtins`, above the engine), so an engine test that names one
 does not depend on which test module ran first.
 
 The test strategies run the engine's own 'random' and 'greedy' functions
@@ -33,9 +33,9 @@ settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
-import strategies.builtins  # noqa: F401 - registers the built-in bots
-from simcore.fast.features import DELTA_KINDS
-from simcore.fast.strategies import greedy_strategy, random_strategy, register
+import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the built-in bots
+from simcore.games.dreamscape.fast.features import DELTA_KINDS
+from simcore.games.dreamscape.fast.strategies import greedy_strategy, random_strategy, register
 
 register("random-hook", random_strategy, "'random' scored through the strategy hook (tests)")
 register("greedy-hook", greedy_strategy, "'greedy' scored through the strategy hook (tests)")

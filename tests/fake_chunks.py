@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.cards import N_TYPES
-from simcore.fast.runner import SimResult
+from simcore.games.dreamscape.cards import N_TYPES
+from simcore.games.dreamscape.fast.runner import SimResult
 
 CARD_LABELS = ["FF/IS", "FF/IS", "NT/LD", "PR/RD", "CD/SD", "CD/SD"]
 STRENGTH = {"random": -6, "greedy": 0, "chain": 1, "economist": 2, "spoiler": 1, "linear": 4, "rollout": 6}  # score bonus
@@ -65,5 +65,5 @@ def fake_result(config, seed: int, first: int, games: int) -> SimResult:
 
 
 def fake_chunk(task) -> SimResult:
-    """Chunk function of a :class:`analyses.backends.ChunkTask` (module-level: picklable)."""
+    """Chunk function of a :class:`analyses.study.backends.ChunkTask` (module-level: picklable)."""
     return fake_result(task.config, task.seed, task.first, task.games)

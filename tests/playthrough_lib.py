@@ -12,7 +12,7 @@ A playthrough file (``tests/playthroughs/*.json``) holds one whole game:
     ``[kind, seat, options, chosen]`` with choices as JSON values of
     shared/conformance/FORMAT.md.
 ``final``
-    the final position in :func:`simcore.notation.dump_state` format.
+    the final position in :func:`simcore.games.dreamscape.notation.dump_state` format.
 
 :func:`check` replays a file on both engines: the fast engine plays the bots
 (so its choices are checked too), the reference engine answers the stored
@@ -30,17 +30,17 @@ FOLDER = Path(__file__).resolve().parent / "playthroughs"
 
 
 def _setup(config: dict):
-    import strategies.builtins  # noqa: F401 - registers the fast-only bots
-    from simcore.decks import deck_from_swap_texts
-    from simcore.rules import Options
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the fast-only bots
+    from simcore.games.dreamscape.decks import deck_from_swap_texts
+    from simcore.games.dreamscape.rules import Options
 
     return deck_from_swap_texts(config["deck"]), Options(**config["options"])
 
 
 def record(config: dict, description: str) -> dict:
     """Play ``config`` on the fast engine and return the playthrough object."""
-    from simcore.fast.bridge import decode_trace, dump_fast_state, play_traced
-    from simcore.fast.differential import plain
+    from simcore.games.dreamscape.fast.bridge import decode_trace, dump_fast_state, play_traced
+    from simcore.games.dreamscape.fast.differential import plain
 
     deck, options = _setup(config)
     st, meta, opts = play_traced(deck, config["players"], options, config["seed"], config["game"], config["bots"])
@@ -67,15 +67,15 @@ def dumps(play: dict) -> str:
 
 
 def _first_diff(a: Any, b: Any, path: str) -> str | None:
-    from simcore.fast.differential import first_diff
+    from simcore.games.dreamscape.fast.differential import first_diff
 
     return first_diff(a, b, path)
 
 
 def check(play: dict) -> list[str]:
     """Differences between the stored playthrough and both engines (empty when both agree)."""
-    from simcore.fast.differential import reference_game, replay_game
-    from strategies.reference_bots import REFERENCE_BOTS
+    from simcore.games.dreamscape.fast.differential import reference_game, replay_game
+    from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
     cfg = play["config"]
     deck, options = _setup(cfg)

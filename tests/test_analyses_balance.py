@@ -15,18 +15,18 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from analyses.balance import game_lengths, length_distribution, score_distribution, seat_advantage
-from analyses.compare import compare_variants
-from analyses.model import RunConfig, StudyError
-from analyses.skill import skill_vs_luck
-from analyses.solo import solo_bands
-from analyses.strength import pair_strength, type_strength
-from analyses.study import Study, scan_games, study_kinds
-from analyses.sweep import swap_sweep
-from analyses.tournament import run_tournament, tournament_from_study
+from analyses.games.dreamscape.balance import game_lengths, length_distribution, score_distribution, seat_advantage
+from analyses.tools.compare import compare_variants
+from analyses.study.model import RunConfig, StudyError
+from analyses.stats.skill import skill_vs_luck
+from analyses.games.dreamscape.solo import solo_bands
+from analyses.games.dreamscape.strength import pair_strength, type_strength
+from analyses.study.folder import Study, scan_games, study_kinds
+from analyses.games.dreamscape.sweep import swap_sweep
+from analyses.tools.tournament import run_tournament, tournament_from_study
 from fake_chunks import CARD_LABELS, fake_chunk, fake_result
-from simcore.cards import CODES
-from simcore.rules import SOLO_BANDS, solo_band
+from simcore.games.dreamscape.cards import CODES
+from simcore.games.dreamscape.rules import SOLO_BANDS, solo_band
 
 GAMES, SEED = 600, 11
 G3 = ("greedy",) * 3
@@ -263,7 +263,7 @@ def test_skill_vs_luck_counts_the_stronger_bot_where_it_met_the_weaker(folders, 
 
 
 def test_a_study_tournament_equals_the_in_memory_tournament(tmp_path):
-    from analyses.studyfile import configs_for
+    from analyses.study.studyfile import configs_for
 
     names = ["greedy", "chain", "linear"]
     configs = configs_for(["base"], [3], tournament=names)

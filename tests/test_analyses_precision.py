@@ -5,9 +5,9 @@ import polars as pl
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analyses.model import RunConfig, StudyError
-from analyses.precision import required_games, run_to_precision
-from analyses.study import Study, load_manifest, scan_aggs, scan_games
+from analyses.study.model import RunConfig, StudyError
+from analyses.stats.precision import required_games, run_to_precision
+from analyses.study.folder import Study, load_manifest, scan_aggs, scan_games
 from fake_chunks import fake_chunk
 
 CONFIGS = [RunConfig("base", 3, ("greedy",) * 3), RunConfig("sleep-token", 2, ("greedy", "linear")),

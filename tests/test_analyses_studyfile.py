@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from analyses.model import StudyError
-from analyses.study import load_manifest
-from analyses.studyfile import EXAMPLE, load_study_file, run_plan
+from analyses.study.model import StudyError
+from analyses.study.folder import load_manifest
+from analyses.study.studyfile import EXAMPLE, load_study_file, run_plan
 from fake_chunks import fake_chunk
 
 
@@ -57,10 +57,10 @@ def test_groups_have_their_own_games_and_a_config_listed_twice_plays_the_most(tm
 
 
 def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
-    from simcore.decks import default_spec
+    from simcore.games.dreamscape.decks import default_spec
     from importlib import resources
 
-    (tmp_path / "deck.toml").write_text(resources.files("simcore").joinpath("data/default_deck.toml").read_text())
+    (tmp_path / "deck.toml").write_text(resources.files("simcore.games.dreamscape").joinpath("data/default_deck.toml").read_text())
     (tmp_path / "s.toml").write_text('deck = "deck.toml"\ngames = 10\nplayers = 3\n')
     plan = load_study_file(tmp_path / "s.toml")
     assert plan.deck_spec.base == default_spec().base and plan.deck_spec.source.endswith("deck.toml")

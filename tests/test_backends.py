@@ -20,10 +20,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from analyses.backends import LocalBackend, make_backend
-from analyses.chunks import play_chunk
-from analyses.model import ChunkTask, RunConfig, StudyError
-from analyses.study import Study, load_manifest, scan_games
+from analyses.study.backends import LocalBackend, make_backend
+from analyses.study.chunks import play_chunk
+from analyses.study.model import ChunkTask, RunConfig, StudyError
+from analyses.study.folder import Study, load_manifest, scan_games
 
 CONFIGS = [
     RunConfig("base", 3, ("greedy", "greedy", "greedy")),
@@ -69,8 +69,8 @@ def test_backend_names_and_flags_are_checked():
 def test_results_travel_narrowed_and_arrive_equal_in_dtype_and_value():
     import numpy as np
 
-    from analyses.backends import PackedResult, pack_result, unpack_result
-    from simcore.fast.runner import SimResult
+    from analyses.study.backends import PackedResult, pack_result, unpack_result
+    from simcore.games.dreamscape.fast.runner import SimResult
 
     rng = np.random.default_rng(5)
     n, p = 700, 3
@@ -122,7 +122,7 @@ def test_a_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_back
 
 
 def test_workers_load_the_engine_from_the_disk_cache_once(dask_backend):
-    from analyses.backends import engine_cache_stats
+    from analyses.study.backends import engine_cache_stats
 
     dask_backend.warm_up()
     # The study above played several chunks per worker: each worker process
@@ -168,7 +168,7 @@ def test_joining_a_running_cluster_leaves_it_running(tmp_path, dask_backend):
 
 
 def test_workers_with_other_game_code_are_refused(dask_backend, monkeypatch):
-    import analyses.backends as backends
+    import analyses.study.backends as backends
 
     # This process pretends to run another version: the workers' code then differs from it.
     monkeypatch.setattr(backends, "code_identity", lambda: ("0" * 64, "0.0"))
@@ -180,7 +180,7 @@ def test_workers_with_other_game_code_are_refused(dask_backend, monkeypatch):
 
 def test_an_unreachable_scheduler_is_a_one_line_error():
     pytest.importorskip("distributed")
-    from analyses.backends import DaskBackend
+    from analyses.study.backends import DaskBackend
 
     with pytest.raises(StudyError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9") as err:
         DaskBackend(scheduler="tcp://127.0.0.1:9", wait_timeout=2)
@@ -246,15 +246,15 @@ def test_a_worker_killed_mid_study_loses_nothing_and_counts_nothing_twice(tmp_pa
 
 def test_another_games_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_backend):
     # The backends take --game: a Pleasant Dreams chunk is played by the worker's own copy of that game.
-    from analyses.gameplan import load_any_study_file
-    from analyses.pleasant_dreams import pd_summary
+    from analyses.study.gameplan import load_any_study_file
+    from analyses.games.pleasant_dreams import pd_summary
 
     plan_file = tmp_path / "pd.toml"
     plan_file.write_text('game = "pleasant-dreams"\nseed = 3\ngames = 300\nchunk_size = 70\n\n'
                          '[[configs]]\nplayers = 2\nvariants = ["base", "lucid"]\nstrategy = "threshold"\n\n'
                          '[[configs]]\nplayers = 1\nvariants = ["start=4+actions=2"]\nstrategy = "threshold"\n',
                          encoding="utf-8")
-    from analyses.studyfile import run_plan
+    from analyses.study.studyfile import run_plan
 
     run_plan(load_any_study_file(plan_file), tmp_path / "local", progress=False)
     run_plan(load_any_study_file(plan_file), tmp_path / "dask", backend=dask_backend, progress=False)

@@ -29,16 +29,16 @@ try:  # typer >= 0.29 vendors click
 except ImportError:  # pragma: no cover - typer on top of click
     from click.testing import CliRunner as ClickRunner
 
-from analyses.model import RunConfig
-from analyses.studyfile import StudyPlan, run_plan
+from analyses.study.model import RunConfig
+from analyses.study.studyfile import StudyPlan, run_plan
 from cli import app
 from fake_chunks import fake_chunk
 from simcore.rng import MAX_GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-DECK = (ROOT / "simcore/data/default_deck.toml").read_text()
-WEIGHTS = (ROOT / "strategies/data/linear_default.toml").read_text()
-SCENARIO = (ROOT / "tests/scenarios").glob("*.json").__next__().read_text()
+DECK = (ROOT / "simcore/games/dreamscape/data/default_deck.toml").read_text()
+WEIGHTS = (ROOT / "simcore/games/dreamscape/bots/data/linear_default.toml").read_text()
+SCENARIO = (ROOT / "simcore/games/dreamscape/scenarios").glob("*.json").__next__().read_text()
 TOO_BIG = str(2**64)
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -67,7 +67,7 @@ def one_line_or_success(result, success=None) -> None:
 @contextmanager
 def fake_engine():
     """Study commands play the stand-in engine: a valid fuzzed request finishes in milliseconds."""
-    with mock.patch("analyses.study.play_chunk", fake_chunk), mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
+    with mock.patch("analyses.study.folder.play_chunk", fake_chunk), mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
         yield
 
 
@@ -453,8 +453,8 @@ weight_names = st.sampled_from(["delta", "arg", "deck_fraction", "z", "nope", ""
                                                            for k, v in d.items())).encode())))
 @example(raw=WEIGHTS.encode())
 def test_weights_files(raw):
-    from strategies.api import StrategyError
-    from strategies.linear import read_weights
+    from simcore.games.dreamscape.bots.api import StrategyError
+    from simcore.games.dreamscape.bots.linear import read_weights
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "w.toml"
@@ -474,7 +474,7 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(m
 @given(raw=st.one_of(json_values.map(lambda v: json.dumps(v).encode()), st.binary(max_size=60),
                      st.integers(min_value=1000, max_value=50_000).map(lambda n: ('{"setup":' + "[" * n + "]" * n + "}").encode())))
 def test_scenario_files(raw):
-    from simcore.conformance import run_scenario_file
+    from simcore.games.dreamscape.conformance import run_scenario_file
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "s.json"
@@ -566,8 +566,8 @@ def test_every_bound_is_stated_in_help(command):
 
 
 def test_the_readme_states_the_promises_and_bounds_the_code_enforces():
-    from analyses.model import MAX_CHUNK_SIZE
-    from simcore.decks import MAX_DECK_CARDS
+    from analyses.study.model import MAX_CHUNK_SIZE
+    from simcore.games.dreamscape.decks import MAX_DECK_CARDS
     from simcore.rng import MAX_SEED
 
     text = (ROOT / "README.md").read_text()

@@ -112,7 +112,7 @@ def test_play_is_reproducible_from_its_seed():
 def test_play_with_swaps_and_a_deck_file(tmp_path):
     deck = tmp_path / "deck.toml"
     deck.write_text(
-        Path(__file__).resolve().parents[1].joinpath("simcore/data/default_deck.toml").read_text()
+        Path(__file__).resolve().parents[1].joinpath("simcore/games/dreamscape/data/default_deck.toml").read_text()
     )
     result = run("play", "--players", "2", "--swap", "FF:ID", "--swap", "NT:ED", "--deck", str(deck))
     assert result.exit_code == 0, result.output

@@ -11,7 +11,7 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 from typer.testing import CliRunner
 
-from analyses.study import load_manifest, scan_aggs
+from analyses.study.folder import load_manifest, scan_aggs
 from cli import app
 from cli_checks import assert_one_line_error
 
@@ -38,7 +38,7 @@ def as_json(result) -> dict:
 
 def test_simulate_out_with_variant_deck_and_aggregates_resumes_and_summarizes(tmp_path):
     deck = tmp_path / "deck.toml"
-    deck.write_text((ROOT / "simcore/data/default_deck.toml").read_text())
+    deck.write_text((ROOT / "simcore/games/dreamscape/data/default_deck.toml").read_text())
     out = tmp_path / "s"
     args = ["simulate", "--players", "2", "--variant", "sleep-token+FF:ID", "--deck", deck, "--games", "600",
             "--chunk-size", "250", "--aggregate-only", "--seed", "3", "--out", out, "--json"]

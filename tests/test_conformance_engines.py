@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import simcore.conformance as conformance
+import simcore.games.dreamscape.conformance as conformance
 from cli import app
-from simcore.conformance import failure_reason, scenario_files
+from simcore.games.dreamscape.conformance import failure_reason, scenario_files
 
 HERE = Path(__file__).resolve().parent
 OWN = HERE / "scenarios"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from analyses.warmup import COMPILE_NOTICE, STRATEGY_NOTICE
+from analyses.study.warmup import COMPILE_NOTICE, STRATEGY_NOTICE
 
 NOTICE_HEAD, NOTICE_TAIL = STRATEGY_NOTICE.split("{}")
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def bot(tmp_path: Path, name: str, body: str) -> str:
 
 
 def is_compile_notice(line: str) -> bool:
-    """The documented notice before numba compiles (analyses.warmup), printed ahead of any outcome."""
+    """The documented notice before numba compiles (analyses.study.warmup), printed ahead of any outcome."""
     return line in (COMPILE_NOTICE,) or (line.startswith(NOTICE_HEAD) and line.endswith(NOTICE_TAIL))
 
 
@@ -70,7 +70,7 @@ FAULTS = {
     "raiser": ("""
         @strategy("raiser")
         def raiser(kind, seat, features, state):
-            if kind == 2:  # buy (simcore.rules.DECISION_ID): asked in every game's first turn
+            if kind == 2:  # buy (simcore.games.dreamscape.rules.DECISION_ID): asked in every game's first turn
                 raise ValueError("no buying today")
             return features[0]
         """, ("'raiser'", "buy decision", "ValueError: no buying today")),

@@ -4,13 +4,13 @@ One set of tests, parametrised over both engines (the readable reference
 engine and the numba fast engine) through a small common adapter: a new game
 from (deck, players, options, seed, game index), played to its end with a
 choice rule (a bot the engine has), observed as a
-:func:`simcore.notation.dump_state` dict. The properties come from the
+:func:`simcore.games.dreamscape.notation.dump_state` dict. The properties come from the
 rulebook and shared/rules/interpretations.md, worked out independently of
 either engine:
 
 * cards are conserved: every card of the deck ends in exactly one zone
   (R1.3: the deck is the physical cards; no effect creates or destroys one);
-* a seat's score is :func:`simcore.scoring.final_score` of its REM stack and
+* a seat's score is :func:`simcore.games.dreamscape.scoring.final_score` of its REM stack and
   its Z card count (R8.2), and ``z`` is the size of its Deep Sleep;
 * the winners are the seats with the best score, and among those the most Z
   cards (R8.3), every seat left tied sharing the win;
@@ -28,13 +28,13 @@ from typing import Callable
 
 import pytest
 
-from simcore.cards import card_code, parse_card
-from simcore.decks import Deck, deck_from_swap_texts
-from simcore.notation import dump_state
-from simcore.reference import Game
+from simcore.games.dreamscape.cards import card_code, parse_card
+from simcore.games.dreamscape.decks import Deck, deck_from_swap_texts
+from simcore.games.dreamscape.notation import dump_state
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
-from simcore.rules import Options
-from simcore.scoring import final_score
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.scoring import final_score
 
 
 # ----------------------------------------------------------------------------- the adapter
@@ -50,7 +50,7 @@ class Engine:
 
 
 def _play_reference(deck: Deck, players: int, options: Options, seed: int, game: int, bot: str) -> dict:
-    from strategies.reference_bots import REFERENCE_BOTS
+    from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
     g = Game.new(deck, players, GameRng(seed, game), options)
     rng = GameRng.decisions(seed, game)
@@ -60,8 +60,8 @@ def _play_reference(deck: Deck, players: int, options: Options, seed: int, game:
 
 
 def _play_fast(deck: Deck, players: int, options: Options, seed: int, game: int, bot: str) -> dict:
-    import strategies.builtins  # noqa: F401 - registers the fast-only bots
-    from simcore.fast.bridge import dump_fast_state, play_traced
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the fast-only bots
+    from simcore.games.dreamscape.fast.bridge import dump_fast_state, play_traced
 
     st, _, _ = play_traced(deck, players, options, seed, game, [bot] * players)
     out = dump_fast_state(st, deck)

@@ -6,8 +6,8 @@ from itertools import combinations
 
 import pytest
 
-from simcore.cards import BASE_TYPES, CODES, EXPANSION_TYPES, parse_card
-from simcore.decks import (
+from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES, parse_card
+from simcore.games.dreamscape.decks import (
     Deck,
     DeckError,
     all_swap_decks,
@@ -21,7 +21,7 @@ from simcore.decks import (
     parse_swap,
     validate_swaps,
 )
-from simcore.reference import Game
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
 
 T = {c: i for i, c in enumerate(CODES)}
@@ -252,7 +252,7 @@ def test_a_designers_own_deck_file_loads(tmp_path):
 
 def test_default_deck_file_round_trips_through_a_file(tmp_path):
     from importlib import resources
-    text = resources.files("simcore").joinpath("data/default_deck.toml").read_text("utf-8")
+    text = resources.files("simcore.games.dreamscape").joinpath("data/default_deck.toml").read_text("utf-8")
     path = tmp_path / "copy.toml"
     path.write_text(text)
     assert Counter(build_deck(load_spec(path)).cards) == Counter(build_deck().cards)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyses.diagnostics import (
+from research.diagnostics import (
     agreement,
     decision_kinds,
     decision_starts,
@@ -14,10 +14,10 @@ from analyses.diagnostics import (
     table_scores,
     top_rows,
 )
-from simcore.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_VALUE, REC_WIDTH
-from simcore.fast.layout import F_DECK_FRACTION
-from simcore.fast.scratch import EXPERT_WIDTH
-from strategies.features import N_FEATURES
+from simcore.games.dreamscape.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_VALUE, REC_WIDTH
+from simcore.games.dreamscape.fast.layout import F_DECK_FRACTION
+from simcore.games.dreamscape.fast.scratch import EXPERT_WIDTH
+from simcore.games.dreamscape.bots.features import N_FEATURES
 
 # Three decisions: two options, three options (two tied on score), one option.
 DECISION = np.array([0, 0, 1, 1, 1, 2])
@@ -114,21 +114,21 @@ def test_unknown_model_is_refused():
         fit_scores("forest", synthetic(2, 1), synthetic(2, 2), np.zeros(EXPERT_WIDTH))
 
 
-# -- the labelled search games (analyses.diagnostic_games): the engine's games, plus independent labels --
+# -- the labelled search games (research.diagnostic_games): the engine's games, plus independent labels --
 
 
 @pytest.fixture(scope="module")
 def three_base():
-    from simcore.fast import SimConfig
-    from simcore.rules import Options
-    from strategies.api import load_strategy
+    from simcore.games.dreamscape.fast import SimConfig
+    from simcore.games.dreamscape.rules import Options
+    from simcore.games.dreamscape.bots.api import load_strategy
 
     return SimConfig(3, Options()), load_strategy("search:expert@2")
 
 
 def test_labelled_games_are_the_engines(three_base):
-    from analyses.diagnostic_games import collect_labelled
-    from simcore.fast.runner import collect_search
+    from research.diagnostic_games import collect_labelled
+    from simcore.games.dreamscape.fast.runner import collect_search
 
     config, search = three_base
     records, wins, skipped = collect_search(config, 3, 11, search, first_game=5)
@@ -144,8 +144,8 @@ def test_labelled_games_are_the_engines(three_base):
 
 
 def test_restricted_search_every_kind_is_the_search_player(three_base):
-    from analyses.diagnostic_games import ALL_KINDS, play_restricted
-    from simcore.fast import simulate
+    from research.diagnostic_games import ALL_KINDS, play_restricted
+    from simcore.games.dreamscape.fast import simulate
 
     config, search = three_base
     seats = [search, "expert", "expert"]
@@ -154,8 +154,8 @@ def test_restricted_search_every_kind_is_the_search_player(three_base):
 
 
 def test_restricted_search_of_no_kind_plays_the_policy(three_base):
-    from analyses.diagnostic_games import play_restricted
-    from simcore.fast import simulate
+    from research.diagnostic_games import play_restricted
+    from simcore.games.dreamscape.fast import simulate
 
     config, search = three_base
     wins = play_restricted(config, 4, 3, [search, "expert", "expert"], [0, 0, 0])
@@ -165,10 +165,10 @@ def test_restricted_search_of_no_kind_plays_the_policy(three_base):
 def test_phase_masks_skip_the_expert_tables_thirds():
     # a 22-card deck: the expert's early rows take more than 2/3 of it left (15 cards: 0.68), the late rows
     # at most 1/3 (7 cards: 0.32); 14 and 8 cards are mid (scratch.expert_phase)
-    from analyses.diagnostic_games import ALL_KINDS, only_phase
-    from simcore.fast.layout import H_DECK_PTR
-    from simcore.fast.prefix import PX_KIND_BITS, skips_phase
-    from simcore.fast.zones import new_state
+    from research.diagnostic_games import ALL_KINDS, only_phase
+    from simcore.games.dreamscape.fast.layout import H_DECK_PTR
+    from simcore.games.dreamscape.fast.prefix import PX_KIND_BITS, skips_phase
+    from simcore.games.dreamscape.fast.zones import new_state
 
     st = new_state(np.zeros(22, np.int32), np.ones(22, np.int32), 3, False, False)
     phase_at = {15: 0, 14: 1, 8: 1, 7: 2, 0: 2}
@@ -183,9 +183,9 @@ def test_phase_masks_skip_the_expert_tables_thirds():
 
 
 def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(three_base):
-    from analyses.diagnostic_games import ALL_KINDS, only_phase, play_restricted
-    from simcore.fast import simulate
-    from simcore.fast.prefix import PX_PHASE_SHIFT
+    from research.diagnostic_games import ALL_KINDS, only_phase, play_restricted
+    from simcore.games.dreamscape.fast import simulate
+    from simcore.games.dreamscape.fast.prefix import PX_PHASE_SHIFT
 
     config, search = three_base
     seats = [search, "expert", "expert"]
@@ -199,8 +199,8 @@ def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(t
 
 
 def test_restricted_search_by_the_deck_left_at_the_turn_start(three_base):
-    from analyses.diagnostic_games import ALL_KINDS, play_restricted
-    from simcore.fast import simulate
+    from research.diagnostic_games import ALL_KINDS, play_restricted
+    from simcore.games.dreamscape.fast import simulate
 
     config, search = three_base
     seats = [search, "expert", "expert"]

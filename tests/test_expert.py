@@ -10,18 +10,18 @@ from typer.testing import CliRunner
 from cli import app
 from cli_checks import assert_one_line_error
 
-import strategies.builtins  # noqa: F401 - registers linear, expert, ...
-from analyses.train import agreement, centred, fit_table, phase_of
-from simcore.fast import SimConfig, simulate
-from simcore.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_N, REC_VALUE, REC_WIDTH
-from simcore.fast.layout import F_BUDGET_AFTER, F_DECK_FRACTION, F_DELTA, F_Z_AFTER, K_BUY, K_TAKE_Z
-from simcore.fast.runner import collect_search
-from simcore.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
-from simcore.fast.strategies import CheckedTables, get_record, register_expert
-from simcore.rules import DECISION_ID, Options
-from strategies.api import StrategyError, load_strategy
-from strategies.builtins import LINEAR_WEIGHTS
-from strategies.expert import (
+import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers linear, expert, ...
+from analyses.games.dreamscape.train import agreement, centred, fit_table, phase_of
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_N, REC_VALUE, REC_WIDTH
+from simcore.games.dreamscape.fast.layout import F_BUDGET_AFTER, F_DECK_FRACTION, F_DELTA, F_Z_AFTER, K_BUY, K_TAKE_Z
+from simcore.games.dreamscape.fast.runner import collect_search
+from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
+from simcore.games.dreamscape.fast.strategies import CheckedTables, get_record, register_expert
+from simcore.games.dreamscape.rules import DECISION_ID, Options
+from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
+from simcore.games.dreamscape.bots.builtins import LINEAR_WEIGHTS
+from simcore.games.dreamscape.bots.expert import (
     PHASES,
     read_table,
     row_index,
@@ -29,7 +29,7 @@ from strategies.expert import (
     table_from_linear,
     write_table,
 )
-from strategies.features import N_FEATURES
+from simcore.games.dreamscape.bots.features import N_FEATURES
 
 FIELDS = ("score", "z", "turns", "win", "length", "aborted", "performed", "chain_by_type")
 KEY3 = (3, False, False)
@@ -107,7 +107,7 @@ def test_table_files_round_trip(tmp_path):
     header, back = read_table(path)
     assert header == {"name": "x", "players": 2, "variant": "sleep-token"}
     named = t.copy()
-    from strategies.features import NAMES
+    from simcore.games.dreamscape.bots.features import NAMES
 
     for j in range(EXPERT_WIDTH):  # unnamed (spare) slots are not written
         if j % N_FEATURES not in NAMES:
@@ -144,7 +144,7 @@ def test_expert_file_plays_its_table(tmp_path):
 def test_the_builtin_expert_has_a_table_per_shipped_configuration():
     shipped = shipped_tables()
     record = get_record("expert")
-    assert shipped, "no expert table is shipped in strategies/data/expert/"
+    assert shipped, "no expert table is shipped in simcore/games/dreamscape/bots/data/expert/"
     # the record's keys come from the file names (nothing is read at start-up), shipped's from the headers
     assert set(record.tables) == set(shipped)
     for key, (path, table) in shipped.items():
@@ -249,8 +249,8 @@ def test_collected_records_are_the_search_decisions_of_the_same_games():
 
 
 def test_training_is_reproducible_from_its_seed(tmp_path):
-    from analyses.train import train
-    from simcore.decks import build_deck
+    from analyses.games.dreamscape.train import train
+    from simcore.games.dreamscape.decks import build_deck
 
     a = train(2, Options(), build_deck(), LINEAR_WEIGHTS, iterations=2, games=6, playouts=2, seed=4, check_games=50)
     b = train(2, Options(), build_deck(), LINEAR_WEIGHTS, iterations=2, games=6, playouts=2, seed=4, check_games=50)

@@ -1,9 +1,9 @@
 """The bench report's shape and its readable table (quick mode: seconds)."""
 from __future__ import annotations
 
-from analyses.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, bench_lines, run_bench, speedups
-from simcore.fast import get_record
-from simcore.fast.strategies import MODE_CALL, greedy_strategy
+from analyses.tools.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, bench_lines, run_bench, speedups
+from simcore.games.dreamscape.fast import get_record
+from simcore.games.dreamscape.fast.strategies import MODE_CALL, greedy_strategy
 
 
 def test_quick_bench_report_and_lines():
@@ -33,5 +33,5 @@ def test_the_bench_times_the_hook_with_strategies_it_registers_itself():
     assert every.compiled is greedy_strategy and kinds.compiled is greedy_strategy
     assert every.mode == kinds.mode == MODE_CALL and not every.builtin
     assert every.decides == 2**17 - 1  # all 17 decision kinds
-    # buy, take_z, sleep_token, perform, floating_free: decision ids 0..4 (simcore.rules.DECISION_KINDS)
+    # buy, take_z, sleep_token, perform, floating_free: decision ids 0..4 (simcore.games.dreamscape.rules.DECISION_KINDS)
     assert kinds.decides == 0b11111

@@ -1,4 +1,4 @@
-"""The numba cache guard (simcore.fast.cache): an edit in any file the kernels read drops the cache."""
+"""The numba cache guard (simcore.games.dreamscape.fast.cache): an edit in any file the kernels read drops the cache."""
 from __future__ import annotations
 
 import os
@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from simcore.fast import cache
+from simcore.games.dreamscape.fast import cache
 
 
 def test_dependencies_are_every_kernel_module_and_the_rule_files():
@@ -69,7 +69,7 @@ def test_a_cached_kernel_sees_an_edited_constant_of_another_file(tmp_path):
     (pkg / "__init__.py").write_text(textwrap.dedent("""
         import os
         from pathlib import Path
-        from simcore.fast.cache import drop_stale_cache
+        from simcore.games.dreamscape.fast.cache import drop_stale_cache
         if not os.environ.get("NO_GUARD"):
             here = Path(__file__).parent
             drop_stale_cache(here, sorted(here.glob("*.py")))

@@ -25,11 +25,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-import strategies.builtins  # noqa: F401 - registers chain, economist, spoiler, linear, rollout
-from simcore.decks import deck_from_swap_texts
-from simcore.fast.differential import compare_game
-from simcore.rules import Options
-from strategies.reference_bots import REFERENCE_BOTS
+import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers chain, economist, spoiler, linear, rollout
+from simcore.games.dreamscape.decks import deck_from_swap_texts
+from simcore.games.dreamscape.fast.differential import compare_game
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 DECKS = {
     "base": [],
@@ -78,7 +78,7 @@ def test_fast_engine_plays_like_reference(cfg):
 
 def test_a_real_difference_is_reported_with_game_step_and_field():
     """The checker is not vacuous: a different seed on one side is caught at once."""
-    from simcore.fast import differential as d
+    from simcore.games.dreamscape.fast import differential as d
 
     deck = deck_from_swap_texts([])
     real = d.play_traced
@@ -100,8 +100,8 @@ def test_every_builtin_bot_is_covered():
     import sys
 
     code = (
-        "import strategies.builtins\n"
-        "from simcore.fast.strategies import strategy_names\n"
+        "import simcore.games.dreamscape.bots.builtins\n"
+        "from simcore.games.dreamscape.fast.strategies import strategy_names\n"
         "print(' '.join(strategy_names()))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
@@ -138,7 +138,7 @@ def test_mixed_table_of_fast_only_and_reference_bots_replays_identically():
 
 def test_a_replayed_choice_that_differs_is_reported():
     """Replay is not vacuous: changing one recorded choice of a fast-only bot is caught."""
-    from simcore.fast import differential as d
+    from simcore.games.dreamscape.fast import differential as d
 
     deck = deck_from_swap_texts([])
     real = d.decode_trace

@@ -4,19 +4,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.cards import N_TYPES
-from simcore.decks import build_deck, deck_from_swap_texts
-from simcore.fast import SimConfig, register, simulate
-from simcore.fast.batch import run_chunk
-from simcore.fast.features import chain_points_at, chain_points_by_type, ff_delta, top_add_delta
-from simcore.fast.zones import new_state
-from simcore.fast.layout import H_SEATS, S_REM_LEN, python_offsets
-from simcore.fast.runner import iter_chunks
-from simcore.reference import Game
+from simcore.games.dreamscape.cards import N_TYPES
+from simcore.games.dreamscape.decks import build_deck, deck_from_swap_texts
+from simcore.games.dreamscape.fast import SimConfig, register, simulate
+from simcore.games.dreamscape.fast.batch import run_chunk
+from simcore.games.dreamscape.fast.features import chain_points_at, chain_points_by_type, ff_delta, top_add_delta
+from simcore.games.dreamscape.fast.zones import new_state
+from simcore.games.dreamscape.fast.layout import H_SEATS, S_REM_LEN, python_offsets
+from simcore.games.dreamscape.fast.runner import iter_chunks
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
-from simcore.rules import Options
-from simcore.scoring import chain_points, chain_points_by_type as ref_by_type
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.scoring import chain_points, chain_points_by_type as ref_by_type
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 # ------------------------------------------------------------------ chain scoring kernels
 

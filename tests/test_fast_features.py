@@ -2,17 +2,17 @@
 
 Every expected value below is derived by hand from the rules (R8.2 chart:
 run 1 -> 0, 2 -> 2, 3 -> 4, 4 -> 6) and the slot definitions in
-simcore.fast.layout, not copied from engine output.
+simcore.games.dreamscape.fast.layout, not copied from engine output.
 """
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from simcore.fast.features import decision_features, option_features
-from simcore.fast.scratch import FW_SCORES, max_options
-from simcore.fast.zones import new_state
-from simcore.fast.layout import (
+from simcore.games.dreamscape.fast.features import decision_features, option_features
+from simcore.games.dreamscape.fast.scratch import FW_SCORES, max_options
+from simcore.games.dreamscape.fast.zones import new_state
+from simcore.games.dreamscape.fast.layout import (
     BUY_POSITION,
     BUY_RESERVED,
     BUY_STOP,
@@ -78,7 +78,7 @@ from simcore.fast.layout import (
     python_offsets,
 )
 
-from simcore.fast.layout import CD, ED, FF, ID, IS, LD, NT, PR, PS, RD, SD  # noqa: E402 - dream type ids (R1.1)
+from simcore.games.dreamscape.fast.layout import CD, ED, FF, ID, IS, LD, NT, PR, PS, RD, SD  # noqa: E402 - dream type ids (R1.1)
 
 # A designer's deck of 22 cards (id -> its two types).
 CARDS = [
@@ -366,7 +366,7 @@ def test_floating_free_best_at_perform():
 def test_linear_weights_flag_the_extra_slots():
     # decisions.decide_with skips the costly slots of issue #12 for a linear seat only when its
     # weights give every one of them 0 (then they cannot change its scores)
-    from simcore.fast.scratch import FW_LIN_EXTRA, set_weights
+    from simcore.games.dreamscape.fast.scratch import FW_LIN_EXTRA, set_weights
 
     fw = np.zeros(FW_SCORES + max_options(len(CARDS)))
     old = np.zeros(N_FEATURES)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.fast import rng as frng
-from simcore.fast.scratch import get_rng, rng_below, set_rng
+from simcore import fast_rng as frng
+from simcore.games.dreamscape.fast.scratch import get_rng, rng_below, set_rng
 from simcore.rng import MASK64, GameRng
 
 

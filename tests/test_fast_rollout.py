@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from numba import cfunc
 
-from simcore.fast import SimConfig, simulate
-from simcore.fast.batch import run_chunk
-from simcore.fast.layout import F_BUDGET_AFTER, F_DELTA, F_LEADER_DENY, F_OPEN_RUN_MAX, F_PERFORM_BASE, N_FEATURES
-from simcore.fast.strategies import (
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.batch import run_chunk
+from simcore.games.dreamscape.fast.layout import F_BUDGET_AFTER, F_DELTA, F_LEADER_DENY, F_OPEN_RUN_MAX, F_PERFORM_BASE, N_FEATURES
+from simcore.games.dreamscape.fast.strategies import (
     STRATEGY_SIG,
     describe,
     get_mode,
@@ -16,7 +16,7 @@ from simcore.fast.strategies import (
     register_linear,
     register_rollout,
 )
-from simcore.rules import Options
+from simcore.games.dreamscape.rules import Options
 
 FIELDS = ("score", "z", "turns", "win", "length", "aborted", "performed", "chain_by_type")
 
@@ -119,8 +119,8 @@ def test_rollout_with_linear_policy_and_in_every_configuration():
 
 def test_rollout_leaves_the_real_game_consistent():
     """The traced rollout game replays legal decisions and its cached chain points are current."""
-    from simcore.decks import build_deck
-    from simcore.fast.bridge import decode_trace, dump_fast_state, play_traced
+    from simcore.games.dreamscape.decks import build_deck
+    from simcore.games.dreamscape.fast.bridge import decode_trace, dump_fast_state, play_traced
 
     deck = build_deck()
     st, meta, opts = play_traced(deck, 3, Options(), 5, 2, ["rollout", "greedy", "greedy"])
@@ -145,10 +145,10 @@ def test_rollout_game_replays_on_the_reference_engine(players, game):
     reference engine from the same deal, give the same decisions and final state."""
     import json
 
-    from simcore.decks import build_deck
-    from simcore.fast.bridge import decode_trace, dump_fast_state, play_traced
-    from simcore.notation import dump_state
-    from simcore.reference import Game
+    from simcore.games.dreamscape.decks import build_deck
+    from simcore.games.dreamscape.fast.bridge import decode_trace, dump_fast_state, play_traced
+    from simcore.games.dreamscape.notation import dump_state
+    from simcore.games.dreamscape.reference import Game
     from simcore.rng import GameRng
 
     deck = build_deck()

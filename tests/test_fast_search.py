@@ -5,21 +5,21 @@ import numpy as np
 import pytest
 from numba import njit
 
-import strategies.builtins  # noqa: F401 - registers linear, rollout, chain, ...
-from simcore.decks import deck_from_swap_texts
-from simcore.fast import SimConfig, simulate
-from simcore.fast.batch import start_game
-from simcore.fast.differential import compare_game
-from simcore.fast.isearch import first_search, play_game_search
-from simcore.fast.kernels import play_turn
-from simcore.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, knob_vector, off_deck, off_z, seat_base
-from simcore.fast.rng import seed_key, stream_state
-from simcore.fast.runner import deck_arrays, strategy_args
-from simcore.fast.scratch import MODE_SEARCH, new_work
-from simcore.fast.strategies import get_record
-from simcore.rules import DECISION_ID, Options
-from strategies.api import StrategyError, load_strategy
-from strategies.reference_bots import REFERENCE_BOTS
+import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers linear, rollout, chain, ...
+from simcore.games.dreamscape.decks import deck_from_swap_texts
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.batch import start_game
+from simcore.games.dreamscape.fast.differential import compare_game
+from simcore.games.dreamscape.fast.isearch import first_search, play_game_search
+from simcore.games.dreamscape.fast.kernels import play_turn
+from simcore.games.dreamscape.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, knob_vector, off_deck, off_z, seat_base
+from simcore.fast_rng import seed_key, stream_state
+from simcore.games.dreamscape.fast.runner import deck_arrays, strategy_args
+from simcore.games.dreamscape.fast.scratch import MODE_SEARCH, new_work
+from simcore.games.dreamscape.fast.strategies import get_record
+from simcore.games.dreamscape.rules import DECISION_ID, Options
+from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 FIELDS = ("score", "z", "turns", "win", "length", "aborted", "performed", "chain_by_type")
 
@@ -249,10 +249,10 @@ def test_search_beats_its_own_policy_in_seat_one():
 def _phases_along(deck, players, options, seed, game, choices):
     """The game phase at each decision of a replay on the reference engine: 0 early, 1 mid, 2 late.
 
-    The expert tables' split (simcore.fast.scratch.expert_phase): more than 2/3 of
+    The expert tables' split (simcore.games.dreamscape.fast.scratch.expert_phase): more than 2/3 of
     the deck's cards still in the Sleep Deck, more than 1/3, or less.
     """
-    from simcore.reference import Game
+    from simcore.games.dreamscape.reference import Game
     from simcore.rng import GameRng
 
     g = Game.new(deck, players, GameRng(seed, game), options)
@@ -266,7 +266,7 @@ def _phases_along(deck, players, options, seed, game, choices):
 
 @pytest.mark.parametrize("phase,index", [("late", 2), ("early", 0)])
 def test_a_phase_limited_search_seat_plays_its_policy_outside_its_phase(phase, index):
-    from simcore.fast.bridge import decode_trace, play_traced
+    from simcore.games.dreamscape.fast.bridge import decode_trace, play_traced
 
     deck = deck_from_swap_texts([])
     name = load_strategy(f"search:greedy@2:{phase}")
@@ -315,7 +315,7 @@ def test_a_phase_limited_search_on_every_seat_is_one_bot_in_a_studys_tables():
     """Study tables join the seats' bots with "/": the phases' separator must not look like one."""
     import polars as pl
 
-    from analyses.model import RunConfig
+    from analyses.study.model import RunConfig
     from reports.data import homogeneous
 
     name = load_strategy("search:linear@2:mid+late")

@@ -57,10 +57,10 @@ def test_simulate_json_keeps_seat_indexes_from_0():
 
 
 def test_reference_log_and_errors_number_seats_from_1():
-    from simcore.decks import build_deck
-    from simcore.reference import Game, IllegalChoice
+    from simcore.games.dreamscape.decks import build_deck
+    from simcore.games.dreamscape.reference import Game, IllegalChoice
     from simcore.rng import GameRng
-    from simcore.rules import Options
+    from simcore.games.dreamscape.rules import Options
 
     game = Game.new(build_deck(), 2, GameRng(5), Options())
     d = game.pending
@@ -219,15 +219,15 @@ def test_help_renders_flags_as_flags():
 def test_wilson_critical_value_is_scipys():
     from scipy import stats
 
-    from analyses.stats import Z_95
+    from analyses.stats.intervals import Z_95
 
     assert Z_95 == float(stats.norm.isf((1 - 0.95) / 2))
 
 
 LOAD = textwrap.dedent("""
     import sys
-    from simcore.fast.strategies import get_strategy
-    from strategies.api import load_strategy
+    from simcore.games.dreamscape.fast.strategies import get_strategy
+    from simcore.games.dreamscape.bots.api import load_strategy
     name = load_strategy(sys.argv[1])
     print(get_strategy(name).cache_hits, get_strategy("chain").cache_hits)
 """)
@@ -269,7 +269,7 @@ def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
 
 @pytest.mark.slow  # an empty numba cache: the engine and the built-in strategies compile, about 2 min on 2 cores
 def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path):
-    from analyses.warmup import COMPILE_NOTICE
+    from analyses.study.warmup import COMPILE_NOTICE
 
     result = dreamscape("simulate", "--players", "3", "--games", "1000",
                         env={"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DREAMSCAPE_SERVER": "off"})
@@ -283,8 +283,8 @@ def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path
 
 
 def test_engine_cache_state_is_read_without_compiling():
-    from analyses.warmup import engine_compiled, warm_run
-    from simcore.fast import SimConfig
+    from analyses.study.warmup import engine_compiled, warm_run
+    from simcore.games.dreamscape.fast import SimConfig
 
     warm_run(SimConfig(players=2), ["greedy"])
     assert engine_compiled()
@@ -310,8 +310,8 @@ def test_study_json_says_what_it_wrote(tmp_path):
 
 
 def test_warmup_json_says_how_long_and_whether_it_was_compiled():
-    from analyses.warmup import engine_compiled, warm_run
-    from simcore.fast import SimConfig
+    from analyses.study.warmup import engine_compiled, warm_run
+    from simcore.games.dreamscape.fast import SimConfig
 
     warm_run(SimConfig(players=2), ["greedy"])
     assert engine_compiled()
@@ -325,7 +325,7 @@ def test_warmup_json_says_how_long_and_whether_it_was_compiled():
 def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engine(capsys):
     # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
     import cli
-    from analyses.warmup import WORKER_NOTICE
+    from analyses.study.warmup import WORKER_NOTICE
 
     cli.warm_local("dask", "tcp://127.0.0.1:8786")
     captured = capsys.readouterr()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from cli_checks import assert_one_line_error
-from strategies.games import ready_game
+from simcore.games import get_game
 
 runner = CliRunner()
 PD = "pleasant-dreams"
@@ -24,7 +24,7 @@ def run(*args: str):
 
 @pytest.fixture(scope="module")
 def pd():
-    return ready_game(PD)
+    return get_game(PD)
 
 
 def test_simulate_json_equals_the_games_played_directly(pd):

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from simcore.games import GAME_NAMES, GameError, get_game, game_input_errors
-from strategies.games import ready_game
+from simcore.games import get_game
 
 SEED = 11
 
 
 @pytest.fixture(params=GAME_NAMES)
 def game(request):
-    return ready_game(request.param)
+    return get_game(request.param)
 
 
 def setups(game):

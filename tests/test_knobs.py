@@ -12,17 +12,17 @@ import random
 import numpy as np
 import pytest
 
-import strategies.builtins  # noqa: F401 - registers linear
-from simcore.decks import DeckError, build_deck, check_deck_fits
-from simcore.fast import SimConfig, simulate
-from simcore.fast.bridge import decode_trace, play_traced
-from simcore.fast.differential import compare_game
-from simcore.fast.layout import N_KNOBS, knob_vector
-from simcore.reference import Game, setup_state
+import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers linear
+from simcore.games.dreamscape.decks import DeckError, build_deck, check_deck_fits
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.bridge import decode_trace, play_traced
+from simcore.games.dreamscape.fast.differential import compare_game
+from simcore.games.dreamscape.fast.layout import N_KNOBS, knob_vector
+from simcore.games.dreamscape.reference import Game, setup_state
 from simcore.rng import GameRng
-from simcore.rules import KNOBS, KnobError, Options
-from simcore.variants import VariantError, check_variant_fits, parse_variant
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import KNOBS, KnobError, Options
+from simcore.games.dreamscape.variants import VariantError, check_variant_fits, parse_variant
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 DECK = build_deck()
 
@@ -223,8 +223,8 @@ def test_random_knob_settings_score_and_win_alike_on_both_engines(players):
 def test_compare_and_study_files_and_sweep_take_knob_variants(tmp_path):
     from typer.testing import CliRunner
 
-    from analyses.studyfile import load_study_file
-    from analyses.sweep import parse_options, sweep_variants
+    from analyses.study.studyfile import load_study_file
+    from analyses.games.dreamscape.sweep import parse_options, sweep_variants
     from cli import app
 
     runner = CliRunner()

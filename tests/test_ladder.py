@@ -1,4 +1,4 @@
-"""The strength ladder (analyses/ladder.py): adjacent head-to-head steps of a study's 2-player round robin."""
+"""The strength ladder (analyses/tools/ladder.py): adjacent head-to-head steps of a study's 2-player round robin."""
 from __future__ import annotations
 
 from itertools import permutations
@@ -6,13 +6,13 @@ from itertools import permutations
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from analyses.ladder import strength_ladder
-from analyses.model import StudyError
-from analyses.studyfile import load_study_file, run_plan
+from analyses.tools.ladder import strength_ladder
+from analyses.study.model import StudyError
+from analyses.study.studyfile import load_study_file, run_plan
 from reports.data import collect
 from reports.findings import make_findings
-from simcore.fast import SimConfig, simulate
-from simcore.rules import Options
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.rules import Options
 
 BOTS = ["random", "greedy", "chain"]
 GAMES = 150

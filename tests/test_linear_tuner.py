@@ -6,11 +6,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from simcore.fast import SimConfig, simulate
-from strategies.api import StrategyError, load_strategy
-from strategies.features import N_FEATURES, NAMES
-from strategies.linear import read_weights, write_weights
-from strategies.tuner import evaluate, seatings, tune
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
+from simcore.games.dreamscape.bots.features import N_FEATURES, NAMES
+from simcore.games.dreamscape.bots.linear import read_weights, write_weights
+from simcore.games.dreamscape.bots.tuner import evaluate, seatings, tune
 
 runner = CliRunner()
 

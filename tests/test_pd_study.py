@@ -11,12 +11,12 @@ import json
 import numpy as np
 import pytest
 
-from analyses.gameplan import load_any_study_file, load_game_study_file, restricted_seatings
-from analyses.model import StudyError
-from analyses.pleasant_dreams import pd_summary
-from analyses.study import load_manifest, seat_totals
-from analyses.studyfile import run_plan
-from strategies.games import ready_game
+from analyses.study.gameplan import load_any_study_file, load_game_study_file, restricted_seatings
+from analyses.study.model import StudyError
+from analyses.games.pleasant_dreams import pd_summary
+from analyses.study.folder import load_manifest, seat_totals
+from analyses.study.studyfile import run_plan
+from simcore.games import get_game
 
 GAMES = 60
 PLAN = """
@@ -46,7 +46,7 @@ strategy = "threshold"
 
 @pytest.fixture(scope="module")
 def pd():
-    return ready_game("pleasant-dreams")
+    return get_game("pleasant-dreams")
 
 
 def write_plan(tmp_path, games=GAMES, chunk=25, name="plan.toml"):
@@ -147,12 +147,12 @@ def test_chunk_size_and_resume_do_not_change_the_numbers(tmp_path):
 def test_a_study_of_another_game_or_cards_is_not_resumed(tmp_path):
     folder = run_study(tmp_path, games=10)
     cards = tmp_path / "cards.toml"
-    shipped = (ready_game("pleasant-dreams").load_cards(None).source)
+    shipped = (get_game("pleasant-dreams").load_cards(None).source)
     cards.write_text(open(shipped, encoding="utf-8").read(), encoding="utf-8")
     plan = load_game_study_file(write_plan(tmp_path, games=10), cards=cards)
     with pytest.raises(StudyError, match="other cards"):
         run_plan(plan, folder, progress=False)
-    from analyses.studyfile import load_study_file
+    from analyses.study.studyfile import load_study_file
 
     dreamscape = load_study_file(write_dreamscape_plan(tmp_path))
     with pytest.raises(StudyError, match="game pleasant-dreams"):
@@ -181,7 +181,7 @@ def test_bad_study_files_are_one_line_errors(tmp_path):
 
 
 def test_shipped_plans_load():
-    from analyses.gameplan import PLANS, QUICK_PLANS
+    from analyses.study.gameplan import PLANS, QUICK_PLANS
 
     for path in (PLANS["pleasant-dreams"], QUICK_PLANS["pleasant-dreams"]):
         plan = load_any_study_file(path)

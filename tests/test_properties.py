@@ -20,7 +20,7 @@ decision itself. At every step:
 At the end: the game ended at R7.2/R10.4 without the R8.4 cap, the deck could
 not refill the slid Dreamscape, turns are uneven at most by one in seat order
 (R8.1), reserves are gone (R8.3), each score equals an independent recomputation
-of R8.2 from the REM stack (and simcore.scoring agrees), and the winners follow R8.3.
+of R8.2 from the REM stack (and simcore.games.dreamscape.scoring agrees), and the winners follow R8.3.
 """
 from __future__ import annotations
 
@@ -30,20 +30,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore.cards import N_TYPES
-from simcore.decks import all_swap_decks, build_deck
-from simcore.reference import Game
+from simcore.games.dreamscape.cards import N_TYPES
+from simcore.games.dreamscape.decks import all_swap_decks, build_deck
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
-from simcore.rules import TURN_CAP, Options
-from simcore.scoring import final_score
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import TURN_CAP, Options
+from simcore.games.dreamscape.scoring import final_score
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 ALL_DECKS = list(all_swap_decks())
 BASE = build_deck()
 OPTIONS = [Options(False, False), Options(True, False), Options(False, True), Options(True, True)]
 MAX_STEPS = 20_000  # far above any real game (a few hundred decisions)
 
-# R8.2 chart, typed in from the rulebook / interpretations (independent of simcore.scoring).
+# R8.2 chart, typed in from the rulebook / interpretations (independent of simcore.games.dreamscape.scoring).
 CHART = [0, 0, 2, 4, 6, 8, 10, 13, 16, 20, 24, 29, 34, 40, 46, 53, 60, 68, 76]
 
 
@@ -235,8 +235,8 @@ def test_every_swap_deck_plays_to_the_end():
 def test_illegal_choices_change_nothing_and_copy_replays(players, options, deck, seed, at):
     """At every decision a choice outside the legal list is refused with the state unchanged;
     at one point in the game Game.copy() reproduces the same position and decision."""
-    from simcore.notation import dump_state
-    from simcore.reference import IllegalChoice
+    from simcore.games.dreamscape.notation import dump_state
+    from simcore.games.dreamscape.reference import IllegalChoice
 
     g = Game.new(deck, players, GameRng(seed, 0), options)
     rng = GameRng.decisions(seed, 0)

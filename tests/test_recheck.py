@@ -1,17 +1,17 @@
-"""Swap findings at every skill level: a study file's [[recheck]] replays the headline swap decks (analyses/recheck.py)."""
+"""Swap findings at every skill level: a study file's [[recheck]] replays the headline swap decks (analyses/games/dreamscape/recheck.py)."""
 from __future__ import annotations
 
 import pytest
 
-from analyses.model import RunConfig, StudyError
-from analyses.recheck import headline_swaps
-from analyses.study import read_manifest
-from analyses.studyfile import load_study_file, run_plan
+from analyses.study.model import RunConfig, StudyError
+from analyses.games.dreamscape.recheck import headline_swaps
+from analyses.study.folder import read_manifest
+from analyses.study.studyfile import load_study_file, run_plan
 from reports.data import collect
 from reports.findings import make_findings
 from reports.robust import check_findings
-from simcore.fast import SimConfig, simulate
-from simcore.variants import parse_variant
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.variants import parse_variant
 
 GAMES = 400
 STUDY = f"""

@@ -1,6 +1,6 @@
 """The reference engine, rule by rule (interpretations R2-R11).
 
-Positions are built with simcore.notation.state_from_setup; every expected value
+Positions are built with simcore.games.dreamscape.notation.state_from_setup; every expected value
 is worked out by hand from interpretations.md (the reasoning is in each docstring).
 """
 from __future__ import annotations
@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
-from simcore.cards import parse_card
-from simcore.decks import build_deck
-from simcore.notation import dump_state, state_from_setup
-from simcore.reference import Game, IllegalChoice, setup_state
+from simcore.games.dreamscape.cards import parse_card
+from simcore.games.dreamscape.decks import build_deck
+from simcore.games.dreamscape.notation import dump_state, state_from_setup
+from simcore.games.dreamscape.reference import Game, IllegalChoice, setup_state
 from simcore.rng import GameRng
-from simcore.rules import TURN_CAP, Options
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import TURN_CAP, Options
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -18,18 +18,18 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
-from analyses.model import RunConfig, StudyError, exploit_cell
-from analyses.stats import wilson
-from analyses.study import Study, load_manifest, scan_games
-from analyses.tournament import run_tournament, schedule
+from analyses.study.model import RunConfig, StudyError, exploit_cell
+from analyses.stats.intervals import wilson
+from analyses.study.folder import Study, load_manifest, scan_games
+from analyses.tools.tournament import run_tournament, schedule
 from reports import build_report
 from reports.charts import make_charts, tournament_charts
 from reports.data import StudyTables, Tournament, collect
 from reports.findings import make_findings
 from reports.pdf import findings_pages
-from simcore.cards import BASE_TYPES, CODES, EXPANSION_TYPES, NAMES
-from simcore.decks import swap_label
-from simcore.rules import SOLO_BANDS
+from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES, NAMES
+from simcore.games.dreamscape.decks import swap_label
+from simcore.games.dreamscape.rules import SOLO_BANDS
 
 # ============================================================================ a real small study
 
@@ -114,7 +114,7 @@ def test_a_folder_that_is_no_study_gets_one_line(tmp_path):
 def test_the_round_robin_is_the_one_the_tournament_command_plays(small_study, small_report):
     (tour,) = small_report.tables.tournaments
     assert (tour.players, tour.variant, tour.games_per_seating) == (2, "shifting-tokens", 1500)
-    # The same seatings on the same deals (seed 3, games 0..1499), played by analyses.tournament directly.
+    # The same seatings on the same deals (seed 3, games 0..1499), played by analyses.tools.tournament directly.
     direct = run_tournament(list(TOURNAMENT), players=2, variant="shifting-tokens", games_per_seating=1500, seed=3)
     for col in ("games", "win_rate", "win_low", "win_high"):
         assert tour.standings.sort("strategy")[col].to_list() == pytest.approx(direct.standings.sort("strategy")[col].to_list())
@@ -139,7 +139,7 @@ def test_type_strength_keeps_the_one_bot_runs_apart_from_mixed_tables(small_stud
 
 
 def test_card_strength_keeps_the_one_bot_runs_apart_from_mixed_tables(small_study, small_report):
-    from analyses.study import scan_pairs
+    from analyses.study.folder import scan_pairs
 
     two = small_report.tables.pairs.filter((pl.col("players") == 2) & (pl.col("variant") == "shifting-tokens"))
     assert set(two["strategies"].to_list()) == {"linear"}
@@ -476,7 +476,7 @@ def test_two_strategy_tournaments_are_left_to_the_skill_page():
 
 
 def test_the_main_study_plays_what_issue_6_asks_for():
-    from analyses.tournament import schedule
+    from analyses.tools.tournament import schedule
     from reports.main_study import main_plan
 
     plan = main_plan()
@@ -597,7 +597,7 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
 
 def test_a_strategy_file_given_by_its_path_is_one_bot_in_the_report(tmp_path):
     """A "/" in a strategy's own name (its file's path) is no seat separator: its balance findings are there."""
-    from analyses.studyfile import load_study_file, run_plan
+    from analyses.study.studyfile import load_study_file, run_plan
 
     bots = tmp_path / "bots"
     bots.mkdir()

@@ -8,23 +8,23 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from analyses.fixseats import change_size, knob_tokens, load_fixes, spread_interval, with_knobs
-from analyses.model import RunConfig
-from analyses.restrict import load_restrict, rank_and_flag, restrict_data, restrict_table, save_restrict
-from analyses.study import Study
+from analyses.games.dreamscape.fixseats import change_size, knob_tokens, load_fixes, spread_interval, with_knobs
+from analyses.study.model import RunConfig
+from analyses.tools.restrict import load_restrict, rank_and_flag, restrict_data, restrict_table, save_restrict
+from analyses.study.folder import Study
 from cli import app
 from cli_checks import assert_one_line_error
 from reports import build_report
 from reports.data import collect
 from reports.findings import make_findings
-from simcore.cards import CODES, DreamType
-from simcore.decks import build_deck, deck_from_swap_texts
-from simcore.fast import SimConfig, simulate
-from simcore.fast.bridge import decode_trace, play_traced
-from simcore.reference import Game
+from simcore.games.dreamscape.cards import CODES, DreamType
+from simcore.games.dreamscape.decks import build_deck, deck_from_swap_texts
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.bridge import decode_trace, play_traced
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
-from simcore.rules import Options
-from strategies.restricted import restricted
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.bots.restricted import restricted
 
 runner = CliRunner()
 DECK = build_deck()

@@ -1,22 +1,22 @@
-"""The restricted expert bot (strategies.restricted on ``expert``): it plays the expert's games exactly
+"""The restricted expert bot (simcore.games.dreamscape.bots.restricted on ``expert``): it plays the expert's games exactly
 unless a forbidden option is on offer, with the table of the configuration being played."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from simcore.cards import DreamType
-from simcore.decks import build_deck
-from simcore.fast import SimConfig, simulate
-from simcore.fast.bridge import decode_trace, play_traced
-from simcore.reference import Game
+from simcore.games.dreamscape.cards import DreamType
+from simcore.games.dreamscape.decks import build_deck
+from simcore.games.dreamscape.fast import SimConfig, simulate
+from simcore.games.dreamscape.fast.bridge import decode_trace, play_traced
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng
-from simcore.rules import DECISION_ID, Options
-from strategies.api import load_strategy
-from strategies.errors import StrategyError
-from strategies.expert import SHIPPED_DIR, read_table, row_index
-from strategies.features import N_FEATURES
-from strategies.restricted import expert_total, restricted
+from simcore.games.dreamscape.rules import DECISION_ID, Options
+from simcore.games.dreamscape.bots.api import load_strategy
+from simcore.games.dreamscape.bots.errors import StrategyError
+from simcore.games.dreamscape.bots.expert import SHIPPED_DIR, read_table, row_index
+from simcore.games.dreamscape.bots.features import N_FEATURES
+from simcore.games.dreamscape.bots.restricted import expert_total, restricted
 
 DECK = build_deck()
 ID = DreamType.INVASIVE_DREAMING  # not in the base deck: a restriction of it never binds

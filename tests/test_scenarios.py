@@ -1,10 +1,10 @@
 """Conformance scenarios (shared/conformance/FORMAT.md) played on both engines.
 
 Every file of ../shared/conformance (the 18 shared scenarios, which CI always
-has) and every file of tests/scenarios (this project's own, one rule point
+has) and every file of simcore/games/dreamscape/scenarios (this project's own, one rule point
 each) is one test per engine (reference, fast), named by its scenario id.
 The fast engine loads the same setup and answers the same scripted choices
-(simcore.fast.scenario); its position is checked by the same compare_expect.
+(simcore.games.dreamscape.fast.scenario); its position is checked by the same compare_expect.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from simcore.conformance import ENGINES, run_scenario_data, run_scenario_file
+from simcore.games.dreamscape.conformance import ENGINES, run_scenario_data, run_scenario_file
 
 HERE = Path(__file__).resolve().parent
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.cards import parse_card
-from simcore.scoring import chain_points, chain_points_by_type, chain_points_for_run, chain_runs, final_score
+from simcore.games.dreamscape.cards import parse_card
+from simcore.games.dreamscape.scoring import chain_points, chain_points_by_type, chain_points_for_run, chain_runs, final_score
 
 
 def stack(*codes: str):

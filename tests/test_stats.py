@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from analyses.stats import bootstrap_ci, mean_ci, paired_difference, unpaired_difference, wilson
+from analyses.stats.intervals import bootstrap_ci, mean_ci, paired_difference, unpaired_difference, wilson
 
 
 def wilson_by_hand(k, n, z=1.959963984540054):
@@ -54,8 +54,8 @@ def test_bootstrap_covers_the_median():
 
 
 def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
-    from analyses.model import RunConfig
-    from analyses.summary import simulation_summary
+    from analyses.study.model import RunConfig
+    from analyses.study.summary import simulation_summary
     from fake_chunks import fake_result
 
     r = fake_result(RunConfig("base", 3, ("greedy", "random", "linear")), 2, 0, 400)
@@ -76,8 +76,8 @@ def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
 
 def test_a_run_summed_chunk_by_chunk_has_the_whole_runs_summary_bit_for_bit():
     """RunTotals (simulate's bounded-memory path): any split into chunks gives the same summary, exactly."""
-    from analyses.model import RunConfig
-    from analyses.runsummary import RunTotals, simulation_summary
+    from analyses.study.model import RunConfig
+    from analyses.study.runsummary import RunTotals, simulation_summary
     from fake_chunks import fake_result
 
     config = RunConfig("base", 4, ("greedy", "random", "linear", "greedy"))

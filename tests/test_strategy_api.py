@@ -11,16 +11,16 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from simcore.cards import CODES
-from simcore.decks import build_deck
-from simcore.fast import SimConfig, get_record, register, simulate
-from simcore.fast.strategies import MODE_DELTA, greedy_strategy
-from simcore.fast.bridge import decode_trace, play_traced
-from simcore.reference import Game, IllegalChoice
+from simcore.games.dreamscape.cards import CODES
+from simcore.games.dreamscape.decks import build_deck
+from simcore.games.dreamscape.fast import SimConfig, get_record, register, simulate
+from simcore.games.dreamscape.fast.strategies import MODE_DELTA, greedy_strategy
+from simcore.games.dreamscape.fast.bridge import decode_trace, play_traced
+from simcore.games.dreamscape.reference import Game, IllegalChoice
 from simcore.rng import GameRng
-from simcore.rules import Options
+from simcore.games.dreamscape.rules import Options
 from strategies import features as F
-from strategies.api import StrategyError, builtin_names, load_strategy, strategy
+from simcore.games.dreamscape.bots.api import StrategyError, builtin_names, load_strategy, strategy
 
 runner = CliRunner()
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -208,7 +208,7 @@ def replay_in_reference(deck, players, options, seed, game, names) -> None:
     (3, Options(), ()), (2, Options(True, True), ("FF:ID",)), (4, Options(False, True), ("NT:ED", "LD:PS")), (1, Options(True, False), ("CD:ID",)),
 ])
 def test_every_bot_makes_only_legal_choices(bot, players, options, swaps):
-    from simcore.decks import deck_from_swap_texts
+    from simcore.games.dreamscape.decks import deck_from_swap_texts
 
     deck = deck_from_swap_texts(swaps)
     names = [bot] + ["greedy", "random", bot][: players - 1]
@@ -239,11 +239,11 @@ def _same_results(a, b) -> None:
 )
 def test_declaring_the_kinds_a_bot_decides_changes_no_game(bot, players, options, swaps):
     """register(decides=...) only skips calls where every option would tie (same pick, same draw)."""
-    from strategies import builtins
+    from simcore.games.dreamscape.bots import builtins
 
     fn = {"chain": builtins.chain_builder, "economist": builtins.economist, "spoiler": builtins.spoiler}[bot]
     strategy(f"{bot}-every-kind")(fn)  # the same function, called at every kind
-    from simcore.decks import deck_from_swap_texts
+    from simcore.games.dreamscape.decks import deck_from_swap_texts
 
     deck = deck_from_swap_texts(list(swaps))
     config = SimConfig(players, options, deck)
@@ -262,7 +262,7 @@ def test_an_unknown_decision_kind_is_a_one_line_strategy_error():
 
 def test_held_cards_are_the_final_rem_stacks():
     """held[g, s] marks exactly the card ids of seat s's final REM stack in the reference replay."""
-    from simcore.decks import deck_from_swap_texts
+    from simcore.games.dreamscape.decks import deck_from_swap_texts
 
     deck, options, names = deck_from_swap_texts(["NT:ID"]), Options(True, False), ["chain", "spoiler", "greedy"]
     result = simulate(SimConfig(3, options, deck), 12, 4, names)

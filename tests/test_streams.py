@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.decks import deck_from_swap_texts
-from simcore.fast.batch import start_game
-from simcore.fast.layout import knob_vector
-from simcore.fast.bridge import decode_trace, dump_fast_state, play_traced
-from simcore.fast.differential import reference_game
-from simcore.fast.rng import new_stream
-from simcore.fast.runner import deck_arrays
-from simcore.notation import dump_state
-from simcore.reference import Game
+from simcore.games.dreamscape.decks import deck_from_swap_texts
+from simcore.games.dreamscape.fast.batch import start_game
+from simcore.games.dreamscape.fast.layout import knob_vector
+from simcore.games.dreamscape.fast.bridge import decode_trace, dump_fast_state, play_traced
+from simcore.games.dreamscape.fast.differential import reference_game
+from simcore.fast_rng import new_stream
+from simcore.games.dreamscape.fast.runner import deck_arrays
+from simcore.games.dreamscape.notation import dump_state
+from simcore.games.dreamscape.reference import Game
 from simcore.rng import GameRng, decision_stream_state, game_stream_state
-from simcore.rules import Options
-from strategies.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
 # three deck sizes: base, one swap, two swaps
 DECKS = [[], ["FF:ID"], ["NT:ED", "LD:PS"]]

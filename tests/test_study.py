@@ -7,10 +7,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyses.model import RunConfig, StudyError
-from analyses.study import Study, load_manifest, scan_games
-from simcore.cards import N_TYPES
-from simcore.fast.runner import SimResult
+from analyses.study.model import RunConfig, StudyError
+from analyses.study.folder import Study, load_manifest, scan_games
+from simcore.games.dreamscape.cards import N_TYPES
+from simcore.games.dreamscape.fast.runner import SimResult
 from simcore.rng import mix64
 
 CONFIG = RunConfig("sleep-token", 3, ("greedy", "greedy", "random"))
@@ -127,7 +127,7 @@ def test_a_missing_chunk_file_is_a_clear_error(tmp_path):
 def test_simulate_out_writes_a_study_that_summarize_reloads_and_resumes(tmp_path):
     from typer.testing import CliRunner
 
-    from analyses.balance import seat_advantage
+    from analyses.games.dreamscape.balance import seat_advantage
     from cli import app
 
     runner = CliRunner()
@@ -164,9 +164,9 @@ def test_summarize_a_damaged_folder_is_one_line_exit_2(tmp_path):
 
 # ----------------------------------------------------------------------------- format version 2
 
-from analyses import study as study_module  # noqa: E402
-from analyses.model import ChunkTask  # noqa: E402
-from analyses.study import scan_aggs, scan_pairs  # noqa: E402
+from analyses.study import folder as study_module  # noqa: E402
+from analyses.study.model import ChunkTask  # noqa: E402
+from analyses.study.folder import scan_aggs, scan_pairs  # noqa: E402
 from fake_chunks import CARD_LABELS, fake_chunk as fake_task_chunk  # noqa: E402
 
 
@@ -272,7 +272,7 @@ def test_a_target_that_grows_after_a_short_last_chunk_continues_it(tmp_path):
 
 
 def test_the_deck_composition_is_recorded_and_a_resume_plays_it(tmp_path):
-    from simcore.decks import default_spec, parse_spec
+    from simcore.games.dreamscape.decks import default_spec, parse_spec
 
     small = parse_spec('[base]\n"FF/IS" = 6\n"NT/LD" = 6\n"PR/RD" = 6\n[expansion]\n"ID/FF" = 2\n', source="small.toml")
     seen = []
@@ -298,7 +298,7 @@ def test_a_config_id_is_folder_safe_for_strategy_paths():
 
 
 def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
-    from analyses.chunks import play_chunk
+    from analyses.study.chunks import play_chunk
 
     config = RunConfig("base", 2, ("random", "greedy"))
     result = play_chunk(ChunkTask(config, 5, 10, 40))
@@ -308,8 +308,8 @@ def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
 
 def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
     """Chunk sums are added exactly: 14,000 games in chunks of 1,000 or 7,000 give the same JSON, byte for byte."""
-    from analyses.studyfile import StudyPlan, run_plan
-    from analyses.summary import json_ready, summary_data
+    from analyses.study.studyfile import StudyPlan, run_plan
+    from analyses.study.summary import json_ready, summary_data
 
     configs = [RunConfig("base", 3, ("greedy",) * 3), RunConfig("sleep-token", 3, ("greedy",) * 3)]
     texts = []

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analyses import study as study_module
-from analyses.model import RunConfig, StudyError
-from analyses.study import Study, check_study, load_manifest, lock_folder, scan_games
-from analyses.studyfile import StudyPlan, run_plan
+from analyses.study import folder as study_module
+from analyses.study.model import RunConfig, StudyError
+from analyses.study.folder import Study, check_study, load_manifest, lock_folder, scan_games
+from analyses.study.studyfile import StudyPlan, run_plan
 from cli import app
 from cli_checks import assert_one_line_error
 from fake_chunks import fake_chunk
@@ -51,7 +51,7 @@ def chunk_path(folder: Path, kind: str, config: RunConfig = CONFIGS[0], first: i
 
 HOLD = textwrap.dedent("""
     import sys
-    from analyses.study import lock_folder
+    from analyses.study.folder import lock_folder
     lock_folder(sys.argv[1])
     print("held", flush=True)
     sys.stdin.read()  # hold the lock until the test closes our stdin
@@ -91,8 +91,8 @@ def test_a_second_writer_gets_one_line_and_exit_2_and_the_folder_is_untouched(tm
 
 WRITER = textwrap.dedent("""
     import sys
-    from analyses.model import RunConfig, StudyError
-    from analyses.study import Study
+    from analyses.study.model import RunConfig, StudyError
+    from analyses.study.folder import Study
     from fake_chunks import fake_chunk
     config = RunConfig(sys.argv[2], 2, ("greedy", "greedy"))
     try:
@@ -289,7 +289,7 @@ def test_the_study_command_names_a_folder_holding_another_plan(tmp_path):
 
 def test_a_reader_sees_the_manifest_as_it_is_on_disk_now(tmp_path):
     """read_manifest keeps a checked manifest between scans, but never one the folder no longer holds."""
-    from analyses.study import read_manifest
+    from analyses.study.folder import read_manifest
 
     make(tmp_path / "s", configs=CONFIGS[:1], games=200)
     assert read_manifest(tmp_path / "s") is read_manifest(tmp_path / "s")  # kept between reads

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from analyses.tournament import run_tournament, schedule
-from simcore.cards import N_TYPES
-from simcore.fast.runner import SimResult
+from analyses.tools.tournament import run_tournament, schedule
+from simcore.games.dreamscape.cards import N_TYPES
+from simcore.games.dreamscape.fast.runner import SimResult
 
 STRENGTH = {"weak": 0.0, "mid": 3.0, "strong": 6.0, "rock": 0.0, "paper": 0.0, "scissors": 0.0}
 BEATS = {("rock", "scissors"), ("scissors", "paper"), ("paper", "rock")}

@@ -1,8 +1,8 @@
 """Variant notation (one parser for every command)."""
 import pytest
 
-from simcore.rules import Options
-from simcore.variants import VariantError, parse_variant, variant_from_flags
+from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.variants import VariantError, parse_variant, variant_from_flags
 
 
 def test_base_is_the_plain_game():

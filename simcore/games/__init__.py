@@ -1,12 +1,21 @@
-"""The games this lab can study, each behind one plug-in interface.
+"""The games this lab can study, each a package of the same shape behind one interface.
 
-Project Dreamscape (the lab's first game, ``simcore`` itself, adapted in
-:mod:`simcore.games.dreamscape`) and Pleasant Dreams
-(``simcore.games.pleasant_dreams``). The registry that commands use to pick a
-game by name lives here: :func:`get_game` returns a :class:`Game`, in the style
+Project Dreamscape (:mod:`simcore.games.dreamscape`) and Pleasant Dreams
+(:mod:`simcore.games.pleasant_dreams`). The registry that commands use to pick a
+game by name lives here, and is the only code outside a game's own package that
+knows a game by name: :func:`get_game` returns a :class:`Game`, in the style
 of TAG's per-game ForwardModel/Parameters and pgx's shared API: everything the
 study pipeline, the analyses and the command line need from a game, and
 nothing about how the game plays.
+
+Beyond the parts every game has, a game *declares* what else it can do
+(:data:`CAPABILITIES`): a search player, restricted play, variants to compare,
+a trainer, rules knobs, card swaps, solo score bands, its default studies and
+report. A tool asks for the capability it needs with :meth:`Game.need`; a game
+without it is one line naming what is missing (the command line's exit 2).
+Capabilities that live in the upper layers (a game's own analyses and report)
+are declared as module names and loaded by the layer that uses them
+(:meth:`Game.extension`), so this layer imports none of them.
 
 A game's ``setup`` is its own frozen object (TAG's Parameters) with at least
 ``players``; ``play_games`` returns a dict of NumPy arrays indexed by game
@@ -23,13 +32,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-GAME_NAMES = ("dreamscape", "pleasant-dreams")
+GAME_NAMES = ("dreamscape", "pleasant-dreams")  # the registry: --game names, in the order commands list them
 DEFAULT_GAME = "dreamscape"
 ENGINES = ("reference", "fast")
 _MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams"}
@@ -37,6 +46,22 @@ _MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcor
 
 class GameError(ValueError):
     """Bad input to a game (unknown game, strategy, variant or card file): a one-line message."""
+
+
+# Every optional capability a game may declare, with the words a missing one is named by.
+CAPABILITIES = {
+    "variants": "rules variants to compare",
+    "search": "a search player",
+    "restrictions": "restricted play (bots that may not take an action)",
+    "trainer": "a trainer for its bots",
+    "tuner": "a tuner for its bots' weights",
+    "knobs": "rules knobs",
+    "card_swaps": "card swaps (expansion decks)",
+    "solo_bands": "solo score bands",
+    "study": "its own study chunks",
+    "report": "a study report",
+    "analyses": "analyses of its own",
+}
 
 
 @dataclass(frozen=True)
@@ -93,6 +118,44 @@ class Game:
     check_scenario: Callable[[Any, str], str | None]
     narrate: Callable[..., list[str]]
     reference_strategies: Callable[[Any], tuple[str, ...]]
+    # --- declared capabilities (None or empty: the game does not have it) ------------------------
+    variants: Callable[[int], tuple[str, ...]] | None = None
+    """The rules variants a comparison may set side by side, per player count (the first is the baseline)."""
+    search: Callable[[str, int, str | None], str] | None = None
+    """``(bot, playouts, phases)`` -> the strategy spec of a seat that searches over ``bot``."""
+    restrictions: Callable[[Any], tuple[str, ...]] | None = None
+    """``setup`` -> what a bot may be forbidden, each a short name (``no-mirror``, ``buy:FF``)."""
+    restrict: Callable[[str, str, Any], str] | None = None
+    """``(bot, restriction, setup)`` -> the spec of ``bot`` playing under ``restriction``."""
+    study_plans: Mapping[str, Path] = field(default_factory=dict)
+    """The game's default study files: ``main`` (``dreamscape study --game NAME``) and ``quick``."""
+    extensions: Mapping[str, str] = field(default_factory=dict)
+    """Capability -> module of an upper layer that implements it for this game (loaded by that layer)."""
+
+    def has(self, capability: str) -> bool:
+        """Whether the game declares ``capability`` (a key of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise KeyError(capability)
+        if capability in self.extensions:
+            return True
+        return bool(getattr(self, capability, None))
+
+    def need(self, capability: str, command: str) -> None:
+        """GameError naming the missing capability when the game lacks what ``command`` needs."""
+        if not self.has(capability):
+            raise GameError(f"{self.title} has no {CAPABILITIES[capability]}, which `dreamscape {command}` needs")
+
+    def extension(self, capability: str, command: str | None = None):
+        """The module implementing ``capability`` for this game in an upper layer (None when undeclared).
+
+        With ``command``, a missing extension is a GameError naming it instead.
+        """
+        name = self.extensions.get(capability)
+        if name is None:
+            if command is not None:
+                self.need(capability, command)
+            return None
+        return importlib.import_module(name)
 
     def setup(self, players: int, variant: str = "base", cards_file: str | Path | None = None):
         """A setup from a player count, variant text and card file (None: the default cards)."""
@@ -162,4 +225,10 @@ def game_of_package(pkg) -> Game:
         check_scenario=pkg.check_scenario,
         narrate=pkg.narrate,
         reference_strategies=lambda setup: tuple(pkg.STRATEGIES),
+        variants=getattr(pkg, "variants", None),
+        search=getattr(pkg, "search_strategy", None),
+        restrictions=getattr(pkg, "restrictions", None),
+        restrict=getattr(pkg, "restrict_strategy", None),
+        study_plans=dict(getattr(pkg, "STUDY_PLANS", {})),
+        extensions=dict(getattr(pkg, "EXTENSIONS", {})),
     )

@@ -6,7 +6,7 @@ both engines and names the first difference.
 
 When is regenerating legitimate? Only after a deliberate, reviewed change
 that is meant to change games: a rules interpretation (shared/rules), the
-random stream (simcore/rng.py, simcore/fast/rng.py), the order in which an
+random stream (simcore/rng.py, simcore/fast_rng.py), the order in which an
 engine lists a decision's options, or a bot's scoring or weights. Then
 regenerate, read the diff of the files (one decision per line: the first
 changed line is where the games part) and commit it with the change that

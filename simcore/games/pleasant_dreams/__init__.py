@@ -7,9 +7,40 @@ see its header). Importing this package compiles nothing: the fast engine compil
 """
 from __future__ import annotations
 
-from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE,
+from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, PACKAGE_DIR, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE,
                      CardList, PDError, Setup, check_strategy, load_cards, parse_setup, variant_name)
 from .play import narrate, play_games
+
+# Declared capabilities (simcore.games.CAPABILITIES): the default studies, and this game's own
+# analyses and report in the upper layers, loaded by name by the layer that uses them.
+STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
+EXTENSIONS = {"report": "reports.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
+
+
+def variants(players: int) -> tuple[str, ...]:
+    """The rules a comparison may set side by side: the base game, then the Lucid Dreams expansion (P9)."""
+    return ("base", "lucid")
+
+
+def search_strategy(bot: str, playouts: int, phases: str | None = None) -> str:
+    """The search seat over ``bot``: ``search@K`` samples K deck orders per choice with threshold playouts."""
+    if bot != "threshold":
+        raise PDError(f"the search player plays its playouts with threshold, not {bot!r}")
+    if phases is not None:
+        raise PDError("the search player searches every decision (no phases)")
+    return f"search@{playouts}"
+
+
+def restrictions(setup: Setup) -> tuple[str, ...]:
+    """What a bot may be forbidden: using one action type (``no-ACTION``)."""
+    return tuple(f"no-{a}" for a in ACTION_TYPES)
+
+
+def restrict_strategy(bot: str, restriction: str, setup: Setup) -> str:
+    """``bot`` forbidden one action type, as a strategy spec (``threshold/no-mirror``)."""
+    if restriction not in restrictions(setup):
+        raise PDError(f"unknown restriction {restriction!r} (known: {', '.join(restrictions(setup))})")
+    return check_strategy(f"{bot}/{restriction}", setup)
 
 
 def check_scenario(path, engine: str):

@@ -2,7 +2,7 @@
 
 A game is one int64 array ``st`` (pgx's fixed-size state; offsets below), the cards one int64 array
 ``cd`` (rows: flip card?, front value, back value), the decision stream a 1-element uint64 array
-``rng`` (simcore.fast.rng, bit-identical to simcore.rng). Where the reference hands a decision to an
+``rng`` (simcore.fast_rng, bit-identical to simcore.rng). Where the reference hands a decision to an
 agent object, :func:`ask` reads the seat's bot kind from ``st``; the reference's ``Pending`` exception
 (a scenario's script ran out) is the ``STOP`` flag here, checked after every decision.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.fast.rng import below, decision_state, seed_key, shuffle, stream_state
+from simcore.fast_rng import below, decision_state, seed_key, shuffle, stream_state
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
                      MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup,

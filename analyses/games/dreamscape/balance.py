@@ -1,0 +1,123 @@
+"""Balance analyses over a study folder, each a tidy polars DataFrame with 95% intervals.
+
+Rates and means are read from the per-chunk aggregates (``agg-*.parquet``),
+so they work for ``--aggregate-only`` studies and need little memory; the
+distributions need per-game rows.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analyses.stats.intervals import Estimate, mean_from_sums, wilson
+from analyses.study.folder import configs_frame, scan_games, seat_totals, to_output
+
+
+def seat_advantage(folder: str | Path, pandas: bool = False):
+    """Win rate per seat with its Wilson interval, against the fair share 1/players.
+
+    Columns: config, variant, players, strategies, seat, strategy, games, win_rate,
+    win_low, win_high (95% Wilson; shared wins count 1/k, R8.3), fair (1/players),
+    lift (win_rate - fair), significant (the interval excludes fair), mean_score
+    with score_low/score_high (95% t interval), mean_z, mean_turns, aborted (games
+    ended by the R8.4 cap).
+    """
+    rows = []
+    for r in seat_totals(folder).iter_rows(named=True):
+        n = r["n"]
+        est = wilson(r["sum_win"], n)
+        fair = 1.0 / r["players"]
+        score = mean_from_sums(r["sum_score"], r["sum2_score"], n)
+        rows.append({
+            "config": r["config"], "variant": r["variant"], "players": r["players"], "strategies": r["strategies"],
+            "seat": int(r["seat"]), "strategy": r["strategy"], "games": n,
+            "win_rate": est.value, "win_low": est.low, "win_high": est.high, "fair": fair,
+            "lift": est.value - fair, "significant": not (est.low <= fair <= est.high),
+            "mean_score": score.value, "score_low": score.low, "score_high": score.high,
+            "mean_z": r["sum_z"] / n, "mean_turns": r["sum_turns"] / n, "aborted": r["aborted"],
+        })
+    return to_output(pl.DataFrame(rows), pandas)
+
+
+def game_lengths(folder: str | Path, pandas: bool = False):
+    """Mean game length (turns) per configuration with a 95% t interval.
+
+    Columns: config, players, variant, strategies, games, mean_length, length_low, length_high.
+    """
+    rows = []
+    for r in seat_totals(folder).filter(pl.col("seat") == 0).iter_rows(named=True):
+        est = mean_from_sums(r["sum_length"], r["sum2_length"], r["n"])
+        rows.append({"config": r["config"], "players": r["players"], "variant": r["variant"], "strategies": r["strategies"],
+                     "games": r["n"], "mean_length": est.value, "length_low": est.low, "length_high": est.high})
+    return to_output(pl.DataFrame(rows), pandas)
+
+
+def _with_configs(folder, frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.join(configs_frame(folder).select(["config", "players", "variant"]), on="config")
+
+
+def score_distribution(folder: str | Path, pandas: bool = False):
+    """Histogram of final scores per configuration and seat (needs per-game rows).
+
+    Columns: config, players, variant, seat, score, count.
+    """
+    counts = (scan_games(folder).group_by(["config", "seat", "score"]).agg(pl.len().alias("count")).collect()
+              .with_columns(pl.col("seat").cast(pl.Int64), pl.col("score").cast(pl.Int64), pl.col("count").cast(pl.Int64)))
+    out = _with_configs(folder, counts).select(["config", "players", "variant", "seat", "score", "count"])
+    return to_output(out.sort(["players", "variant", "config", "seat", "score"]), pandas)
+
+
+def length_distribution(folder: str | Path, pandas: bool = False):
+    """Histogram of game lengths (turns) per configuration (needs per-game rows).
+
+    Columns: config, players, variant, length, count.
+    """
+    counts = (scan_games(folder).filter(pl.col("seat") == 0).group_by(["config", "length"])
+              .agg(pl.len().alias("count")).collect()
+              .with_columns(pl.col("length").cast(pl.Int64), pl.col("count").cast(pl.Int64)))
+    out = _with_configs(folder, counts).select(["config", "players", "variant", "length", "count"])
+    return to_output(out.sort(["players", "variant", "config", "length"]), pandas)
+
+
+# ----------------------------------------------------------------------------- shared by sweep and compare
+
+
+def seat_spread(rows: list[dict]) -> tuple[Estimate, int, int, tuple[float, float, float]]:
+    """Seat spread of one configuration from its seat totals (rows of :func:`seat_totals`).
+
+    The spread is the best seat's win rate minus the worst seat's. Its
+    interval is the 95% t interval of the per-game difference of those two
+    seats' win credits (a delta-method / paired interval, computed from the
+    aggregates' sums, squares and cross products). It holds the two seats
+    fixed, so it ignores that they were picked as the extremes: when all seats
+    are close the spread is biased upwards and the interval is optimistic.
+
+    Returns (estimate, best seat, worst seat, (sum, sum of squares, games) of
+    the per-game difference).
+    """
+    rows = sorted(rows, key=lambda r: r["seat"])
+    n = rows[0]["n"]
+    rates = np.array([r["sum_win"] / n for r in rows])
+    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
+    if best == worst:
+        return Estimate(0.0, 0.0, 0.0), best, worst, (0.0, 0.0, float(n))
+    a, b = rows[best], rows[worst]
+    total = a["sum_win"] - b["sum_win"]
+    total2 = a["sum2_win"] + b["sum2_win"] - 2 * a[f"sum_winx_{worst}"]
+    return mean_from_sums(total, total2, n), best, worst, (total, total2, float(n))
+
+
+def winning_score(rows: list[dict]) -> tuple[Estimate, float, float, float]:
+    """Mean winning score (the highest score of a game, R8.3) over the non-aborted games, t interval.
+
+    From the aggregates: the seats' ``sum_ws`` add up to the sum of winning
+    scores because the win credits of a game add up to 1 and every winner has
+    the highest score; aborted games (no winner, R8.4) are left out. Returns
+    (estimate, sum, sum of squares, games).
+    """
+    n = rows[0]["n"] - rows[0]["aborted"]
+    total = float(sum(r["sum_ws"] for r in rows))
+    total2 = float(sum(r["sum2_ws"] for r in rows))
+    return mean_from_sums(total, total2, n), total, total2, float(n)

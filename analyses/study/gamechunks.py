@@ -1,0 +1,203 @@
+"""The study chunks of any game through its interface (:meth:`simcore.games.Game.play_games`).
+
+A game without a ``study`` capability of its own (:mod:`analyses.study.chunks`)
+is played by :func:`play_chunk` (module-level and driven by a
+picklable :class:`~analyses.study.model.ChunkTask` only, so a Dask worker can run it)
+and summed by :func:`game_agg_frame` / :func:`game_rows_frame` from whatever
+arrays its ``play_games`` returns, so the study folder's mechanics (manifest,
+lock, chunk checks, resume, backends, progress) serve every game:
+
+* an array of shape (games,) becomes ``sum_KEY``/``sum2_KEY`` on every seat row;
+* (games, seats) becomes the seat's ``sum_KEY``/``sum2_KEY``;
+* (games, seats, k) becomes ``sum_KEY_i`` per ``i < k``;
+* ``win`` (the game's :attr:`~simcore.games.Game.seat_wins`, added by the chunk
+  function) also gives ``sum_winx_J`` (the products of two seats' credits).
+
+The per-game rows (one per game and seat) keep the same arrays, for paired analyses.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analyses.study.model import MAX_SEATS, ChunkTask, GameDeal, RunConfig
+
+_CARDS: dict[tuple[str, str], object] = {}
+_SETUPS: dict[tuple, object] = {}
+
+
+def load_game(name: str):
+    """The registry's game."""
+    from simcore.games import get_game
+
+    return get_game(name)
+
+
+def cards_from_text(game, text: str | None):
+    """The game's card list from a card file's text (None: the game's own cards), cached per process."""
+    if text is None:
+        return None
+    key = (game.name, hashlib.sha256(text.encode()).hexdigest())
+    cards = _CARDS.get(key)
+    if cards is None:
+        fd, name = tempfile.mkstemp(suffix=".toml", prefix="cards-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            cards = _CARDS[key] = game.load_cards(name)
+        finally:
+            os.unlink(name)
+    return cards
+
+
+def config_setup(deal: GameDeal, config: RunConfig):
+    """The game setup a configuration plays (cached per process)."""
+    key = (deal, config.variant, config.players)
+    setup = _SETUPS.get(key)
+    if setup is None:
+        game = load_game(deal.game)
+        setup = _SETUPS[key] = game.parse_setup(config.players, config.variant, cards_from_text(game, deal.cards))
+    return setup
+
+
+def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
+    """Play one chunk of a plug-in game on its fast engine; its arrays plus ``win`` (games, seats)."""
+    game = load_game(task.game.game)
+    setup = config_setup(task.game, task.config)
+    result = dict(game.play_games(setup, list(task.config.strategies), task.seed, task.first, task.games, engine="fast"))
+    result["win"] = game.seat_wins(result, setup)
+    return result
+
+
+def result_games(result: dict) -> int:
+    """Games in a chunk result (a dict of arrays with ``game``)."""
+    return int(np.asarray(result["game"]).shape[0])
+
+
+def chunk_frames(result: dict, config: RunConfig, aggregate_only: bool) -> list[tuple[str, pl.DataFrame]]:
+    """The files of one chunk, in the order they are written: ``agg``, then ``games`` unless aggregate only."""
+    frames = [("agg", game_agg_frame(result, config))]
+    if not aggregate_only:
+        frames.append(("games", game_rows_frame(result, config)))
+    return frames
+
+
+def _seat_arrays(result: dict, p: int):
+    """(name, per-seat float array (games, seats)) for every summed column of a result."""
+    n = result_games(result)
+    for key in sorted(result):
+        if key in ("game", "win"):
+            continue
+        a = np.asarray(result[key], dtype=np.float64)
+        if a.shape == (n,):
+            yield key, np.broadcast_to(a[:, None], (n, p))
+        elif a.ndim == 2 and a.shape == (n, p):
+            yield key, a
+        elif a.ndim == 3 and a.shape[:2] == (n, p):
+            for i in range(a.shape[2]):
+                yield f"{key}_{i}", a[:, :, i]
+
+
+def game_agg_frame(result: dict, config: RunConfig) -> pl.DataFrame:
+    """Per-chunk sums per (config, seat, strategy) of a plug-in game's result (see the module docstring)."""
+    win = np.asarray(result["win"], dtype=np.float64)
+    n, p = win.shape
+    cols: dict[str, object] = {
+        "config": pl.Series("config", [config.id] * p, dtype=pl.Utf8),
+        "seat": np.arange(p, dtype=np.int8),
+        "strategy": pl.Series("strategy", list(config.strategies[:p]), dtype=pl.Utf8),
+        "n": np.full(p, n, dtype=np.int64),
+        "sum_win": win.sum(axis=0),
+        "sum2_win": (win * win).sum(axis=0),
+    }
+    for j in range(MAX_SEATS):
+        cols[f"sum_winx_{j}"] = (win * win[:, j:j + 1]).sum(axis=0) if j < p else np.zeros(p)
+    for name, a in _seat_arrays(result, p):
+        cols[f"sum_{name}"] = a.sum(axis=0)
+        cols[f"sum2_{name}"] = (a * a).sum(axis=0)
+    return pl.DataFrame(cols)
+
+
+def game_rows_frame(result: dict, config: RunConfig) -> pl.DataFrame:
+    """Per-game rows of a plug-in game's chunk: one row per game and seat, every array as columns."""
+    win = np.asarray(result["win"], dtype=np.float64)
+    n, p = win.shape
+    cols: dict[str, object] = {
+        "config": pl.repeat(config.id, n * p, eager=True, dtype=pl.Utf8),
+        "game": np.repeat(np.asarray(result["game"], dtype=np.int64), p),
+        "seat": np.tile(np.arange(p, dtype=np.int8), n),
+        "strategy": pl.Series("strategy", np.tile(np.array(config.strategies[:p], dtype=object), n), dtype=pl.Utf8),
+        "win": win.reshape(-1),
+    }
+    for name, a in _seat_arrays(result, p):
+        cols[name] = a.reshape(-1).astype(np.int32)
+    return pl.DataFrame(cols)
+
+
+def cards_text(path: str | Path | None) -> str | None:
+    """The text of a ``--cards`` file, as a study keeps it (None: the game's own cards)."""
+    return None if path is None else Path(path).read_text(encoding="utf-8")
+
+
+def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: int, progress=None,
+                  engine: str = "fast") -> dict:
+    """Play ``games`` games of one configuration in chunks and summarise them per seat (``dreamscape simulate --game``).
+
+    Per seat: win rate with its 95% Wilson interval and the mean of every
+    per-seat array of the result; per game: the mean of every per-game array
+    (turns, cards left, ...). ``progress(done, total)`` is called after every chunk.
+    """
+    import time
+
+    from analyses.stats.intervals import wilson
+
+    p = setup.players
+    wins = np.zeros(p)
+    seat_sums: dict[str, np.ndarray] = {}
+    game_sums: dict[str, float] = {}
+    done = 0
+    t0 = time.perf_counter()
+    while done < games:
+        n = min(chunk_size, games - done)
+        result = game.play_games(setup, list(strategies), seed, done, n, engine=engine)
+        wins += game.seat_wins(result, setup).sum(axis=0)
+        for key, value in result.items():
+            a = np.asarray(value, dtype=np.float64)
+            if key in ("game", "winner"):
+                continue
+            if a.ndim == 1:
+                game_sums[key] = game_sums.get(key, 0.0) + float(a.sum())
+            elif a.ndim == 2 and a.shape[1] == p:
+                seat_sums[key] = seat_sums.get(key, 0.0) + a.sum(axis=0)
+            elif a.ndim == 3 and a.shape[1] == p:
+                seat_sums[key] = seat_sums.get(key, 0.0) + a.sum(axis=0)
+        done += n
+        if progress is not None:
+            progress(done, games)
+    seconds = time.perf_counter() - t0
+    seats = []
+    for s in range(p):
+        est = wilson(float(wins[s]), games)
+        row = {"seat": s, "strategy": strategies[s], "win_rate": est.value, "win_ci": [est.low, est.high]}
+        for key, total in sorted(seat_sums.items()):
+            v = np.asarray(total)[s] / games
+            row[f"mean_{key}"] = v.tolist() if np.ndim(v) else float(v)
+        seats.append(row)
+    return {"game": game.name, "title": game.title, "players": p, "variant": game.variant_name(setup),
+            "strategies": list(strategies), "games": games, "seed": seed, "seats": seats,
+            **{f"mean_{k}": v / games for k, v in sorted(game_sums.items())},
+            "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None}
+
+
+def warm_game(game) -> None:
+    """Play one game of every built-in bot at every seat count on the fast engine (compiles it into the cache)."""
+    for players in game.seat_counts:
+        setup = game.parse_setup(players, "base", None)
+        for bot in game.strategies():
+            spec = game.check_strategy(bot, setup)
+            game.play_games(setup, [spec] * players, 0, 0, 1, engine="fast")

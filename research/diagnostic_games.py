@@ -1,0 +1,331 @@
+"""Search games for the expert diagnostics: extra labels on the same decisions, search restricted to some kinds.
+
+:func:`collect_labelled` plays the games :func:`simcore.games.dreamscape.fast.runner.collect_search`
+plays (same seed, same games, same records, bit for bit) and, at every kept
+search decision, also evaluates the decision's options again with other
+playout counts on *independent* playouts (the same turn-start state and
+prefix; the hidden cards and the playouts' stream drawn from a salted copy of
+the decision's stream). So each decision carries the label the game's search
+used (K playouts) and, say, a second K = 4 label and a K = 16 label on the
+very same options: what the label noise ceiling needs.
+
+:func:`play_restricted` plays games in which a search seat searches only the
+decision kinds of its bit mask and plays its policy (the rollout policy, e.g.
+``expert``) at every other kind: where does the search's gain come from?
+
+Why here and not in :mod:`simcore.games.dreamscape.fast`: both are small drivers around the
+search player's public kernels (:func:`simcore.games.dreamscape.fast.isearch.search_buffers`,
+:func:`~simcore.games.dreamscape.fast.isearch.search_decision`,
+:func:`~simcore.games.dreamscape.fast.isearch.keep_record`), wanted by a diagnostic only; the
+engine's kernels stay untouched (and their numba cache warm). The turn loop
+is :func:`simcore.games.dreamscape.fast.isearch.search_turn`'s, line for line, plus the extra
+evaluations; the tests check that the games and records are the engine's.
+
+numba caches these kernels beside this file; the guard of
+:mod:`simcore.games.dreamscape.fast.cache` drops that cache when any fast-engine source (or
+this file) changed, since the kernels inline the engine's.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from simcore.games.dreamscape.fast.cache import dependency_files, drop_stale_cache
+
+drop_stale_cache(Path(__file__).resolve().parent, deps=dependency_files() + [Path(__file__).resolve()])
+
+from numba import njit, prange  # noqa: E402 - after the cache guard, as simcore.games.dreamscape.fast does
+
+from simcore.games.dreamscape.fast import SimConfig  # noqa: E402
+from simcore.games.dreamscape.fast.batch import start_game  # noqa: E402
+from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault  # noqa: E402
+from simcore.games.dreamscape.fast.isearch import (  # noqa: E402
+    ALL_KINDS_MASK,
+    REC_DECISION,
+    REC_WIDTH,
+    keep_record,
+    search_buffers,
+    search_decision,
+)
+from simcore.games.dreamscape.fast.kernels import play_turn  # noqa: E402
+from simcore.games.dreamscape.fast.jit import kernel  # noqa: E402
+from simcore.games.dreamscape.fast.layout import (  # noqa: E402
+    H_ABORTED,
+    H_DECK_PTR,
+    H_GAME_OVER,
+    H_N_CARDS,
+    H_N_WINNERS,
+    H_WINNERS,
+    MAX_SEATS,
+    OPT_WIDTH,
+    knob_vector,
+)
+from simcore.games.dreamscape.fast.decisions import COLLECT_WIDTH  # noqa: E402
+from simcore.games.dreamscape.fast.prefix import (  # noqa: E402
+    HP_LEN,
+    HP_POS,
+    HP_RECORD,
+    HP_RESTORED,
+    HP_STATUS,
+    HP_STOP_ON,
+    PX_ENTRY_ROWS,
+    PX_HEAD,
+    PX_KIND_BITS,
+    PX_KINDS,
+    PX_PHASE_SHIFT,
+    PX_RNG,
+    PX_RUNNING,
+    PX_STOP,
+    PX_STOPPED,
+    RP_AFTER,
+    RP_FULL,
+    RP_STOP,
+    get_u64,
+    prefix_base,
+    put_u64,
+    restore_stream,
+    set_entry,
+)
+from simcore.fast_rng import decision_state, mix64, seed_key, stream_state  # noqa: E402
+from simcore.games.dreamscape.fast.runner import deck_arrays, resolve_strategies, strategy_args  # noqa: E402
+from simcore.games.dreamscape.fast.scratch import FW_COLLECT_AT, MD_PLAYOUTS, MD_SCORE, MODE_SEARCH, WK_TRACE_COUNTERS, get_rng, new_work  # noqa: E402
+
+ALL_KINDS = ALL_KINDS_MASK  # every kind searched, in every phase
+# A mask may also skip game phases (simcore.games.dreamscape.fast.prefix.PX_PHASE_SHIFT): ``only_phase(mask, p)`` searches
+# the mask's kinds in phase p alone (0 early, 1 mid, 2 late: the expert tables' thirds of the Sleep Deck).
+PHASES = ("early", "mid", "late")
+EVERY_TURN = np.full(MAX_SEATS, 1 << 30, dtype=np.int64)  # deck_at_most of a seat that searches in every turn
+
+
+def only_phase(mask: int, phase: int) -> int:
+    """``mask`` restricted to game phase ``phase``: the skip bits of the other two phases set."""
+    if not 0 <= phase < len(PHASES):
+        raise ValueError(f"phase must be 0, 1 or 2, got {phase}")
+    skip = sum(1 << (PX_PHASE_SHIFT + p) for p in range(len(PHASES)) if p != phase)
+    return (mask & PX_KIND_BITS) | skip
+LABEL_SALT = np.uint64(0x5DEECE66D1B54A33)  # extra label e draws from mix64(stop stream ^ (e + 1) * salt)
+
+
+@kernel
+def labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc,
+                  rec, rec_n, extra_k, extra, vals, m2):
+    """simcore.games.dreamscape.fast.isearch.search_turn, plus the extra labels of every kept decision (``extra`` rows as ``rec``'s)."""
+    rows = rwk.shape[0]
+    base = prefix_base(st, rwk)
+    head = rwk[base + PX_HEAD]
+    for j in range(st.shape[0]):
+        st0[j] = st[j]
+    for j in range(OPT_WIDTH):
+        tc[j] = rwk[rows + WK_TRACE_COUNTERS, j]
+    head[HP_LEN] = 0
+    head[HP_RECORD] = 1
+    head[HP_STOP_ON] = 1
+    rwk[base + PX_RNG, RP_FULL] = 0
+    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    while True:
+        for j in range(st.shape[0]):
+            st[j] = st0[j]
+        for j in range(OPT_WIDTH):
+            rwk[rows + WK_TRACE_COUNTERS, j] = tc[j]
+        head[HP_POS] = 0
+        head[HP_STATUS] = PX_RUNNING
+        head[HP_RESTORED] = 0
+        play_turn(st, rwk, fw, strats)
+        if head[HP_STATUS] != PX_STOPPED:
+            if head[HP_RESTORED] == 0:
+                restore_stream(rwk, base)
+            return
+        stop = rwk[base + PX_STOP]
+        kind = stop[0]
+        seat = stop[1]
+        n = stop[2]
+        stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
+        collecting = fw[FW_COLLECT_AT] > 0
+        wanted = collecting and fw[np.int64(fw[FW_COLLECT_AT])] == n  # keep_record will keep it (room aside)
+        if wanted:
+            # the extra labels first: the game's own evaluation comes last, so it leaves the stream as in a game
+            for e in range(extra_k.shape[0]):
+                for s in range(m2.shape[1]):
+                    m2[MD_PLAYOUTS, s] = modes[MD_PLAYOUTS, s]
+                m2[MD_PLAYOUTS, seat] = extra_k[e]
+                salted = mix64(stop_rng ^ (np.uint64(e + 1) * LABEL_SALT))
+                search_decision(st0, rwk, base, strats, m2, weights, kind, seat, n, salted,
+                                pst, pwk, pfw, slots, cards, deal, totals)
+                for i in range(n):
+                    vals[e, i] = totals[i]
+        best = search_decision(
+            st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals
+        )
+        if collecting:
+            row = rec_n[0]
+            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
+            if wanted and rec_n[0] == row + n:
+                for e in range(extra_k.shape[0]):
+                    for i in range(n):
+                        extra[row + i, e] = vals[e, i]
+        length = head[HP_LEN]
+        set_entry(rwk, base, length, best)
+        head[HP_LEN] = length + 1
+        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+        if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
+            head[HP_STOP_ON] = 0
+            head[HP_RECORD] = 0
+
+
+@njit(cache=True)
+def labelled_game(st, wk, fw, strats, modes, weights, masks, deck_at_most, rec, rec_n, extra_k, extra):
+    """simcore.games.dreamscape.fast.isearch.search_game_loop with per-seat kind masks and extra labels (see the module docstring).
+
+    ``deck_at_most[s]``: seat s searches only in turns that start with at most that many cards in the Sleep
+    Deck (every turn when it is at least the deck size); in the others it plays its policy.
+    """
+    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
+    st0, pst, slots, cards, deal, totals, tc = bufs
+    base = prefix_base(st, rwk)
+    vals = np.zeros((extra_k.shape[0], totals.shape[0]), dtype=np.float64)
+    m2 = modes.copy()  # the modes of an extra label (its playouts per option)
+    while st[H_GAME_OVER] == 0:
+        for s in range(MAX_SEATS):
+            if modes[MD_SCORE, s] == MODE_SEARCH:
+                near = st[H_N_CARDS] - st[H_DECK_PTR] <= deck_at_most[s]  # zones.deck_left at the turn start
+                rwk[base + PX_KINDS, s] = masks[s] if near else 0
+        labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc,
+                      rec, rec_n, extra_k, extra, vals, m2)
+    wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
+
+
+@njit(cache=True, parallel=True)
+def labelled_chunk(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game, s0, s1, s2, s3,
+                   modes, weights, masks, deck_at_most, collect, extra_k, rec, rec_n, extra, win_out):
+    """Games ``first_game ..`` (n = win_out.shape[0]) as simcore.games.dreamscape.fast.batch.collect_chunk plays them.
+
+    ``collect`` False: nothing is recorded (``rec`` / ``extra`` may have no rows, one block per game).
+    """
+    n = win_out.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
+        wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)
+        # as simcore.games.dreamscape.fast.isearch.collect_game_search: room for the features at each stop. Always a new
+        # array: an array variable reassigned in one branch of a prange body freed twice (numba 0.68)
+        gfw = np.zeros(fw.shape[0] + (COLLECT_WIDTH if collect else 0), dtype=np.float64)
+        gfw[: fw.shape[0]] = fw
+        if collect:
+            gfw[FW_COLLECT_AT] = fw.shape[0]
+        labelled_game(st, wk, gfw, strats, modes, weights, masks, deck_at_most, rec[i], rec_n[i], extra_k, extra[i])
+        aborted = st[H_ABORTED] != 0
+        nw = st[H_N_WINNERS]
+        for s in range(n_seats):
+            win_out[i, s] = 1.0 / nw if (not aborted and nw > 0 and (st[H_WINNERS] >> s) & 1) else 0.0
+
+
+def _setup(config: SimConfig, seed: int, strategies: str | Sequence[str], masks: Sequence[int] | None):
+    names = resolve_strategies(strategies, config.players)
+    fns = strategy_args(names, config.players, config.options)
+    a, b = deck_arrays(config.deck)
+    knobs = knob_vector(config.options, config.players)
+    m = np.full(MAX_SEATS, ALL_KINDS, dtype=np.int64)
+    if masks is not None:
+        m[: len(masks)] = np.asarray(masks, dtype=np.int64)
+    return a, b, knobs, seed_key(seed), fns, m
+
+
+def collect_labelled(
+    config: SimConfig,
+    n_games: int,
+    seed: int,
+    strategies: str | Sequence[str],
+    extra_k: Sequence[int] = (),
+    *,
+    first_game: int = 0,
+    chunk_size: int = 16,
+    max_rows: int = 4096,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The games and records of :func:`simcore.games.dreamscape.fast.runner.collect_search`, each decision also labelled at ``extra_k``.
+
+    Returns ``(records, extra, wins, skipped)``: ``records``, ``wins`` and
+    ``skipped`` as collect_search's (the same numbers, bit for bit);
+    ``extra`` float64[rows, len(extra_k)]: column e is each option's mean
+    outcome over ``extra_k[e]`` playouts independent of the game's own
+    (and of the other columns').
+    """
+    a, b, knobs, key, fns, masks = _setup(config, seed, strategies, None)
+    ks = np.asarray(list(extra_k), dtype=np.int64)
+    if np.any(ks < 1):
+        raise ValueError(f"playouts per option must be at least 1, got {list(extra_k)}")
+    parts, extras, wins, skipped, next_decision, done = [], [], [], 0, 0, 0
+    clear_fault()
+    while done < n_games:
+        n = min(chunk_size, n_games - done)
+        rec = np.zeros((n, max_rows, REC_WIDTH), np.float64)
+        rec_n = np.zeros((n, 2), np.int64)
+        ext = np.zeros((n, max_rows, ks.shape[0]), np.float64)
+        win = np.zeros((n, config.players), np.float64)
+        labelled_chunk(a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
+                       knobs, key, first_game + done, *fns, masks, EVERY_TURN, True, ks, rec, rec_n, ext, win)
+        raise_fault()
+        for i in range(n):
+            rows = rec[i, : rec_n[i, 0]].copy()
+            if rows.shape[0]:
+                rows[:, REC_DECISION] += next_decision
+                next_decision = int(rows[-1, REC_DECISION]) + 1
+            parts.append(rows)
+            extras.append(ext[i, : rec_n[i, 0]].copy())
+            skipped += int(rec_n[i, 1])
+        wins.append(win)
+        done += n
+        if progress is not None:
+            progress(done, n_games)
+    records = np.concatenate(parts) if parts else np.zeros((0, REC_WIDTH))
+    extra = np.concatenate(extras) if extras else np.zeros((0, ks.shape[0]))
+    return records, extra, np.concatenate(wins) if wins else np.zeros((0, config.players)), skipped
+
+
+def play_restricted(
+    config: SimConfig,
+    n_games: int,
+    seed: int,
+    strategies: str | Sequence[str],
+    masks: Sequence[int],
+    *,
+    deck_at_most: Sequence[int] | None = None,
+    first_game: int = 0,
+    chunk_size: int = 16,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Win credits float64[n_games, players] of games whose search seats search only the kinds of their mask.
+
+    ``masks[s]``: bit k set when seat s (0-based) searches decisions of kind k
+    (:data:`simcore.games.dreamscape.rules.DECISION_KINDS`); ignored for seats that do not
+    search; bits ``PX_PHASE_SHIFT + p`` skip game phase p (:func:`only_phase`).
+    :data:`ALL_KINDS` everywhere plays the games ``simulate`` plays.
+    ``deck_at_most[s]``: seat s searches only in the turns that start with
+    at most that many cards in the Sleep Deck (None: every turn).
+    """
+    a, b, knobs, key, fns, m = _setup(config, seed, strategies, masks)
+    near = EVERY_TURN.copy()
+    if deck_at_most is not None:
+        near[: len(deck_at_most)] = np.asarray(deck_at_most, dtype=np.int64)
+    ks = np.zeros(0, dtype=np.int64)
+    wins, done = [], 0
+    clear_fault()
+    while done < n_games:
+        n = min(chunk_size, n_games - done)
+        rec = np.zeros((n, 0, REC_WIDTH), np.float64)
+        ext = np.zeros((n, 0, 0), np.float64)
+        rec_n = np.zeros((n, 2), np.int64)
+        win = np.zeros((n, config.players), np.float64)
+        labelled_chunk(a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens),
+                       knobs, key, first_game + done, *fns, m, near, False, ks, rec, rec_n, ext, win)
+        raise_fault()
+        wins.append(win)
+        done += n
+        if progress is not None:
+            progress(done, n_games)
+    return np.concatenate(wins) if wins else np.zeros((0, config.players))

@@ -1,0 +1,181 @@
+"""The expert bot: a linear model of the afterstate features per decision kind and game phase.
+
+An option of a ``kind`` decision scores ``dot(table[kind, phase], features)``,
+where the phase is early / mid / late by the fraction of the Sleep Deck left
+(more than 2/3, more than 1/3, the rest). The engine computes it itself
+(``Mode.EXPERT``), so the bot costs about what ``linear`` costs. The tables
+are trained by ``dreamscape train`` (:mod:`analyses.games.dreamscape.train`): expert iteration,
+the search player's option values distilled into the table.
+
+Files (TOML), one table each::
+
+    name = "expert-3p-base"
+    players = 3
+    variant = "base"
+
+    [buy.early]          # decision kind . phase
+    delta = 0.0123       # feature name (simcore.games.dreamscape.bots.features.NAMES) = weight
+    ...
+
+Missing kinds, phases or features weigh 0. ``--strategy expert`` plays the
+shipped table of the configuration being played (``simcore/games/dreamscape/bots/data/expert/``,
+one per player count and rules option); ``--strategy expert:FILE.toml`` plays
+one file's table everywhere.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
+from simcore.games.dreamscape.fast.strategies import register_expert
+from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS, Options
+from simcore.games.dreamscape.variants import parse_variant
+from simcore.games.dreamscape.bots.errors import StrategyError
+from simcore.games.dreamscape.bots.features import N_FEATURES, NAMES
+
+PHASES = ("early", "mid", "late")
+assert len(PHASES) == EXPERT_PHASES
+FEATURE_INDEX = {name: i for i, name in NAMES.items()}
+SHIPPED_DIR = Path(__file__).with_name("data") / "expert"
+DEFAULT_KEY = (3, False, False)  # played where no shipped table fits (e.g. a solo game without its own)
+
+
+def row_index(kind: str | int, phase: str | int) -> int:
+    """The table row of a decision kind (name or id) and phase (name or 0..2)."""
+    k = DECISION_ID[kind] if isinstance(kind, str) else int(kind)
+    p = PHASES.index(phase) if isinstance(phase, str) else int(phase)
+    return k * EXPERT_PHASES + p
+
+
+def empty_table() -> np.ndarray:
+    """A table of zeros (every option ties: the bot plays like ``random``)."""
+    return np.zeros(EXPERT_WIDTH)
+
+
+def table_from_linear(weights: np.ndarray) -> np.ndarray:
+    """The table that plays exactly as the linear bot of ``weights`` (every row the same)."""
+    return np.tile(np.asarray(weights, dtype=np.float64), EXPERT_ROWS)
+
+
+def config_key(players: int, options: Options) -> tuple[int, bool, bool]:
+    """The key of a configuration's table: (players, sleep_token, shifting_tokens)."""
+    return int(players), bool(options.sleep_token), bool(options.shifting_tokens)
+
+
+def variant_of(options: Options) -> str:
+    """The rules option's variant text (``base``, ``sleep-token``, ...)."""
+    return options.label()
+
+
+def read_table(path: str | Path) -> tuple[dict, np.ndarray]:
+    """(header fields, table) of an expert file; StrategyError in one line if it cannot be used."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise StrategyError(f"expert file {path} cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise StrategyError(f"expert file {path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StrategyError(f"expert file {path} is not valid TOML ({exc})") from None
+    table = empty_table()
+    header = {}
+    for key, value in data.items():
+        if not isinstance(value, dict):
+            header[key] = value
+            continue
+        if key not in DECISION_ID:
+            raise StrategyError(f"expert file {path}: unknown decision kind [{key}] (known: {', '.join(DECISION_KINDS)})")
+        for phase, weights in value.items():
+            if phase not in PHASES or not isinstance(weights, dict):
+                raise StrategyError(f"expert file {path}: [{key}.{phase}] is not a phase table (phases: {', '.join(PHASES)})")
+            base = row_index(key, phase) * N_FEATURES
+            for name, w in weights.items():
+                if name not in FEATURE_INDEX:
+                    raise StrategyError(f"expert file {path}: [{key}.{phase}] unknown feature {name!r}")
+                if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
+                    raise StrategyError(f"expert file {path}: [{key}.{phase}] {name} must be a finite number, got {w!r}")
+                table[base + FEATURE_INDEX[name]] = float(w)
+    if not header.get("name"):
+        header["name"] = path.stem
+    return header, table
+
+
+def write_table(path: str | Path, table: np.ndarray, header: dict, comment: str = "") -> None:
+    """Write a file :func:`read_table` reads back (non-zero weights only; ``comment`` as # lines)."""
+    lines = [f"# {line}" for line in comment.splitlines()] if comment else []
+    for key, value in header.items():
+        lines.append(f"{key} = {_toml_value(value)}")
+    for kind in DECISION_KINDS:
+        for phase in PHASES:
+            base = row_index(kind, phase) * N_FEATURES
+            row = table[base : base + N_FEATURES]
+            if not np.any(row):
+                continue
+            lines += ["", f"[{kind}.{phase}]"]
+            lines += [f"{NAMES[j]} = {float(row[j])!r}" for j in range(N_FEATURES) if row[j] != 0.0 and j in NAMES]
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def shipped_tables() -> dict[tuple[int, bool, bool], tuple[Path, np.ndarray]]:
+    """The shipped tables by configuration key (files ``simcore/games/dreamscape/bots/data/expert/*.toml``)."""
+    out = {}
+    for path in sorted(SHIPPED_DIR.glob("*.toml")):
+        header, table = read_table(path)
+        options = parse_variant(str(header.get("variant", "base"))).options
+        out[config_key(int(header["players"]), options)] = (path, table)
+    return out
+
+
+def shipped_key(path: Path) -> tuple[int, bool, bool]:
+    """The configuration key a shipped file's name gives (``3p-sleep-token.toml``: 3 players, Sleep Token).
+
+    Registration goes by the name, without reading the file (:func:`register_shipped`);
+    tests/test_expert.py checks that every file's header says the same.
+    """
+    players, _, variant = path.stem.partition("p-")
+    return config_key(int(players), parse_variant(variant).options)
+
+
+def table_of(path: Path) -> np.ndarray:
+    """The table of one file (read when a run first plays it)."""
+    return read_table(path)[1]
+
+
+def register_shipped() -> bool:
+    """Register ``expert`` with the shipped tables (False when none is shipped).
+
+    Each file is read the first time its configuration is played, not here: every
+    command registers the built-ins at start-up (issue #17, start fast).
+    """
+    tables = {shipped_key(path): partial(table_of, path) for path in sorted(SHIPPED_DIR.glob("*.toml"))}
+    if not tables:
+        return False
+    default = DEFAULT_KEY if DEFAULT_KEY in tables else sorted(tables)[0]
+    register_expert("expert", tables, default, builtin=True,
+                    description=f"expert bot: search distilled per decision kind and phase ({len(tables)} tables, one "
+                                "per player count and rules option); yours: expert:FILE.toml")
+    return True
+
+
+def load_expert(path_text: str) -> str:
+    """Register the expert bot of one table file (played in every configuration); returns its name."""
+    _, table = read_table(path_text)
+    name = f"expert:{path_text}"
+    register_expert(name, {DEFAULT_KEY: table}, DEFAULT_KEY, f"expert table {path_text}")
+    return name

@@ -1,0 +1,476 @@
+"""The search player (``Mode.SEARCH``): flat Monte Carlo at every decision, hidden cards resampled.
+
+A seat registered with :func:`simcore.games.dreamscape.fast.strategies.register_search`
+(``--strategy search:NAME@K``) decides every decision with two or more
+options (R11) by playing each option out K times with the strategy NAME for
+every seat, and takes the best mean of win credit + score margin / 1000 (as
+:func:`simcore.games.dreamscape.fast.search.playout_outcome`).
+
+Why a turn driver: the rule kernels call ``choose`` deep inside
+``perform_card`` and numba compiles no recursion, so the search cannot run
+from inside ``decide``. :func:`play_game_search` therefore plays the game one
+turn at a time. At the start of a turn it keeps the state and the game's
+stream; it replays the turn from there with the *forced prefix* of the
+decisions fixed so far (every seat's, :mod:`simcore.games.dreamscape.fast.prefix`). The first
+time a searching seat is asked beyond the prefix the replay stops
+(a *probe*); the driver evaluates each option on copies of the turn-start
+state, appends the best to the prefix and replays again, until a replay
+finishes the turn without a new search decision: that replay is the real
+turn. Opponents decide beyond the prefix with their own modes on the game's
+stream, and their choices join the prefix, so every replay of the turn sees
+the same decisions; the stream state after the prefix is stored with it.
+
+Hidden information (what no seat can know, so the search must not read it):
+
+* the order of the Sleep Deck below its top (R2.2, R4.1: drawn from the top);
+* every Z card: the rulebook's Z cards "always remain facedown" (setup, p. 2;
+  R2.2 deals them face down, R4.1 and R6.5 add them face down), so nobody,
+  not even their owner, knows which cards they are. Z cards bought face down
+  from the Dreamscape (R5.4) were seen face up before Interrupted Sleep
+  turned them (R6.2); the search forgets that and treats them as hidden too.
+
+Face-down Dreamscape cards are not hidden (everyone saw them turned over,
+R6.2) and neither is anything else (REM stacks, reserves, the discard pile
+are face up). Each playout deals a *world*: the cards hidden at the decision
+(:func:`simcore.games.dreamscape.fast.prefix.mark_hidden`) that were at turn start in the
+Sleep Deck or a Deep Sleep stack are dealt in a random order into those
+places; a card seen during the turn (drawn face up by Paradigm Shift R6.11 or
+R10.3, a Z card discarded face up R3.3) keeps its place, so the replayed
+prefix sees what the seat saw. The dealt order is drawn from the *sorted*
+hidden cards, so the world does not depend on the true order at all.
+Playout k of every option uses the same world and stream (common random
+numbers). With more than ``SCREEN`` options (Shifting Dreams lists up to 120
+orders, R6.8) every option first gets one playout and only the ``SCREEN``
+best get the other K - 1.
+
+In a game with a search seat, a rollout seat (Mode.ROLLOUT) is searched the
+same way at its buy decisions only (its playouts per option and policy).
+
+Imports: layout, rng, scratch, prefix, decisions, kernels, search (the
+outcome); imported by batch.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.games.dreamscape.fast.decisions import COLLECT_WIDTH, pick_best
+from simcore.games.dreamscape.fast.jit import kernel
+from simcore.games.dreamscape.fast.kernels import play_game, play_turn
+from simcore.games.dreamscape.fast.layout import (
+    H_DECK_PTR,
+    H_GAME_OVER,
+    H_N_CARDS,
+    H_N_SEATS,
+    H_TURNS,
+    K_BUY,
+    MAX_SEATS,
+    N_FEATURES,
+    OPT_WIDTH,
+    S_Z_LEN,
+    off_deck,
+    off_z,
+    seat_base,
+)
+from simcore.games.dreamscape.fast.prefix import (
+    HP_LEN,
+    HP_POS,
+    HP_RECORD,
+    HP_RESTORED,
+    HP_STATUS,
+    HP_STOP_ON,
+    PX_ENTRIES,
+    PX_ENTRY_ROWS,
+    PX_HEAD,
+    PX_KIND_BITS,
+    PX_KINDS,
+    PX_MODES,
+    PX_RNG,
+    PX_RUNNING,
+    PX_STOP,
+    PX_STOPPED,
+    RP_AFTER,
+    RP_DIVERGED,
+    RP_FULL,
+    RP_STOP,
+    get_u64,
+    is_hidden,
+    prefix_base,
+    put_u64,
+    px_rows,
+    restore_stream,
+    set_entry,
+)
+from simcore.fast_rng import mix64, stream_state
+from simcore.games.dreamscape.fast.scratch import (
+    FW_COLLECT_AT,
+    FW_EXPERT_AT,
+    FW_SCORES,
+    MD_DECIDES,
+    MD_PLAYOUTS,
+    MD_POLICY,
+    MD_SCORE,
+    MD_SKIP,
+    MODE_ROLLOUT,
+    MODE_SEARCH,
+    WK_DECIDES,
+    WK_MODES,
+    WK_TAIL,
+    WK_TRACE_COUNTERS,
+    get_rng,
+    n_opt_rows,
+    rng_below,
+    set_policy,
+    set_rng,
+    stack_rows,
+)
+from simcore.games.dreamscape.fast.search import playout_outcome
+
+SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+
+# Columns of a training record (collect_game_search): one row per option of a search decision.
+REC_KIND = 0
+REC_SEAT = 1
+REC_N = 2  # options of the decision
+REC_OPTION = 3  # this option's index
+REC_VALUE = 4  # its mean playout outcome (win credit + score margin / 1000)
+REC_CHOSEN = 5  # 1 for the option the search took
+REC_DECISION = 6  # the decision's number in the game (groups the rows of one decision)
+REC_FEATURES = 7  # then N_FEATURES afterstate features
+REC_WIDTH = REC_FEATURES + N_FEATURES
+SCREEN = 8  # options kept for the full K playouts after one screening playout each
+ALL_KINDS_MASK = PX_KIND_BITS  # every kind in every phase (no PX_PHASE_SHIFT bit: no phase skipped)
+
+
+@njit(cache=True)
+def any_search(modes, n_seats):
+    """True when a seat plays Mode.SEARCH (``modes`` as new_work takes it)."""
+    for s in range(n_seats):
+        if modes[MD_SCORE, s] == MODE_SEARCH:
+            return True
+    return False
+
+
+@njit(cache=True)
+def search_work(wk, c):
+    """A copy of the game's ``wk`` with the prefix block inserted before its trace rows."""
+    rows = wk.shape[0]
+    counters = wk[rows + WK_TRACE_COUNTERS]
+    bottom = WK_TAIL + counters[3] + counters[4]  # tail + trace (TC_CAP_DECISIONS, TC_CAP_ROWS)
+    out = np.zeros((rows + px_rows(c), OPT_WIDTH), dtype=np.int32)
+    out[out.shape[0] - bottom :] = wk[rows - bottom :]
+    return out, bottom
+
+
+@njit(cache=True)
+def search_buffers(st, wk, fw, modes, weights):
+    """The scratch of a search game: its ``wk`` with the prefix block (seats set up), and the playouts' buffers."""
+    c = st[H_N_CARDS]
+    rwk, bottom = search_work(wk, c)
+    rows = rwk.shape[0]
+    base = prefix_base(st, rwk)
+    for s in range(MAX_SEATS):
+        m = modes[MD_SCORE, s]
+        kinds = 0
+        if m == MODE_SEARCH:
+            kinds = ALL_KINDS_MASK | modes[MD_SKIP, s]  # a phase-limited search player skips the others
+            rwk[base + PX_MODES, s] = modes[MD_POLICY, s]  # beyond a full prefix: the policy
+            set_policy(fw, s, weights[s], modes[MD_POLICY, s])
+        else:
+            if m == MODE_ROLLOUT:
+                kinds = 1 << K_BUY
+            rwk[base + PX_MODES, s] = m
+        rwk[base + PX_KINDS, s] = kinds
+        rwk[rows + WK_MODES, s] = MODE_SEARCH
+    # playout scratch: wk rows as new_work's without trace, plus the block
+    prows = n_opt_rows(c) + stack_rows(c) + px_rows(c) + WK_TAIL
+    pwk = np.zeros((prows, OPT_WIDTH), dtype=np.int32)
+    pfw = np.zeros(fw.shape[0], dtype=np.float64)
+    pfw[FW_EXPERT_AT] = fw[FW_EXPERT_AT]  # the same blocks; a playout never collects (FW_COLLECT_AT 0)
+    bufs = (
+        st.copy(), st.copy(), np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
+        np.zeros(2 * n_opt_rows(c), dtype=np.float64), np.zeros(OPT_WIDTH, dtype=np.int32),
+    )
+    return rwk, bottom, pwk, pfw, bufs
+
+
+@njit(cache=True)
+def play_game_search(st, wk, fw, strats, modes, weights):
+    """kernels.play_game for a game with a search seat (``modes`` / ``weights`` as new_work takes them).
+
+    The game's trace (if any) and stream end in ``wk`` as if the game had been played there.
+    Returns the number of forced choices that were out of range (0: every
+    dealt world agreed with what the seats had seen; the tests check it).
+    """
+    rec = np.zeros((0, REC_WIDTH), dtype=np.float64)
+    return search_game_loop(st, wk, fw, strats, modes, weights, rec, np.zeros(2, dtype=np.int64))
+
+
+@njit(cache=True)
+def collect_game_search(st, wk, fw, strats, modes, weights, rec, rec_n):
+    """play_game_search, keeping every search decision's options: features and playout values (training).
+
+    ``rec`` gets one row per option (``REC_*`` columns) from row ``rec_n[0]``
+    on; ``rec_n[0]`` ends after the last row written and ``rec_n[1]`` counts
+    the decisions that did not fit (or had too many options, or were Shifting
+    orders). The game is the one play_game_search plays.
+    """
+    cfw = np.zeros(fw.shape[0] + COLLECT_WIDTH, dtype=np.float64)
+    cfw[: fw.shape[0]] = fw
+    cfw[FW_COLLECT_AT] = fw.shape[0]
+    out = search_game_loop(st, wk, cfw, strats, modes, weights, rec, rec_n)
+    fw[:] = cfw[: fw.shape[0]]
+    return out
+
+
+@njit(cache=True)
+def search_game_loop(st, wk, fw, strats, modes, weights, rec, rec_n):
+    """The turn loop of play_game_search (``rec`` / ``rec_n``: see collect_game_search)."""
+    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
+    st0, pst, slots, cards, deal, totals, tc = bufs
+    while st[H_GAME_OVER] == 0:
+        search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n)
+    wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
+    return divergences(pwk, st) + divergences(rwk, st)
+
+
+@njit(cache=True)
+def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
+    """A search decision of the turn starting at ``st`` (for the tests; ``st`` / ``wk`` are not changed).
+
+    The first ``skip`` search decisions of the turn are searched and taken as
+    in a game; returns the next one's (kind, seat, n options, the options'
+    mean playout values, the chosen index); kind -1 when the turn asks no
+    further searching decision.
+    """
+    strats = (s0, s1, s2, s3)
+    st = st.copy()
+    fw = fw.copy()
+    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk.copy(), fw, modes, weights)
+    st0, pst, slots, cards, deal, totals, tc = bufs
+    base = prefix_base(st, rwk)
+    head = rwk[base + PX_HEAD]
+    head[HP_LEN] = 0
+    head[HP_RECORD] = 1
+    head[HP_STOP_ON] = 1
+    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    for done in range(skip + 1):
+        for j in range(st.shape[0]):
+            st[j] = st0[j]
+        head[HP_POS] = 0
+        head[HP_STATUS] = PX_RUNNING
+        head[HP_RESTORED] = 0
+        play_turn(st, rwk, fw, strats)
+        if head[HP_STATUS] != PX_STOPPED:
+            return -1, -1, 0, totals[:0].copy(), -1
+        stop = rwk[base + PX_STOP]
+        best = search_decision(
+            st0, rwk, base, strats, modes, weights, stop[0], stop[1], stop[2], get_u64(rwk[base + PX_RNG], RP_STOP),
+            pst, pwk, pfw, slots, cards, deal, totals,
+        )
+        if done == skip:
+            return stop[0], stop[1], stop[2], totals[: stop[2]].copy(), best
+        length = head[HP_LEN]
+        set_entry(rwk, base, length, best)
+        head[HP_LEN] = length + 1
+        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    return -1, -1, 0, totals[:0].copy(), -1
+
+
+@kernel
+def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n):
+    """One turn of a search game: probes until a replay finishes the turn without a new search decision."""
+    rows = rwk.shape[0]
+    base = prefix_base(st, rwk)
+    head = rwk[base + PX_HEAD]
+    for j in range(st.shape[0]):
+        st0[j] = st[j]
+    for j in range(OPT_WIDTH):
+        tc[j] = rwk[rows + WK_TRACE_COUNTERS, j]
+    head[HP_LEN] = 0
+    head[HP_RECORD] = 1
+    head[HP_STOP_ON] = 1
+    rwk[base + PX_RNG, RP_FULL] = 0
+    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+    while True:
+        for j in range(st.shape[0]):
+            st[j] = st0[j]
+        for j in range(OPT_WIDTH):
+            rwk[rows + WK_TRACE_COUNTERS, j] = tc[j]
+        head[HP_POS] = 0
+        head[HP_STATUS] = PX_RUNNING
+        head[HP_RESTORED] = 0
+        play_turn(st, rwk, fw, strats)
+        if head[HP_STATUS] != PX_STOPPED:
+            if head[HP_RESTORED] == 0:  # no decision beyond the prefix: the stream is the one stored after it
+                restore_stream(rwk, base)
+            return
+        stop = rwk[base + PX_STOP]
+        kind = stop[0]
+        seat = stop[1]
+        n = stop[2]
+        stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
+        best = search_decision(
+            st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals
+        )
+        if fw[FW_COLLECT_AT] > 0:
+            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
+        length = head[HP_LEN]
+        set_entry(rwk, base, length, best)
+        head[HP_LEN] = length + 1
+        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))  # the tie break drew from the stream
+        if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
+            head[HP_STOP_ON] = 0  # a full prefix: the rest of the turn by the policy
+            head[HP_RECORD] = 0
+
+
+@kernel
+def keep_record(fw, kind, seat, n, best, totals, rec, rec_n):
+    """Append a search decision's options (features kept at the stop, playout means) to ``rec``."""
+    at = np.int64(fw[FW_COLLECT_AT])
+    row = rec_n[0]
+    if fw[at] != n or row + n > rec.shape[0]:  # not kept at the stop (see collect_features), or no room
+        rec_n[1] += 1
+        return
+    decision = row if row == 0 else np.int64(rec[row - 1, REC_DECISION]) + 1
+    for i in range(n):
+        r = rec[row + i]
+        r[REC_KIND] = kind
+        r[REC_SEAT] = seat
+        r[REC_N] = n
+        r[REC_OPTION] = i
+        r[REC_VALUE] = totals[i]
+        r[REC_CHOSEN] = 1.0 if i == best else 0.0
+        r[REC_DECISION] = decision
+        for j in range(N_FEATURES):
+            r[REC_FEATURES + j] = fw[at + 2 + i * N_FEATURES + j]
+    rec_n[0] = row + n
+    fw[at] = 0.0
+
+
+@kernel
+def hidden_places(st0, rwk, base, slots, cards):
+    """The places (state indices) the world deals into and the hidden cards in ascending id order.
+
+    Places: the turn-start Sleep Deck below its top and every Deep Sleep stack,
+    where the card there is still hidden at the decision (prefix.mark_hidden).
+    Cards: those cards, sorted by id, so the dealt world does not depend on
+    where they really are. Returns their number.
+    """
+    c = st0[H_N_CARDS]
+    m = 0
+    d = off_deck(st0)
+    for j in range(st0[H_DECK_PTR], c):
+        if is_hidden(rwk, base, st0[d + j]):
+            slots[m] = d + j
+            m += 1
+    for s in range(st0[H_N_SEATS]):
+        z = off_z(st0, s)
+        for k in range(st0[seat_base(s) + S_Z_LEN]):
+            if is_hidden(rwk, base, st0[z + k]):
+                slots[m] = z + k
+                m += 1
+    # the cards at those places, by id (counting sort over the ids 0..c-1)
+    k = 0
+    for card in range(c):
+        for j in range(m):
+            if st0[slots[j]] == card:
+                cards[k] = card
+                k += 1
+                break
+    return m
+
+
+@kernel
+def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals):
+    """The option a searching seat takes: best mean playout outcome; ties on the game's stream.
+
+    ``rwk``'s stream is set to the stream at the stop and left after the tie break.
+    """
+    k_play = modes[MD_PLAYOUTS, seat]
+    policy = modes[MD_POLICY, seat]
+    prows = pwk.shape[0]
+    pbase = prefix_base(st0, pwk)
+    length = rwk[base + PX_HEAD, HP_LEN]
+    # the playouts' scratch: every seat plays the searching seat's policy after the prefix
+    for s in range(MAX_SEATS):
+        set_policy(pfw, s, weights[seat], policy)
+        pwk[pbase + PX_MODES, s] = policy
+        pwk[pbase + PX_KINDS, s] = 0
+        pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]
+    f = strats[seat]
+    pstrats = (f, f, f, f)
+    phead = pwk[pbase + PX_HEAD]
+    phead[HP_STOP_ON] = 0
+    phead[HP_RECORD] = 0
+    phead[HP_LEN] = length + 1
+    for r in range(PX_ENTRIES, PX_ENTRIES + length // OPT_WIDTH + 1):
+        for j in range(OPT_WIDTH):
+            pwk[pbase + r, j] = rwk[base + r, j]
+    m = hidden_places(st0, rwk, base, slots, cards)
+    sample = mix64(stop_rng ^ SEARCH_SALT ^ (np.uint64(st0[H_TURNS]) << np.uint64(8)) ^ np.uint64(length))
+    scores = totals[:n]
+    if n > SCREEN and k_play > 1:
+        # one screening playout each (kept in the second half of ``totals``),
+        # then K - 1 more for the SCREEN best (ties: the lower index)
+        screen = totals[totals.shape[0] // 2 : totals.shape[0] // 2 + n]
+        for i in range(n):
+            screen[i] = playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, 0, slots, cards, deal, m)
+        for i in range(n):
+            better = 0
+            for j in range(n):
+                if screen[j] > screen[i] or (screen[j] == screen[i] and j < i):
+                    better += 1
+            if better >= SCREEN:
+                scores[i] = -1e9  # screened out
+                continue
+            total = screen[i]
+            for k in range(1, k_play):
+                total += playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k,
+                                 slots, cards, deal, m)
+            scores[i] = total / k_play
+    else:
+        for i in range(n):
+            total = 0.0
+            for k in range(k_play):
+                total += playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k,
+                                 slots, cards, deal, m)
+            scores[i] = total / k_play
+    set_rng(rwk, stop_rng)
+    return pick_best(rwk, scores, n)
+
+
+@kernel
+def playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k, slots, cards, deal, m):
+    """Playout k of option i: a dealt world, the prefix and option i forced, then the policy to the end."""
+    for j in range(st0.shape[0]):
+        pst[j] = st0[j]
+    set_rng(pwk, stream_state(sample, np.uint64(k)))
+    for j in range(m):
+        deal[j] = cards[j]
+    for j in range(m - 1, 0, -1):  # Fisher-Yates over the sorted hidden cards
+        r = rng_below(pwk, j + 1)
+        t = deal[j]
+        deal[j] = deal[r]
+        deal[r] = t
+    for j in range(m):
+        pst[slots[j]] = deal[j]
+    prows = pwk.shape[0]
+    phead = pwk[pbase + PX_HEAD]
+    set_entry(pwk, pbase, length, i)
+    phead[HP_POS] = 0
+    phead[HP_STATUS] = PX_RUNNING
+    phead[HP_RESTORED] = 1  # the playout's stream goes on from the deal
+    for s in range(MAX_SEATS):
+        pwk[prows + WK_MODES, s] = MODE_SEARCH
+    play_turn(pst, pwk, pfw, pstrats)
+    for s in range(MAX_SEATS):  # the rest of the game without the prefix hook
+        pwk[prows + WK_MODES, s] = policy
+    play_game(pst, pwk, pfw, pstrats)
+    return playout_outcome(pst, seat)
+
+
+@kernel
+def divergences(pwk, st):
+    """Forced choices out of range met in playouts (0 unless a world contradicts what was seen)."""
+    return pwk[prefix_base(st, pwk) + PX_RNG, RP_DIVERGED]

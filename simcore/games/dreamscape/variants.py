@@ -1,0 +1,126 @@
+"""Variant notation, parsed and validated in one place.
+
+A variant is ``base`` or ``+``-joined tokens: ``sleep-token`` (R9),
+``shifting-tokens`` (R6.8 variant), rules knobs ``knob:NAME=VALUE``
+(:data:`simcore.games.dreamscape.rules.KNOBS`, e.g. ``knob:start-z=0,1,1`` or
+``knob:z-penalty=2``) and swaps ``XX:YY`` (remove XX, add YY; R1.4), e.g.
+``sleep-token+knob:bonus=0,0,2+FF:ID``. Its canonical text puts the options
+first, then the knobs away from the rulebook in :data:`~simcore.games.dreamscape.rules.KNOBS`
+order, then the swaps sorted by removed type, so two spellings of the same
+variant compare equal (a knob written at its rulebook value is dropped).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simcore.games.dreamscape.decks import Deck, DeckError, DeckSpec, build_deck, default_spec, parse_swap, swap_label, validate_swaps
+from simcore.games.dreamscape.rules import KNOB_BY_TOKEN, KNOBS, KnobError, Options
+
+OPTION_TOKENS = {"sleep-token": "sleep_token", "shifting-tokens": "shifting_tokens"}
+
+
+class VariantError(ValueError):
+    """A variant text that cannot be played; the message names the bad token."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    options: Options = Options()
+    removed: frozenset[int] = frozenset()
+    added: frozenset[int] = frozenset()
+
+    @property
+    def name(self) -> str:
+        tokens = [tok for tok, field in OPTION_TOKENS.items() if getattr(self.options, field)]
+        tokens += self.options.knob_tokens()
+        if self.removed:
+            tokens.append(swap_label(self.removed, self.added))
+        return "+".join(tokens) if tokens else "base"
+
+    def deck(self, spec: DeckSpec | None = None) -> Deck:
+        return build_deck(spec or default_spec(), self.removed, self.added)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def parse_variant(text: str) -> Variant:
+    """Parse ``base`` or ``token+token+...``; raises :class:`VariantError`."""
+    if not isinstance(text, str) or not text.strip():
+        raise VariantError("empty variant: use 'base' or tokens like sleep-token+FF:ID")
+    text = text.strip()
+    if text == "base":
+        return Variant()
+    flags: dict = {"sleep_token": False, "shifting_tokens": False}
+    removed: list[int] = []
+    added: list[int] = []
+    for token in text.split("+"):
+        token = token.strip()
+        if token.startswith("knob:"):
+            field, value = parse_knob(token, text)
+            if field in flags:
+                raise VariantError(f"variant {text!r}: knob {token.split('=')[0][5:]} appears twice")
+            flags[field] = value
+        elif token in OPTION_TOKENS:
+            if flags[OPTION_TOKENS[token]]:
+                raise VariantError(f"variant {text!r}: {token} appears twice")
+            flags[OPTION_TOKENS[token]] = True
+        elif ":" in token:
+            try:
+                r, a = parse_swap(token)
+            except DeckError as exc:
+                raise VariantError(f"variant {text!r}: {exc}") from None
+            removed.append(r)
+            added.append(a)
+        else:
+            known = ", ".join(["base", *OPTION_TOKENS, "knob:NAME=VALUE", "XX:YY"])
+            raise VariantError(f"variant {text!r}: unknown token {token!r} (known: {known})")
+    try:
+        removed_set, added_set = validate_swaps(removed, added)
+    except DeckError as exc:
+        raise VariantError(f"variant {text!r}: {exc}") from None
+    return Variant(Options(**flags), removed_set, added_set)
+
+
+def parse_knob(token: str, text: str = "") -> tuple[str, object]:
+    """``knob:NAME=VALUE`` as (Options field, value); raises :class:`VariantError` naming the problem."""
+    where = f"variant {text or token!r}"
+    name, sep, raw = token[len("knob:"):].partition("=")
+    k = KNOB_BY_TOKEN.get(name.strip())
+    if k is None:
+        raise VariantError(f"{where}: unknown knob {name!r} (known: {', '.join(k.token for k in KNOBS)})")
+    if not sep or not raw.strip():
+        raise VariantError(f"{where}: knob {k.token} needs a value, e.g. knob:{k.token}={k.default if k.default or k.low == 0 else k.low}")
+    parts = [p.strip() for p in raw.split(",")]
+    if not k.per_seat and len(parts) != 1:
+        raise VariantError(f"{where}: knob {k.token} takes one value, got {raw!r}")
+    if len(parts) > 4:
+        raise VariantError(f"{where}: knob {k.token} takes at most 4 values (one per seat), got {len(parts)}")
+    values = []
+    for part in parts:
+        try:
+            v = int(part)
+        except ValueError:
+            raise VariantError(f"{where}: knob {k.token} value {part!r} is not a whole number") from None
+        if not k.low <= v <= k.high:
+            raise VariantError(f"{where}: knob {k.token} value {v} is outside {k.low}..{k.high} ({k.rule}: {k.meaning})")
+        values.append(v)
+    if k.per_seat:
+        # Written at the rulebook value for every seat: the printed game, canonically ().
+        return k.field, () if all(v == k.default for v in values) else tuple(values)
+    return k.field, values[0]
+
+
+def check_variant_fits(variant: Variant, players: int) -> None:
+    """Raise :class:`VariantError` when a per-seat knob does not fit ``players`` seats."""
+    try:
+        variant.options.check_fits(players)
+    except KnobError as exc:
+        raise VariantError(f"variant {variant.name!r}: {exc}") from None
+
+
+def variant_from_flags(sleep_token: bool, shifting_tokens: bool, swaps: list[str] | None) -> Variant:
+    """The variant meant by the ``--sleep-token --shifting-tokens --swap`` flags."""
+    tokens = [tok for tok, on in (("sleep-token", sleep_token), ("shifting-tokens", shifting_tokens)) if on]
+    tokens += list(swaps or [])
+    return parse_variant("+".join(tokens) if tokens else "base")
