@@ -229,7 +229,7 @@ def test_diagnostics_script_refuses_bad_input(args, problem):
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "scripts" / "expert_diagnostics.py"
+    script = Path(__file__).resolve().parents[1] / "research" / "expert_diagnostics.py"
     done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stdout == ""

@@ -17,7 +17,7 @@ from numba import njit
 from simcore.games.dreamscape.fast.layout import CD, FF, IS, LD, NT, PR, RD  # dream type ids as plain ints (numba constants)
 from simcore.games.dreamscape.fast.strategies import register_linear, register_rollout
 from simcore.games.dreamscape.rules import DECISION_ID
-from strategies import features as F
+from simcore.games.dreamscape.bots import features as F
 from simcore.games.dreamscape.bots.expert import register_shipped
 from simcore.games.dreamscape.bots.linear import read_weights
 from simcore.games.dreamscape.bots.registry import compile_strategy

@@ -1,0 +1,64 @@
+"""Smoke tests of the research scripts (research/, not installed): each runs end to end on a tiny budget.
+
+The scripts reproduce the measurements of docs/research/; these runs check that they
+still run in the current house and print what they promise, not the numbers (which
+need thousands of games). Marked slow where a run plays search games.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RESEARCH = ROOT / "research"
+
+
+def run(script: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(RESEARCH / script), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def test_every_research_script_is_smoke_tested_here():
+    """A new script in research/ needs a smoke test that runs it (here or beside its library's tests), or is deleted."""
+    text = "".join(f.read_text() for f in Path(__file__).parent.glob("test_*.py"))
+    scripts = sorted(p.name for p in RESEARCH.iterdir() if p.suffix in (".py", ".sh") and not p.name.startswith("_")
+                     and p.name not in ("diagnostics.py", "diagnostic_games.py"))  # the two libraries: tests/test_diagnostics.py
+    assert scripts, "research/ holds no script"
+    missing = [s for s in scripts if f'"{s}"' not in text and f'/ "{s}"' not in text]
+    assert not missing, f"research scripts without a smoke test: {missing}"
+
+
+def test_phase_split_runs_and_writes_its_json(tmp_path):
+    out = tmp_path / "split.json"
+    done = run("phase_split.py", "--players", "2", "--games", "4", "--playouts", "1", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert data and isinstance(data, (dict, list))
+
+
+@pytest.mark.slow
+def test_late_decisions_runs_on_a_tiny_budget():
+    done = run("late_decisions.py", "--players", "2", "--playouts", "1", "--train-games", "20", "--test-games", "10")
+    assert done.returncode == 0, done.stderr
+    assert "regret" in (done.stdout + done.stderr).lower()
+
+
+def test_train_expert_recipe_matches_the_shipped_tables():  # "train_expert.sh"
+    """train_expert.sh writes every shipped expert table, with options `dreamscape train` accepts."""
+    text = (RESEARCH / "train_expert.sh").read_text()
+    outs = set(re.findall(r"--out (\S+)", text))
+    shipped = ROOT / "simcore" / "games" / "dreamscape" / "bots" / "data" / "expert"
+    loops = re.findall(r"for v in ([^;]+); do for p in ([^;]+); do", text) + \
+        [(m, "1") for m in re.findall(r"for v in ([^;]+); do\n  dreamscape train --players 1", text)]
+    written = {f"{p}p-{v}.toml" for vs, ps in loops for v in vs.split() for p in ps.split()}
+    assert written == {p.name for p in shipped.glob("*.toml")}
+    assert all("simcore/games/dreamscape/bots/data/expert/" in o for o in outs)
+    help_text = subprocess.run([str(Path(sys.executable).with_name("dreamscape")), "train", "--help"],
+                               capture_output=True, text=True, timeout=120).stdout
+    for option in set(re.findall(r"(--[a-z-]+)", text)) - {"--out"}:
+        assert option in help_text, option
