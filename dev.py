@@ -28,7 +28,7 @@ STAMP = VENV / ".dreamscape-installed"
 
 
 def ensure_environment() -> None:
-    """Create .venv and install the package with its test and dask extras when missing or stale."""
+    """Create .venv and install the package with its test, dask and docs extras when missing or stale."""
     if sys.version_info < (3, 11):
         sys.exit(f"dev.py: Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -39,7 +39,7 @@ def ensure_environment() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing the package and its dependencies (first run takes a minute)", flush=True)
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask]"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask,docs]"], check=True)
     STAMP.write_text(wanted)
     # numba compiles the fast engine into its on-disk cache here, once per install, and says how long it
     # took, so the first real command answers in seconds instead of looking hung for a minute.

@@ -1,7 +1,7 @@
 """The main job, ``dreamscape study``: a balance study and its report in one folder.
 
 The main study is a study file like any designer's (:mod:`analyses.study.studyfile`):
-``analyses/data/main_study.toml`` (``--quick``: ``main_study_quick.toml``),
+``simcore/games/dreamscape/studies/main.toml`` (``--quick``: ``main_study_quick.toml``),
 run by the one study runner, :func:`analyses.study.studyfile.run_plan`. What it plays:
 
 * **rules options**: 2, 3 and 4 players x base, Sleep Token, shifting tokens
@@ -145,14 +145,14 @@ def run_main_study(out=None, quick: bool = False, config=None, seed: int = 1, pr
         default folder holding another request is left alone: the next free
         ``-2``, ``-3``... name is used instead.
     quick : bool
-        The small version (``analyses/data/main_study_quick.toml``).
+        The small version (``simcore/games/dreamscape/studies/quick.toml``).
     config : path, optional
         A designer's study TOML file (``analyses/study/studyfile.py``) instead of the main study.
     seed : int
         The study's seed (it overrides the file's ``seed``).
     game : str
         Without ``config``: the game whose default study runs (``pleasant-dreams``:
-        ``analyses/data/pleasant_dreams_study.toml``); a study file names its own game.
+        ``simcore/games/pleasant_dreams/study.toml``); a study file names its own game.
     cards : path, optional
         Another game's card list (``--cards``), instead of the file's or the game's own.
     progress : bool
