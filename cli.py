@@ -110,6 +110,11 @@ PLAY, STUDIES, BOTS, FIXES, SETUP = "Play and simulate", "Studies and reports", 
 # ----------------------------------------------------------------------------- shared options
 
 
+def option(kind, *names: str, **details):
+    """``Annotated[kind, typer.Option(*names, **details)]``: an option's type and definition in one expression."""
+    return Annotated[kind, typer.Option(*names, **details)]
+
+
 def _game_option(value: str | None) -> str | None:
     """``--game`` is read first (eager): an unknown game fails before anything else, in one line."""
     if value is not None:
@@ -117,59 +122,43 @@ def _game_option(value: str | None) -> str | None:
     return value
 
 
-GameOpt = Annotated[str, typer.Option("--game", is_eager=True, callback=_game_option,
-                                      help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}).")]
-AnyGameOpt = Annotated[Optional[str], typer.Option(
-    "--game", is_eager=True, callback=_game_option,
-    help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}, or the --config file's / the folder's).")]
-PlayersOpt = Annotated[Optional[int], typer.Option(
-    "--players", "-p", help="Number of players (1: solo); default 3 where the game allows it, else its largest.")]
-PlayerCountsOpt = Annotated[Optional[list[int]], typer.Option("--players", "-p", help="Player count (repeatable).")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", min=0, max=MAX_SEED,
-                                      help="Random seed, 0 to 2**64-1; the same seed gives the same games.")]
-SleepTokenOpt = Annotated[bool, typer.Option("--sleep-token", help="Play the Sleep Token variant (R9).")]
-ShiftingTokensOpt = Annotated[bool, typer.Option(
-    "--shifting-tokens", help="Shifting Dreams moves the cost tokens instead (R6.8 variant).")]
-SwapOpt = Annotated[Optional[list[str]], typer.Option(
-    "--swap", help="Controlled Study swap REMOVED:ADDED, e.g. FF:ID (repeatable, at most 3; R1.4).")]
-DeckOpt = Annotated[Optional[Path], typer.Option(
-    "--deck", help="A deck composition TOML file (format of the default deck, R1.3; each card 0 to 256 copies, "
-                   "at most 256 cards in all).")]
-CardsOpt = Annotated[Optional[Path], typer.Option(
-    "--cards", help="The game's card list (TOML, the format of its shipped cards); for Project Dreamscape "
-                    "the same as --deck.")]
-VariantOpt = Annotated[Optional[str], typer.Option(
-    "--variant", help="Variant as one text: base or tokens like sleep-token+FF:ID (Pleasant Dreams: lucid, "
-                      "start=N, actions=N joined by +).")]
-VariantsOpt = Annotated[Optional[list[str]], typer.Option("--variant", help="A variant (repeatable).")]
-StrategyOpt = Annotated[Optional[list[str]], typer.Option(
-    "--strategy", help="Strategy per seat (repeatable) or one for all (default: the game's default bot, see "
+GameOpt = option(str, "--game", is_eager=True, callback=_game_option, help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}).")
+AnyGameOpt = option(Optional[str], "--game", is_eager=True, callback=_game_option,
+    help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}, or the --config file's / the folder's).")
+PlayersOpt = option(Optional[int], "--players", "-p", help="Number of players (1: solo); default 3 where the game allows it, else its largest.")
+PlayerCountsOpt = option(Optional[list[int]], "--players", "-p", help="Player count (repeatable).")
+SeedOpt = option(int, "--seed", "-s", min=0, max=MAX_SEED, help="Random seed, 0 to 2**64-1; the same seed gives the same games.")
+SleepTokenOpt = option(bool, "--sleep-token", help="Play the Sleep Token variant (R9).")
+ShiftingTokensOpt = option(bool, "--shifting-tokens", help="Shifting Dreams moves the cost tokens instead (R6.8 variant).")
+SwapOpt = option(Optional[list[str]], "--swap", help="Controlled Study swap REMOVED:ADDED, e.g. FF:ID (repeatable, at most 3; R1.4).")
+DeckOpt = option(Optional[Path], "--deck", help="A deck composition TOML file (format of the default deck, R1.3; each card 0 to 256 copies, "
+                   "at most 256 cards in all).")
+CardsOpt = option(Optional[Path], "--cards", help="The game's card list (TOML, the format of its shipped cards); for Project Dreamscape "
+                    "the same as --deck.")
+VariantOpt = option(Optional[str], "--variant", help="Variant as one text: base or tokens like sleep-token+FF:ID (Pleasant Dreams: lucid, "
+                      "start=N, actions=N joined by +).")
+VariantsOpt = option(Optional[list[str]], "--variant", help="A variant (repeatable).")
+StrategyOpt = option(Optional[list[str]], "--strategy", help="Strategy per seat (repeatable) or one for all (default: the game's default bot, see "
                        "`dreamscape strategies`): a built-in name, path/to/bot.py:function, package.module:function, "
-                       "linear:FILE.toml or expert:FILE.toml.")]
-BotOpt = Annotated[Optional[str], typer.Option("--strategy", help="The bot (default: the game's default bot).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as one JSON object (seats counted from 0).")]
-ProgressOpt = Annotated[Optional[bool], typer.Option(
-    "--progress/--no-progress", help="Draw progress bars on stderr (default: only when stderr is a terminal).")]
+                       "linear:FILE.toml or expert:FILE.toml.")
+BotOpt = option(Optional[str], "--strategy", help="The bot (default: the game's default bot).")
+JsonOpt = option(bool, "--json", help="Print the result as one JSON object (seats counted from 0).")
+ProgressOpt = option(Optional[bool], "--progress/--no-progress", help="Draw progress bars on stderr (default: only when stderr is a terminal).")
 # The study-folder option block: every command that writes a study folder takes these, with this meaning.
-OutOpt = Annotated[Optional[Path], typer.Option(
-    "--out", help="The study folder to write (default: one under out/ named after the question); re-running the "
-                  "command resumes it.")]
-BackendOpt = Annotated[str, typer.Option("--backend", help="Where chunks are played: local (this machine) or dask.")]
-SchedulerOpt = Annotated[Optional[str], typer.Option(
-    "--scheduler", help="With --backend dask: the scheduler address (default: a local cluster).")]
-WorkersOpt = Annotated[Optional[int], typer.Option(
-    "--workers", min=1, help="With --backend dask and no --scheduler: workers of the local cluster.")]
-ChunkOpt = Annotated[int, typer.Option("--chunk-size", min=1, max=1_000_000,
-                                       help="Games per chunk, 1 to 1,000,000 (results do not depend on it).")]
-GamesOpt = Annotated[Optional[int], typer.Option(
-    "--games", "-n", min=1, max=MAX_GAMES,
-    help="Games per configuration, 1 to 10**12 (default 10,000; with --precision: the first round).")]
-PrecisionOpt = Annotated[Optional[float], typer.Option(
-    "--precision", help="Play until every reported rate's 95% interval half-width is at most this, e.g. 0.01.")]
-MaxGamesOpt = Annotated[int, typer.Option("--max-games", min=1, max=MAX_GAMES,
-                                          help="With --precision: at most this many games per configuration.")]
-AggregateOpt = Annotated[bool, typer.Option(
-    "--aggregate-only", help="Keep per-chunk sums only, no per-game rows (large studies; no paired intervals).")]
+OutOpt = option(Optional[Path], "--out", help="The study folder to write (default: one under out/ named after the question); re-running the "
+                  "command resumes it.")
+BackendOpt = option(str, "--backend", help="Where chunks are played: local (this machine) or dask.")
+SchedulerOpt = option(Optional[str], "--scheduler", help="With --backend dask: the scheduler address (default: a local cluster).")
+WorkersOpt = option(Optional[int], "--workers", min=1, help="With --backend dask and no --scheduler: workers of the local cluster.")
+ChunkOpt = option(int, "--chunk-size", min=1, max=1_000_000, help="Games per chunk, 1 to 1,000,000 (results do not depend on it).")
+GamesOpt = option(Optional[int], "--games", "-n", min=1, max=MAX_GAMES,
+    help="Games per configuration, 1 to 10**12 (default 10,000; with --precision: the first round).")
+PrecisionOpt = option(Optional[float], "--precision", help="Play until every reported rate's 95% interval half-width is at most this, e.g. 0.01.")
+MaxGamesOpt = option(int, "--max-games", min=1, max=MAX_GAMES, help="With --precision: at most this many games per configuration.")
+TableOutOpt = option(Optional[Path], "--out", help="Also keep the table in this study folder (its report gets a page).")
+WroteJsonOpt = option(bool, "--json", help="Print what it wrote (folder, report, charts) as JSON.")
+FolderGameOpt = option(Optional[str], "--game", help="Check that the folder holds this game (default: whichever it holds).")
+AggregateOpt = option(bool, "--aggregate-only", help="Keep per-chunk sums only, no per-game rows (large studies; no paired intervals).")
 
 
 def folder(out, backend="local", scheduler=None, workers=None, seed=1, chunk_size=50_000, progress=None) -> dict:
@@ -204,10 +193,6 @@ def print_summary(folder: Path, as_json: bool) -> None:
     echo(summary_output(folder, as_json))
 
 
-def command_game(game: str | None) -> str:
-    return game or DEFAULT_GAME
-
-
 # ----------------------------------------------------------------------------- play and simulate
 
 
@@ -219,13 +204,12 @@ def play(
     shifting_tokens: ShiftingTokensOpt = False,
     swap: SwapOpt = None,
     deck: DeckOpt = None,
-    strategy: Annotated[Optional[list[str]], typer.Option(
-        "--strategy", help="Bot per seat (repeatable) or one for all: the reference engine's bots.")] = None,
+    strategy: option(Optional[list[str]], "--strategy", help="Bot per seat (repeatable) or one for all: the reference engine's bots.") = None,
     game: GameOpt = DEFAULT_GAME,
     variant: VariantOpt = None,
     cards: CardsOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the game's record (set-up, every turn's decisions "
-                                                          "and events, final scores) as one JSON object.")] = False,
+    as_json: option(bool, "--json", help="Print the game's record (set-up, every turn's decisions "
+                                                          "and events, final scores) as one JSON object.") = False,
 ) -> None:
     """Play one game on the reference engine and narrate it turn by turn."""
     from reports.narrate import narration
@@ -242,8 +226,8 @@ def play(
 @app.command(rich_help_panel=PLAY)
 def simulate(
     players: PlayersOpt = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of games to play, 1 to "
-                                       "10**12 (with --precision: of the first round).")] = 100_000,
+    games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Number of games to play, 1 to "
+                                       "10**12 (with --precision: of the first round).") = 100_000,
     seed: SeedOpt = 1,
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
@@ -253,8 +237,8 @@ def simulate(
     strategy: StrategyOpt = None,
     as_json: JsonOpt = False,
     chunk_size: ChunkOpt = 50_000,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Also write a study folder (per-chunk parquet + "
-                                                "manifest.json); re-running the command resumes it.")] = None,
+    out: option(Optional[Path], "--out", help="Also write a study folder (per-chunk parquet + "
+                                                "manifest.json); re-running the command resumes it.") = None,
     precision: PrecisionOpt = None,
     max_games: MaxGamesOpt = 1_000_000,
     aggregate_only: AggregateOpt = False,
@@ -279,12 +263,10 @@ def simulate(
 
 @app.command(rich_help_panel=PLAY)
 def compare(
-    variant: Annotated[Optional[list[str]], typer.Option(
-        "--variant", help="A variant to compare (repeatable): base, sleep-token+FF:ID, ... (default: the game's "
-                          "rules variants).")] = None,
+    variant: option(Optional[list[str]], "--variant", help="A variant to compare (repeatable): base, sleep-token+FF:ID, ... (default: the game's "
+                          "rules variants).") = None,
     out: OutOpt = None,
-    baseline: Annotated[Optional[str], typer.Option(
-        "--baseline", help="The variant the others are compared with (default: base, or the first).")] = None,
+    baseline: option(Optional[str], "--baseline", help="The variant the others are compared with (default: base, or the first).") = None,
     players: PlayerCountsOpt = None,
     strategy: StrategyOpt = None,
     games: GamesOpt = None,
@@ -312,23 +294,20 @@ def compare(
 @app.command(rich_help_panel=PLAY)
 def sweep(
     out: OutOpt = None,
-    swaps: Annotated[str, typer.Option("--swaps", help="Swap decks: all (165), none, single, double, triple, or "
+    swaps: option(str, "--swaps", help="Swap decks: all (165), none, single, double, triple, or "
                                        "patterns like FF:*, *NT:*, *:ID* (comma-separated); the base deck is always "
-                                       "included.")] = "all",
+                                       "included.") = "all",
     players: PlayerCountsOpt = None,
-    options: Annotated[str, typer.Option("--options", help="Rules option sets: all, base, sleep-token, shifting-tokens, "
-                                         "sleep-token+shifting-tokens (comma-separated).")] = "all",
-    strategy: Annotated[Optional[list[str]], typer.Option(
-        "--strategy", help="The bot for every seat (default: the game's default bot); repeat for one sweep per bot.")] = None,
-    precision: Annotated[Optional[float], typer.Option(
-        "--precision", help="95% half-width every seat win rate must reach (default 0.01 unless --games).")] = None,
-    games: Annotated[Optional[int], typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="A fixed number of games "
-                                                 "per configuration instead of --precision (1 to 10**12).")] = None,
+    options: option(str, "--options", help="Rules option sets: all, base, sleep-token, shifting-tokens, "
+                                         "sleep-token+shifting-tokens (comma-separated).") = "all",
+    strategy: option(Optional[list[str]], "--strategy", help="The bot for every seat (default: the game's default bot); repeat for one sweep per bot.") = None,
+    precision: option(Optional[float], "--precision", help="95% half-width every seat win rate must reach (default 0.01 unless --games).") = None,
+    games: option(Optional[int], "--games", "-n", min=1, max=MAX_GAMES, help="A fixed number of games "
+                                                 "per configuration instead of --precision (1 to 10**12).") = None,
     max_games: MaxGamesOpt = 200_000,
     seed: SeedOpt = 1,
     chunk_size: ChunkOpt = 5_000,
-    aggregate_only: Annotated[bool, typer.Option(
-        "--aggregate-only/--keep-games", help="Keep per-chunk sums only (default) or also per-game rows.")] = True,
+    aggregate_only: option(bool, "--aggregate-only/--keep-games", help="Keep per-chunk sums only (default) or also per-game rows.") = True,
     deck: DeckOpt = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
@@ -346,8 +325,7 @@ def sweep(
 @app.command(rich_help_panel=PLAY)
 def solo(
     out: OutOpt = None,
-    strategy: Annotated[Optional[list[str]], typer.Option(
-        "--strategy", help="A bot to play solo (repeatable; default: the game's default bot).")] = None,
+    strategy: option(Optional[list[str]], "--strategy", help="A bot to play solo (repeatable; default: the game's default bot).") = None,
     variant: VariantsOpt = None,
     games: GamesOpt = None,
     precision: PrecisionOpt = None,
@@ -374,17 +352,14 @@ def solo(
 
 @app.command(rich_help_panel=STUDIES)
 def study(
-    quick: Annotated[bool, typer.Option("--quick", help="A small version of the main study (under a minute).")] = False,
-    config: Annotated[Optional[Path], typer.Option(
-        "--config", help="A study file (TOML, see analyses/data/example_study.toml) instead of the main study.")] = None,
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="The study folder (default out/study-<date>); re-running resumes it.")] = None,
+    quick: option(bool, "--quick", help="A small version of the main study (under a minute).") = False,
+    config: option(Optional[Path], "--config", help="A study file (TOML, see analyses/data/example_study.toml) instead of the main study.") = None,
+    out: option(Optional[Path], "--out", help="The study folder (default out/study-<date>); re-running resumes it.") = None,
     seed: SeedOpt = 1,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
+    as_json: WroteJsonOpt = False,
     progress: ProgressOpt = None,
     game: AnyGameOpt = None,
     cards: CardsOpt = None,
@@ -402,11 +377,9 @@ def study(
 
 @app.command(rich_help_panel=STUDIES)
 def summarize(
-    folder: Annotated[Path, typer.Argument(
-        help="A study folder written by simulate --out, compare, sweep, tournament --out, solo or study.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    game: Annotated[Optional[str], typer.Option(
-        "--game", help="Check that the folder holds this game (default: whichever it holds).")] = None,
+    folder: Annotated[Path, typer.Argument(help="A study folder written by simulate --out, compare, sweep, tournament --out, solo or study.")],
+    as_json: JsonOpt = False,
+    game: FolderGameOpt = None,
 ) -> None:
     """Summarise a study folder: every analysis it has data for (seats, variants, sweep, types, tournament, skill, solo)."""
     lab().check_folder_game(folder, game)
@@ -416,14 +389,10 @@ def summarize(
 @app.command(rich_help_panel=STUDIES)
 def report(
     folder: Annotated[Path, typer.Argument(help="A study folder.")],
-    pdf: Annotated[Optional[Path], typer.Option(
-        "--pdf", help="Where to write the PDF (default: report.pdf in the folder).")] = None,
-    png_dir: Annotated[Optional[Path], typer.Option(
-        "--png-dir", help="Where to write one PNG per chart (default: in the folder).")] = None,
-    game: Annotated[Optional[str], typer.Option(
-        "--game", help="Check that the folder holds this game (default: whichever it holds).")] = None,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="Print what it wrote (folder, report, charts) as one JSON object.")] = False,
+    pdf: option(Optional[Path], "--pdf", help="Where to write the PDF (default: report.pdf in the folder).") = None,
+    png_dir: option(Optional[Path], "--png-dir", help="Where to write one PNG per chart (default: in the folder).") = None,
+    game: FolderGameOpt = None,
+    as_json: WroteJsonOpt = False,
 ) -> None:
     """Write a designer's report of a study folder: a PDF with findings and charts, and one PNG per chart."""
     from reports.games import report_of
@@ -455,13 +424,12 @@ def strategies(as_json: JsonOpt = False, game: GameOpt = DEFAULT_GAME) -> None:
 def tournament(
     strategy: StrategyOpt = None,
     players: PlayersOpt = None,
-    variant: Annotated[str, typer.Option("--variant", help="Variant: base or tokens like sleep-token+FF:ID.")] = "base",
-    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Games per seating, 1 to 10**12 "
-                                       "(every seating of every group plays the same deals).")] = 2000,
+    variant: option(str, "--variant", help="Variant: base or tokens like sleep-token+FF:ID.") = "base",
+    games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Games per seating, 1 to 10**12 "
+                                       "(every seating of every group plays the same deals).") = 2000,
     seed: SeedOpt = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print standings, payoff matrix and flags as JSON.")] = False,
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Also write a study folder (one configuration per seating); re-running resumes it.")] = None,
+    as_json: JsonOpt = False,
+    out: option(Optional[Path], "--out", help="Also write a study folder (one configuration per seating); re-running resumes it.") = None,
     chunk_size: ChunkOpt = 50_000,
     aggregate_only: AggregateOpt = False,
     backend: BackendOpt = "local",
@@ -478,23 +446,16 @@ def tournament(
 
 @app.command(rich_help_panel=BOTS)
 def exploit(
-    strategy: Annotated[str, typer.Option(
-        "--strategy", help="The bot to measure (any --strategy value but a search or rollout player).")],
-    players: Annotated[Optional[list[int]], typer.Option(
-        "--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).")] = None,
-    variant: Annotated[Optional[list[str]], typer.Option(
-        "--variant", help="Variant (repeatable; default base and sleep-token).")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
-                                       help="Games per cell (player count x variant x seat), 1 to 10**12.")] = 1000,
-    playouts: Annotated[int, typer.Option(
-        "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).")] = 8,
-    phases: Annotated[Optional[str], typer.Option(
-        "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
-                         "search:NAME@K:late); default every decision.")] = None,
+    strategy: option(str, "--strategy", help="The bot to measure (any --strategy value but a search or rollout player)."),
+    players: option(Optional[list[int]], "--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).") = None,
+    variant: option(Optional[list[str]], "--variant", help="Variant (repeatable; default base and sleep-token).") = None,
+    games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Games per cell (player count x variant x seat), 1 to 10**12.") = 1000,
+    playouts: option(int, "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).") = 8,
+    phases: option(Optional[str], "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
+                         "search:NAME@K:late); default every decision.") = None,
     seed: SeedOpt = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
+    as_json: JsonOpt = False,
+    out: TableOutOpt = None,
     chunk_size: ChunkOpt = 500,
     game: GameOpt = DEFAULT_GAME,
     progress: ProgressOpt = None,
@@ -507,18 +468,15 @@ def exploit(
 
 @app.command(rich_help_panel=BOTS)
 def train(
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Where to write the trained table (TOML; play it with --strategy expert:FILE; default "
-                      "out/expert-<P>p-<variant>.toml).")] = None,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 3,
+    out: option(Optional[Path], "--out", help="Where to write the trained table (TOML; play it with --strategy expert:FILE; default "
+                      "out/expert-<P>p-<variant>.toml).") = None,
+    players: option(int, "--players", "-p", help="Number of players.") = 3,
     variant: VariantOpt = None,
     deck: DeckOpt = None,
-    iterations: Annotated[int, typer.Option("--iterations", help="Expert iterations (self-play, then a fit).")] = 3,
-    games: Annotated[int, typer.Option("--games", "-n", help="Self-play games per iteration (every seat searches).")] = 400,
-    playouts: Annotated[int, typer.Option(
-        "--playouts", "-k", help="Playouts per option of the search player in self-play (K).")] = 4,
-    check_games: Annotated[int, typer.Option(
-        "--check-games", help="Games per seat of the check after each iteration (0: keep the last table).")] = 2000,
+    iterations: option(int, "--iterations", help="Expert iterations (self-play, then a fit).") = 3,
+    games: option(int, "--games", "-n", help="Self-play games per iteration (every seat searches).") = 400,
+    playouts: option(int, "--playouts", "-k", help="Playouts per option of the search player in self-play (K).") = 4,
+    check_games: option(int, "--check-games", help="Games per seat of the check after each iteration (0: keep the last table).") = 2000,
     seed: SeedOpt = 1,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
@@ -532,19 +490,15 @@ def train(
 
 @app.command(rich_help_panel=BOTS)
 def tune(
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Where to write the tuned weights (TOML; play them with --strategy linear:FILE; default "
-                      "out/tuned-<P>p-<variant>.toml).")] = None,
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players.")] = 3,
+    out: option(Optional[Path], "--out", help="Where to write the tuned weights (TOML; play them with --strategy linear:FILE; default "
+                      "out/tuned-<P>p-<variant>.toml).") = None,
+    players: option(int, "--players", "-p", help="Number of players.") = 3,
     sleep_token: SleepTokenOpt = False,
     shifting_tokens: ShiftingTokensOpt = False,
     swap: SwapOpt = None,
-    budget: Annotated[int, typer.Option("--budget", min=1, max=1_000_000, help="Candidate weight vectors to "
-                                        "evaluate (CMA-ES evaluations), 1 to 1,000,000.")] = 200,
-    games_per_eval: Annotated[int, typer.Option("--games-per-eval", min=1, max=MAX_GAMES,
-                                                help="Games per candidate, seats rotated (1 to 10**12).")] = 3000,
-    field: Annotated[str, typer.Option(
-        "--field", help="Comma-separated opponents the linear bot is tuned against.")] = "greedy,chain,economist,spoiler",
+    budget: option(int, "--budget", min=1, max=1_000_000, help="Candidate weight vectors to " "evaluate (CMA-ES evaluations), 1 to 1,000,000.") = 200,
+    games_per_eval: option(int, "--games-per-eval", min=1, max=MAX_GAMES, help="Games per candidate, seats rotated (1 to 10**12).") = 3000,
+    field: option(str, "--field", help="Comma-separated opponents the linear bot is tuned against.") = "greedy,chain,economist,spoiler",
     seed: SeedOpt = 1,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
@@ -565,19 +519,14 @@ def tune(
 
 @app.command(rich_help_panel=FIXES)
 def restrict(
-    players: Annotated[Optional[list[int]], typer.Option(
-        "--players", "-p", help="Player count, 2 to 4 (repeatable; default 3).")] = None,
-    variant: Annotated[Optional[list[str]], typer.Option(
-        "--variant", help="Variant (repeatable; default base). CD:ID+RD:ED+SD:PS holds the 3 expansion types.")] = None,
+    players: option(Optional[list[int]], "--players", "-p", help="Player count, 2 to 4 (repeatable; default 3).") = None,
+    variant: option(Optional[list[str]], "--variant", help="Variant (repeatable; default base). CD:ID+RD:ED+SD:PS holds the 3 expansion types.") = None,
     strategy: BotOpt = None,
-    restriction: Annotated[Optional[list[str]], typer.Option(
-        "--restriction", help="buy and/or perform (repeatable; default both).")] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Deals per seat and type (each row pools games x "
-                                       "players).")] = 500,
+    restriction: option(Optional[list[str]], "--restriction", help="buy and/or perform (repeatable; default both).") = None,
+    games: option(int, "--games", "-n", help="Deals per seat and type (each row pools games x " "players).") = 500,
     seed: SeedOpt = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Also keep the table in this study folder (its report gets a page).")] = None,
+    as_json: JsonOpt = False,
+    out: TableOutOpt = None,
     chunk_size: ChunkOpt = 500,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
@@ -590,19 +539,16 @@ def restrict(
 
 @app.command("fix-seats", rich_help_panel=FIXES)
 def fix_seats(
-    players: Annotated[int, typer.Option("--players", "-p", help="Number of players, 2 to 4.")] = 3,
+    players: option(int, "--players", "-p", help="Number of players, 2 to 4.") = 3,
     variant: VariantOpt = None,
     strategy: BotOpt = None,
-    target: Annotated[float, typer.Option(
-        "--target", help="Seat spread to reach: top minus bottom seat win rate, in points.")] = 5.0,
-    trials: Annotated[int, typer.Option("--trials", help="Knob settings the optimiser tries (600 met the 5-point "
-                                        "target for 2-4 players with expert).")] = 600,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games per trial (the same deals every trial).")] = 2000,
-    verify: Annotated[int, typer.Option("--verify", help="Games per verified candidate, on fresh deals.")] = 10000,
-    candidates: Annotated[int, typer.Option("--candidates", help="Best distinct settings to verify.")] = 5,
+    target: option(float, "--target", help="Seat spread to reach: top minus bottom seat win rate, in points.") = 5.0,
+    trials: option(int, "--trials", help="Knob settings the optimiser tries (600 met the 5-point " "target for 2-4 players with expert).") = 600,
+    games: option(int, "--games", "-n", help="Games per trial (the same deals every trial).") = 2000,
+    verify: option(int, "--verify", help="Games per verified candidate, on fresh deals.") = 10000,
+    candidates: option(int, "--candidates", help="Best distinct settings to verify.") = 5,
     seed: SeedOpt = 1,
-    out: Annotated[Optional[Path], typer.Option(
-        "--out", help="Study folder to write (default out/fix-seats-<P>p).")] = None,
+    out: option(Optional[Path], "--out", help="Study folder to write (default out/fix-seats-<P>p).") = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
@@ -616,8 +562,7 @@ def fix_seats(
 @app.command(rich_help_panel=FIXES)
 def decks(
     deck: DeckOpt = None,
-    swaps: Annotated[str, typer.Option(
-        "--swaps", help="Which swap decks to list: all, none, single, double or triple.")] = "all",
+    swaps: option(str, "--swaps", help="Which swap decks to list: all, none, single, double or triple.") = "all",
     as_json: JsonOpt = False,
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
@@ -638,18 +583,14 @@ def decks(
 def conformance(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Scenario files or folders (searched recursively) "
                                                           "of *.json scenarios (default: the game's own).")] = None,
-    engine: Annotated[str, typer.Option(
-        "--engine", help="Engine(s) to play the scenarios on: reference, fast or both.")] = "both",
+    engine: option(str, "--engine", help="Engine(s) to play the scenarios on: reference, fast or both.") = "both",
     as_json: JsonOpt = False,
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Play rules scenarios (shared/conformance/FORMAT.md) and check their expected positions.
 
-    One line per scenario (a failure names the engine), then ``N passed, M
-    failed``. With ``--engine both`` a scenario passes only if it passes on
-    each engine. Exit code 0 when all pass, 1 when any fails, 2 when any file
-    could not be loaded as a scenario (it is listed as a failure with the
-    reason) or no scenario was found.
+    One line per scenario, then ``N passed, M failed``; exit code 1 when any fails, 2 when a file
+    could not be loaded as a scenario (listed as a failure with the reason) or none was found.
     """
     data = lab().conformance(game, paths, engine)
     if as_json:
@@ -664,14 +605,11 @@ def conformance(
 @app.command(rich_help_panel=SETUP)
 def warmup(
     game: GameOpt = DEFAULT_GAME,
-    as_json: Annotated[bool, typer.Option("--json", help="Print how long it took (and whether the engine was "
-                                                          "compiled already) as one JSON object.")] = False,
+    as_json: option(bool, "--json", help="Print how long it took (and whether the engine was " "compiled already) as one JSON object.") = False,
 ) -> None:
     """Compile the fast engine and the built-in strategies into numba's cache once (1-3 minutes on 2 cores).
 
-    Every later command loads them in about a second. ``python3 dev.py setup``
-    runs this after installing; a command that still has to compile says so
-    in one line on stderr first. ``--game NAME``: that game's fast engine.
+    Every later command loads them in about a second (``python3 dev.py setup`` runs this).
     """
     data = lab().warmup(game, say=lambda line: typer.echo(line, err=True))
     if as_json:  # the lines above stay on stderr; stdout carries only this
@@ -680,8 +618,8 @@ def warmup(
 
 @app.command(rich_help_panel=SETUP)
 def bench(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the measurements as one JSON object.")] = False,
-    quick: Annotated[bool, typer.Option("--quick", help="Fewer games per row (a rough check in a few seconds).")] = False,
+    as_json: JsonOpt = False,
+    quick: option(bool, "--quick", help="Fewer games per row (a rough check in a few seconds).") = False,
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Measure games/s of the fast and reference engines, and the fast engine's cold and warm start."""
@@ -729,16 +667,13 @@ def serve_spare() -> None:
 
 @app.command(rich_help_panel=SETUP)
 def server(
-    stop: Annotated[bool, typer.Option("--stop", help="End every waiting spare process of this user.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the state as one JSON object.")] = False,
+    stop: option(bool, "--stop", help="End every waiting spare process of this user.") = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Warm start: whether a spare process waits with the engine loaded for the next command.
 
-    After a command that played games, a spare process loads the engine in the
-    background and waits; the next command hands itself to it and starts at
-    once. A spare serves one command and exits after 15 idle minutes
-    (``DREAMSCAPE_SERVER_IDLE`` seconds). ``DREAMSCAPE_SERVER=off`` turns warm
-    start off; ``--stop`` ends the spares now.
+    A spare serves one command and exits after 15 idle minutes (``DREAMSCAPE_SERVER_IDLE`` seconds);
+    ``DREAMSCAPE_SERVER=off`` turns warm start off; ``--stop`` ends the spares now.
     """
     from simcore import warmstart
 
@@ -751,22 +686,9 @@ def server(
 
 
 def main() -> None:  # pragma: no cover - console entry point (tests/test_warmstart.py runs it in subprocesses)
-    argv = sys.argv[1:]
-    if not wants_spare(argv):
-        app()
-        return
     from simcore import warmstart
 
-    if not warmstart.enabled():
-        app()
-        return
-    code = warmstart.hand_over(PROJECT_ROOT, sys.argv)
-    if code is not None:
-        sys.exit(code)
-    try:
-        app()
-    finally:  # a spare loads while the user reads this command's answer, for the next command
-        warmstart.start_spare(PROJECT_ROOT, SPARE_ENTRY)
+    warmstart.console(PROJECT_ROOT, app, SPARE_ENTRY, wants_spare(sys.argv[1:]))
 
 
 if __name__ == "__main__":  # pragma: no cover
