@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def cli_json(*args) -> dict:
-    result = runner.invoke(app, [str(a) for a in args] + ["--json", "--no-progress"])
+    result = runner.invoke(app, [str(a) for a in args] + ["--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (LabInputError, check_study_numbers, deal, default_players, game_of, one_cards, own,
+from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
 from analyses.study.progress import progress_bar
 from simcore.games import DEFAULT_GAME
@@ -23,7 +23,7 @@ def setup_of(game, players: int | None = None, variant: str | None = None, cards
                        "--deck": deck})
     cards = one_cards(deck, cards)
     text = variant_text(variant, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens}, swaps)
-    players = default_players(game) if players is None else players
+    players = check_players(game, default_players(game) if players is None else players)
     return game.setup(players, text or "base", cards), cards
 
 
@@ -197,7 +197,6 @@ def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], No
     the = game_of(game)
     measure = own(the, "bench")
     if measure is None:
-        the.need("study", "bench")
         raise LabInputError(f"{the.title} has no engine benchmark, which `dreamscape bench` needs")
     return measure(quick, say)
 
