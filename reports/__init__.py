@@ -1,8 +1,8 @@
 """Designer reports: narration of one game, and PDF/PNG reports of study folders.
 
 ``build_report(folder)`` writes a study folder's report (see :mod:`reports.pdf`);
-``reports.main_study.run_main_study`` runs the default balance study behind
-``dreamscape study``. Both are imported on first use, so ``dreamscape play``
+the lab (:func:`analyses.lab.run_study`) runs the balance study behind
+``dreamscape study`` and calls it. Both are imported on first use, so ``dreamscape play``
 (which only needs :mod:`reports.narrate`) does not load matplotlib.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ def __getattr__(name: str):
         from reports.findings import Finding
 
         return Finding
-    if name == "run_main_study":
-        from reports.main_study import run_main_study
+    if name == "run_main_study":  # the older name of analyses.lab.run_study
+        from analyses.lab import run_study
 
-        return run_main_study
+        return run_study
     raise AttributeError(f"module 'reports' has no attribute {name!r}")

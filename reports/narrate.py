@@ -144,3 +144,31 @@ def game_record(deck: Deck, players: int, seed: int, options: Options, bots: lis
                       for i, st in enumerate(s.seats)],
         },
     }
+
+
+def narration(game, setup, bots, seed: int, as_json: bool) -> tuple[dict | None, list[str]]:
+    """``dreamscape play``: game 0 of ``seed`` told for people (and its record with ``as_json``).
+
+    A Project Dreamscape set-up gets this module's full narration (the table
+    after every turn, :func:`narrate_game`); any other game its own short form
+    (:attr:`simcore.games.Game.narrate`) and, with ``as_json``, its per-game
+    result through the plug-in interface.
+    """
+    from simcore.games.dreamscape import Setup
+
+    if isinstance(setup, Setup):
+        args = (setup.deck(), setup.players, seed, setup.variant.options, list(bots))
+        return (game_record(*args) if as_json else None), ([] if as_json else list(narrate_game(*args)))
+    lines = game.narrate(setup, bots, seed, 0)
+    if not as_json:
+        return None, lines
+    from analyses.study.runsummary import json_ready
+
+    result = game.play_games(setup, bots, seed, 0, 1, engine="reference")
+    wins = game.seat_wins(result, setup)[0]
+    return json_ready({
+        "game": game.name, "players": setup.players, "variant": game.variant_name(setup), "seed": seed,
+        "seats": [{"seat": i, "strategy": name, "win": float(wins[i])} for i, name in enumerate(bots)],
+        "result": {key: values[0].tolist() for key, values in result.items()},
+        "narration": list(lines),
+    }), lines

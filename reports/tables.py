@@ -46,7 +46,7 @@ def simulation_lines(summary: dict) -> list[str]:
     mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
     width = max([16] + [len(str(s["strategy"])) + 2 for s in summary["seats"]])  # long names (search:expert@16) keep a gap
     lines = [
-        f"{mode}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
+        f"{mode}, bot {bots_of(summary['seats'])}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
         f"{summary['games']:,} games, seed {summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s']:,.0f} games/s)",
         f"{'seat':<5}{'strategy':<{width}}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
     ]
@@ -57,6 +57,11 @@ def simulation_lines(summary: dict) -> list[str]:
                      f"{s['mean_turns']:>12.2f}")
     lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
     return lines
+
+
+def bots_of(seats: list[dict]) -> str:
+    """The bots of a table's header: one name when every seat plays it, else each once in seat order."""
+    return "/".join(dict.fromkeys(s["strategy"] for s in seats))
 
 
 def deck_lines(decks, source: str) -> list[str]:
@@ -325,7 +330,7 @@ def fix_lines(data: dict) -> list[str]:
 def game_simulation_lines(summary: dict) -> list[str]:
     """``dreamscape simulate --game NAME``: per seat win rate (95% Wilson interval) and the game's per-seat means."""
     mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
-    lines = [f"{summary['title']}: {mode}, variant {summary['variant']}, {summary['games']:,} games, seed "
+    lines = [f"{summary['title']}: {mode}, bot {bots_of(summary['seats'])}, variant {summary['variant']}, {summary['games']:,} games, seed "
              f"{summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s'] or 0:,.0f} games/s)"]
     scalar = [k for k, v in summary["seats"][0].items() if k.startswith("mean_") and not isinstance(v, list)]
     head = "stays asleep (95% CI)" if summary["players"] == 1 else "win rate (95% CI)"

@@ -207,6 +207,23 @@ def hand_over(root: Path, argv: Sequence[str]) -> int | None:
 
 # ----------------------------------------------------------------------------- the spare
 
+def console(root: Path, app: Callable[[], None], entry: str, wanted: bool) -> None:
+    """A console command: handed to a waiting spare when ``wanted`` and warm start is on, else run here.
+
+    After a command run here, a spare loads while the user reads its answer, for the next command.
+    """
+    if not wanted or not enabled():
+        app()
+        return
+    code = hand_over(root, sys.argv)
+    if code is not None:
+        sys.exit(code)
+    try:
+        app()
+    finally:
+        start_spare(root, entry)
+
+
 def start_spare(root: Path, entry: str) -> None:
     """Start a spare in the background (a new program, its own session, no terminal); returns at once.
 

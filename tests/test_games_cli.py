@@ -76,11 +76,26 @@ def test_bad_input_is_one_line(args, words):
     assert_one_line_error(run(*args), *words)
 
 
-@pytest.mark.parametrize("command", ["compare", "sweep", "solo", "decks", "tune", "train", "tournament", "exploit",
-                                     "restrict", "fix-seats", "bench"])
-def test_commands_without_meaning_for_pleasant_dreams_refuse_it(command):
-    assert_one_line_error(run(command, "--game", PD), f"dreamscape {command}", "Project Dreamscape only",
-                          "simulate, play, conformance, strategies, study, summarize and report")
+@pytest.mark.parametrize("command, missing", [
+    (["sweep"], "card swaps"), (["solo"], "solo score bands"), (["decks"], "card swaps"), (["tune"], "tuner"),
+    (["train"], "trainer"), (["fix-seats"], "rules knobs"), (["bench"], "engine benchmark"),
+    (["exploit", "--strategy", "threshold"], "cannot play"), (["restrict"], "cannot play"),
+])
+def test_a_command_names_what_pleasant_dreams_lacks(command, missing):
+    """Issue #25: a game without what a command needs is one line naming the command and what is missing
+    (it was "for Project Dreamscape only", decided by the game's name)."""
+    assert_one_line_error(run(*command, "--game", PD), f"dreamscape {command[0]}", "Pleasant Dreams", missing)
+
+
+def test_compare_plays_pleasant_dreams_declared_variants(pd, tmp_path):
+    """Pleasant Dreams declares variants to compare, so compare plays them (it was refused by name)."""
+    result = run("compare", "--game", PD, "--variant", "base", "--variant", "lucid", "-n", "120", "--chunk-size", "60",
+                 "--out", str(tmp_path / "cmp"), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    direct = pd.play_games(pd.setup(2, "lucid"), ["threshold", "threshold"], 1, 0, 120)
+    row = next(r for r in data["first_player"] if r["variant"] == "lucid")
+    assert row["rate"] == pytest.approx(float(np.mean(direct["winner"] == 0)))
 
 
 def test_play_narrates_with_seats_from_one():

@@ -39,11 +39,13 @@ its run plays exactly them again.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -172,7 +174,37 @@ def _os_lock(fh) -> None:
 
 def save_manifest(folder: Path, manifest: StudyManifest) -> None:
     manifest.updated = _now()
-    write_atomic(Path(folder) / MANIFEST, json.dumps(manifest.to_json(), separators=(",", ":")).encode())
+    write_study_file(Path(folder) / MANIFEST, json.dumps(manifest.to_json(), separators=(",", ":")).encode())
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def write_study_file(path: Path, data: bytes) -> None:
+    """:func:`write_atomic` for a study folder's files: a full disk is a one-line StudyError, not a crash.
+
+    The write is atomic, so the folder keeps what it had: freeing space and
+    running the same command again resumes it.
+    """
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        if exc.errno not in DISK_FULL:
+            raise
+        raise disk_full(path, len(data)) from None
+
+
+def disk_full(path: Path, size: int) -> StudyError:
+    """The line of a write that found the disk full: the file, the space it needs and the space free."""
+    where = Path(path).parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        free = shutil.disk_usage(where).free
+    except OSError:
+        free = 0
+    return StudyError(f"disk full writing {path}: it needs {size:,} bytes and {free:,} are free on its disk; "
+                      "free some space and run the same command again to resume")
 
 
 def load_manifest(folder: str | Path) -> StudyManifest:
@@ -282,7 +314,7 @@ def write_frame_atomic(frame: pl.DataFrame, path: Path, metadata: dict | None = 
     buf = io.BytesIO()
     frame.write_parquet(buf, compression="lz4", statistics=False, metadata=metadata)
     data = buf.getvalue()
-    write_atomic(path, data)
+    write_study_file(path, data)
     return len(data), hashlib.sha256(data).hexdigest()
 
 

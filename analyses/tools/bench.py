@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the bots timed here ('rollout', 'chain', ...)
 from simcore.games.dreamscape.decks import build_deck
@@ -44,6 +46,7 @@ from simcore.rng import GameRng
 from simcore.games.dreamscape.rules import Options
 from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
 
+ROOT = Path(__file__).resolve().parents[2]  # the project folder (the timed commands run there)
 VARIANTS = {"base": Options(), "sleep-token+shifting-tokens": Options(True, True)}
 
 # Greedy through the generic strategy hook: every option scored by a call of
@@ -55,10 +58,16 @@ GREEDY_HOOK_KINDS = "greedy-hook-kinds"
 register(GREEDY_HOOK_KINDS, greedy_strategy, "'greedy' through the hook, declaring its kinds (bench row)",
          decides=DELTA_KINDS)
 
-_START_SCRIPT = (
-    "import sys; from cli import app; "
-    "sys.argv=['dreamscape','simulate','--games','1000','--json']; app()"
-)
+START_RUN = ("simulate", "--games", "1000", "--json")
+
+
+def console_script() -> list[str]:
+    """The installed ``dreamscape`` command (beside this Python, else on PATH): timed as a user starts it."""
+    here = Path(sys.executable).parent / "dreamscape"
+    found = str(here) if here.is_file() else shutil.which("dreamscape")
+    if found is None:
+        raise RuntimeError("the dreamscape command is not installed (pip install -e .): nothing to time")
+    return [found]
 
 
 def time_fast(players: int, options: Options, strategy, games: int, seed: int = 1) -> float:
@@ -88,13 +97,10 @@ def time_reference(players: int, options: Options, strategy: str, games: int, se
 
 def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     """Wall seconds of a fresh process running a 1,000-game simulate with ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the project folder, above analyses/
-    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, DREAMSCAPE_SERVER="off")  # no spare: the process's own start
     t0 = time.perf_counter()
-    # cli.app() may end with sys.exit(0): exit code 0 is success, anything else raises
     proc = subprocess.run(
-        [sys.executable, "-c", _START_SCRIPT], env=env, timeout=timeout, cwd=root,
+        [*console_script(), *START_RUN], env=env, timeout=timeout, cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     secs = time.perf_counter() - t0
@@ -104,14 +110,13 @@ def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     return secs
 
 
-_CLI = "import cli; cli.main()"
 SMALL_RUN = ("simulate", "--players", "3", "--games", "10", "--seed", "1", "--json")
 
 
 def _cli_seconds(args: Sequence[str], env: dict, root: str, timeout: float = 600.0) -> float:
     """Wall seconds of a fresh ``dreamscape ARGS`` process (its console entry, so warm start applies)."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _CLI, *args], env=env, timeout=timeout, cwd=root,
+    proc = subprocess.run([*console_script(), *args], env=env, timeout=timeout, cwd=root,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     secs = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -124,7 +129,7 @@ def _wait_for_spare(env: dict, root: str, timeout: float = 600.0) -> None:
     """Until a spare of the current code waits (``dreamscape server --json``); raises RuntimeError after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        out = subprocess.run([sys.executable, "-c", _CLI, "server", "--json"], env=env, cwd=root,
+        out = subprocess.run([*console_script(), "server", "--json"], env=env, cwd=root,
                              capture_output=True, text=True, timeout=60)
         if out.returncode == 0 and any(s["ready"] and s["current"] for s in json.loads(out.stdout)["spares"]):
             return
@@ -140,10 +145,9 @@ def time_small_runs(repeats: int = 5) -> dict:
     waiting spare (:mod:`simcore.warmstart`). Before each round the next spare
     has finished loading, so its loading never overlaps a timed command.
     """
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = ROOT
     with tempfile.TemporaryDirectory(prefix="dreamscape-spares-") as sockets:
-        base = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                    DREAMSCAPE_SERVER_DIR=sockets, DREAMSCAPE_SERVER_IDLE="300")
+        base = dict(os.environ, DREAMSCAPE_SERVER_DIR=sockets, DREAMSCAPE_SERVER_IDLE="300")
         off, on = dict(base, DREAMSCAPE_SERVER="off"), dict(base, DREAMSCAPE_SERVER="on")
         _cli_seconds(SMALL_RUN, on, root)  # loads the cache and leaves the first spare
         times: dict[str, list[float]] = {"help_s": [], "small_run_s": [], "small_run_spare_s": []}
@@ -154,7 +158,7 @@ def time_small_runs(repeats: int = 5) -> dict:
                 times["small_run_s"].append(_cli_seconds(SMALL_RUN, off, root))
                 times["small_run_spare_s"].append(_cli_seconds(SMALL_RUN, on, root))
         finally:
-            subprocess.run([sys.executable, "-c", _CLI, "server", "--stop"], env=on, cwd=root,
+            subprocess.run([*console_script(), "server", "--stop"], env=on, cwd=root,
                            capture_output=True, timeout=60)
     return {key: statistics.median(values) for key, values in times.items()}
 

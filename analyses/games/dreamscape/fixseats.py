@@ -49,6 +49,15 @@ MAX_BUYS_CHOICES = (0, 1, 2, 3)  # 0 = no limit (the rulebook)
 SEARCH_RANGES = {"start_z": (0, 3), "bonus": (0, 10), "z_penalty": (0, 3), "removed": (0, 12)}
 
 
+def base_variant(setup) -> str:
+    """The variant ``fix-seats`` starts from: one without knobs (the search sets them), else one line."""
+    from simcore.games import GameError
+
+    if setup.variant.options.has_knobs:
+        raise GameError(f"--variant {setup.variant.name}: give the game without knobs; fix-seats searches the knobs")
+    return setup.variant.name
+
+
 def knob_tokens(params: dict, players: int) -> list[str]:
     """Optuna's parameters as variant tokens (knobs at their defaults are left out)."""
     start = [params.get(f"start_z_{s}", 1) for s in range(players)]

@@ -203,3 +203,10 @@ def load_study_file(path, seed=None, cards=None):
     if cards is not None:
         raise StudyError("--cards is for another game's study; a Project Dreamscape study file names its deck")
     return load(path, seed=seed)
+
+
+# The lab's commands use Project Dreamscape's own steps where it has more to say than the generic ones
+# (analyses.lab.common.own); they load the engine on first use, not with this module.
+from analyses.games.dreamscape.commands import (  # noqa: E402,F401 - part of this adapter's API
+    bench, conformance, exploit, load_bots, prepare_engine, restrict, simulate_summary, strategy_rows, tournament_field,
+    train, tune, warm_local, warm_up)

@@ -107,6 +107,27 @@ def swap_decks(swaps: str = "all", spec: DeckSpec | None = None) -> list[str]:
     return chosen
 
 
+SWAP_COUNTS = {"all": None, "none": 0, "single": 1, "double": 2, "triple": 3}
+
+
+def swap_deck_table(spec: DeckSpec, swaps: str = "all") -> dict:
+    """``dreamscape decks``: the Controlled Study decks (R1.4) of ``spec`` with ``swaps`` swaps (all, none, single ...).
+
+    Returns the composition's source, the decks themselves (``decks``) and
+    one row per deck: its label, size, removed and added types, cards per type.
+    """
+    from simcore.games.dreamscape.decks import all_swap_decks
+
+    if swaps not in SWAP_COUNTS:
+        raise StudyError(f"--swaps must be one of {', '.join(SWAP_COUNTS)}, got {swaps!r}")
+    count = SWAP_COUNTS[swaps]
+    chosen = [d for d in all_swap_decks(spec) if count is None or len(d.removed) == count]
+    rows = [{"deck": d.label, "cards": len(d), "removed": [CODES[t] for t in sorted(d.removed)],
+             "added": [CODES[t] for t in sorted(d.added)],
+             "type_counts": dict(zip(CODES, (int(n) for n in d.type_counts())))} for d in chosen]
+    return {"source": str(spec.source), "decks": chosen, "rows": rows}
+
+
 def sweep_variants(swaps: str = "all", options: str = "all", spec: DeckSpec | None = None) -> list[str]:
     """Canonical variant names: every selected swap deck x every selected option set."""
     out = []

@@ -1,0 +1,36 @@
+"""The balance lab's Python API: every ``dreamscape`` command as a plain function.
+
+Each function validates its inputs (bad input is one :class:`LabInputError`,
+or a game's own one-line error), plays, and returns its results: polars
+DataFrames or plain dicts, the same numbers the command prints with
+``--json``. The command line (``cli.py``) only parses options, calls one of
+these and prints::
+
+    from analyses import lab
+
+    df = lab.simulate(game="dreamscape", players=3, games=20_000, seed=1)   # one row per seat
+    cmp = lab.compare(game="dreamscape", players=3, variants=["base", "sleep-token"], games=20_000, seed=1)
+    t = lab.tournament(game="pleasant-dreams", players=2, strategies=["random", "threshold", "search@8"], games=2_000)
+    study = lab.open_study("out/study")   # .summary, .seats, .configs as polars DataFrames
+
+Every function takes ``game`` (a registry name, :data:`simcore.games.GAME_NAMES`);
+a game without the capability a function needs is one line naming it
+(:meth:`simcore.games.Game.need`). A function that writes a study folder
+writes ``out``, or a default folder under ``out/`` named after the question
+(said on stderr); the same call again resumes it.
+"""
+from __future__ import annotations
+
+from analyses.lab.bots import exploit, fix_seats, restrict, tournament, tournament_data, train, tune
+from analyses.lab.common import LabInputError
+from analyses.lab.play import (bench, conformance, decks, play_setup, seat_frame, simulate, simulate_summary,
+                               strategies, warmup)
+from analyses.lab.studies import (FolderOptions, LabStudy, check_folder_game, compare, compare_folder, open_study,
+                                  run_study, solo_folder, study, summary_data, sweep_folder)
+
+__all__ = [
+    "LabInputError", "FolderOptions", "LabStudy",
+    "simulate", "simulate_summary", "seat_frame", "play_setup", "conformance", "decks", "strategies", "warmup", "bench",
+    "compare", "compare_folder", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
+    "check_folder_game", "tournament", "tournament_data", "exploit", "restrict", "train", "tune", "fix_seats",
+]

@@ -1,0 +1,237 @@
+"""Bots against bots: tournament, exploit, train, tune; and restricted play and seat fixes (fix-seats)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import polars as pl
+
+from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_out, default_players,
+                                 game_of, own, prepare, run_study_plan, writable_file, writable_folder)
+from analyses.study.progress import progress_bar
+from simcore.games import DEFAULT_GAME
+
+
+class Played(NamedTuple):
+    """One seating's games as a tournament reads them, whatever the game's result type."""
+
+    n_games: int
+    score: np.ndarray  # (games, seats)
+    win: np.ndarray  # (games, seats) win credit
+
+
+def chunk_player(the, cards: Path | None = None):
+    """A tournament's play function for ``the``: one seating's games through the game's study chunks."""
+    from analyses.study.chunks import play_chunk
+    from analyses.study.model import ChunkTask, RunConfig
+
+    fields = deal(the, cards)
+
+    def play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int) -> Played:
+        result = play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games,
+                                      fields["deck_spec"], fields["game"]))
+        if isinstance(result, dict):  # a game played through the plug-in interface (analyses.study.gamechunks)
+            win = np.asarray(result["win"], dtype=np.float64)
+            score = np.asarray(result.get("score", win))
+            return Played(win.shape[0], score if score.shape == win.shape else win, win)
+        return Played(result.n_games, np.asarray(result.score), np.asarray(result.win))
+
+    return play
+
+
+def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None = None, players: int | None = None,
+                    variant: str = "base", games: int = 2000, seed: int = 1, out: Path | None = None,
+                    chunk_size: int = 50_000, aggregate_only: bool = False, backend: str = "local",
+                    scheduler: str | None = None, workers: int | None = None, progress: bool | None = None,
+                    interrupts: bool = False, cards: Path | None = None) -> dict:
+    """Round robin of strategies, seats rotated on duplicate deals: standings, payoff matrix, flags (row dicts).
+
+    ``strategies`` default to the game's own tournament field, else its built-in bots;
+    ``out``: also a study folder (one configuration per seating), resumed when it exists.
+    """
+    from analyses.study.model import RunConfig
+    from analyses.study.studyfile import StudyPlan
+    from analyses.tools.tournament import run_tournament, schedule, tournament_from_study
+
+    the = game_of(game)
+    players = default_players(the) if players is None else players
+    low = min(c for c in the.seat_counts if c > 1) if max(the.seat_counts) > 1 else 2
+    check_players(the, players, 2, f"a tournament needs --players {low} to {max(the.seat_counts)}")
+    check_study_numbers(games, None, 1, chunk_size, workers)
+    setup = the.setup(players, variant, cards)
+    variant = the.variant_name(setup)
+    field = own(the, "tournament_field")
+    specs = list(strategies or (field() if field is not None else sorted(the.strategies())))
+    prepare(the, progress, interrupts=interrupts)
+    load = own(the, "load_bots")
+    names = list(load(specs)) if load is not None else [the.check_strategy(s, setup) for s in specs]
+    if len(set(names)) < 2:
+        raise LabInputError("a tournament needs at least two different --strategy values")
+    if out is not None:
+        configs = [RunConfig(variant, players, seating) for seating in schedule(list(dict.fromkeys(specs)), players)]
+        plan = StudyPlan(configs, games=games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
+                         kind="tournament", **deal(the, cards))
+        run_study_plan(the, plan, Path(out), backend, scheduler, workers)
+        result = tournament_from_study(out, players, variant)
+    else:
+        if aggregate_only or backend != "local":
+            raise LabInputError("--aggregate-only and --backend write a study folder: add --out DIR")
+        from analyses.lab.common import warm
+
+        warm(the, "local")
+        with progress_bar(len(schedule(names, players)) * games, "games", leave=False) as bar:
+            result = run_tournament(names, players, variant, games, seed, play=chunk_player(the, cards),
+                                    progress=bar.update)
+    return {
+        "game": the.name, "players": players, "variant": variant, "games_per_seating": result.games_per_seating,
+        "seed": seed, "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
+        "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
+        **({"folder": str(out)} if out is not None else {}),
+    }
+
+
+def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,
+               games: int = 2000, seed: int = 1, **options) -> dict:
+    """:func:`tournament_data` with ``standings`` and ``payoff`` as polars DataFrames (one row per strategy)."""
+    data = tournament_data(game, strategies, players, games=games, seed=seed, **options)
+    return {**data, "standings": pl.DataFrame(data["standings"]), "payoff": pl.DataFrame(data["payoff"])}
+
+
+def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequence[int] | None = None,
+            variants: Sequence[str] | None = None, games: int = 1000, playouts: int = 8, phases: str | None = None,
+            seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
+            interrupts: bool = False) -> dict:
+    """How strong is a bot? Per player count, variant and seat, the win rate the search player gains over it."""
+    from analyses.tools.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS
+
+    the = game_of(game)
+    the.need("search", "exploit")
+    run = own(the, "exploit")
+    if run is None:
+        raise LabInputError(f"`dreamscape exploit` cannot play {the.title} yet: its study files measure its search "
+                            "seats (`dreamscape study`)")
+    counts = list(dict.fromkeys(players or DEFAULT_PLAYERS))
+    for p in counts:
+        check_players(the, p, 2, "exploit needs --players 2 to 4 (a seat needs an opponent to exploit)")
+    check_study_numbers(games, None, 1, chunk_size)
+    if playouts < 1:
+        raise LabInputError(f"--playouts must be at least 1, got {playouts}")
+    prepare(the, progress, interrupts=interrupts)
+    if out is not None:
+        writable_folder(Path(out))
+    return run(strategy, counts, list(variants or DEFAULT_VARIANTS), games, playouts, phases, seed, chunk_size, out)
+
+
+def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
+             variants: Sequence[str] | None = None, restrictions: Sequence[str] | None = None, games: int = 500,
+             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
+             interrupts: bool = False) -> dict:
+    """Restricted play: how much a seat loses when its bot may never take one kind of action."""
+    the = game_of(game)
+    the.need("restrictions", "restrict")
+    run = own(the, "restrict")
+    if run is None:
+        raise LabInputError(f"`dreamscape restrict` cannot play {the.title} yet: its restricted play runs in "
+                            f"`dreamscape study --game {the.name}`")
+    prepare(the, progress, interrupts=interrupts)
+    counts = list(dict.fromkeys(players or [default_players(the)]))
+    for p in counts:
+        check_players(the, p, 2, "restrict needs --players 2 to 4 (a restricted seat plays against others)")
+    check_study_numbers(games, None, 1, chunk_size)
+    if out is not None:
+        writable_folder(Path(out))
+    return run(strategy or the.default_strategy, counts, list(variants or ["base"]), list(restrictions or []) or None,
+               games, seed, chunk_size, out)
+
+
+def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
+          deck: Path | None = None, iterations: int = 3, games: int = 400, playouts: int = 4, check_games: int = 2000,
+          seed: int = 1, progress: bool | None = None, interrupts: bool = False) -> dict:
+    """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
+    the = game_of(game)
+    the.need("trainer", "train")
+    check_players(the, players)
+    if iterations < 1 or games < 1 or playouts < 1 or check_games < 0:
+        raise LabInputError("--iterations, --games and --playouts must be at least 1, --check-games at least 0")
+    setup = the.setup(players, variant or "base", deck)
+    name = the.variant_name(setup)
+    if out is None:
+        out = default_out("expert", f"{players}p", name, suffix=".toml")
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out = writable_file(Path(out))
+    prepare(the, progress, interrupts=interrupts)  # after the checks: bad input gets its one line first
+    deck_part = f" --deck {deck}" if deck else ""
+    command = (f"dreamscape train --players {players} --variant {name}{deck_part} --iterations {iterations} "
+               f"--games {games} --playouts {playouts} --check-games {check_games} --seed {seed} --out {out}")
+    return own(the, "train")(setup, out, iterations, games, playouts, check_games, seed, command)
+
+
+def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
+         budget: int = 200, games_per_eval: int = 3000, field: str = "greedy,chain,economist,spoiler", seed: int = 1,
+         progress: bool | None = None, interrupts: bool = False) -> dict:
+    """Optimise the linear bot's weights by CMA-ES against a field of bots (needs the game's ``tuner``)."""
+    the = game_of(game)
+    the.need("tuner", "tune")
+    prepare(the, progress, interrupts=interrupts)
+    check_players(the, players, 2, "tuning needs opponents: --players must be 2 to 4")
+    if budget < 1 or games_per_eval < 1:
+        raise LabInputError("--budget and --games-per-eval must be at least 1")
+    setup = the.setup(players, variant or "base")
+    opponents = [name.strip() for name in field.split(",") if name.strip()]
+    if not opponents:
+        raise LabInputError(f"--field {field!r} names no opponent; give strategies separated by commas, e.g. greedy,chain")
+    for spec in opponents:
+        the.check_strategy(spec, setup)
+    if out is None:
+        out = default_out("tuned", f"{players}p", the.variant_name(setup), suffix=".toml")
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(out)
+    if not out.parent.exists():
+        raise LabInputError(f"--out {out}: folder {out.parent} does not exist")
+    writable_file(out)  # before the tuning budget is spent, not after
+    return own(the, "tune")(setup, opponents, budget, games_per_eval, seed, out)
+
+
+def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = None, strategy: str | None = None,
+              target: float = 5.0, trials: int = 600, games: int = 2000, verify: int = 10_000, candidates: int = 5,
+              seed: int = 1, out: Path | None = None, progress: bool | None = None, interrupts: bool = False) -> dict:
+    """Search rules knobs for the smallest change that brings the seat spread under ``target`` (needs ``knobs``)."""
+    from analyses.study.model import RunConfig
+    from analyses.study.studyfile import StudyPlan
+
+    the = game_of(game)
+    knobs = the.extension("knobs", "fix-seats")
+    prepare(the, progress, interrupts=interrupts)
+    check_players(the, players, 2, "fix-seats needs --players 2 to 4 (one seat has no seat advantage)")
+    base = knobs.base_variant(the.setup(players, variant or "base"))
+    for flag, value, low in (("--trials", trials, 1), ("--games", games, 10), ("--verify", verify, 10),
+                             ("--candidates", candidates, 1)):
+        if value < low:
+            raise LabInputError(f"{flag} must be at least {low}, got {value}")
+    if not 0 < target < 100:
+        raise LabInputError(f"--target must be between 0 and 100 points, got {target}")
+    load = own(the, "load_bots")
+    name = load([strategy or the.default_strategy])[0]
+    folder = Path(out) if out is not None else Path("out") / f"fix-seats-{players}p"
+    with progress_bar(games * (trials + 1), "games", leave=False) as bar:
+        def step(n: int, row: dict) -> None:
+            bar.update(n)
+            bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
+
+        bar.update(games)  # the unmodified game's measure comes first
+        measured, tried = knobs.search(players, base, name, target, trials, games, seed, progress=step)
+    picks = knobs.best_candidates([r for r in tried if r["variant"] != base], candidates)
+    plan = StudyPlan([RunConfig(v, players, (name,) * players) for v in [base, *picks]], games=verify,
+                     seed=seed + 1_000_003, kind="fix-seats",
+                     meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
+    run_study_plan(the, plan, folder, "local", None, None)
+    frame = knobs.fixes_table(folder, base, picks, target)
+    data = {"players": players, "variant": base, "strategy": name, "target": target, "seed": seed,
+            "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
+            "search_base": {"spread": measured["spread"], "length": measured["length"]},
+            "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
+            "rows": frame.to_dicts()}
+    knobs.save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
+    return data

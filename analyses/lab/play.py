@@ -1,0 +1,218 @@
+"""Playing and checking one configuration: simulate, play's set-up, conformance, decks, strategies, warm-up, bench."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import polars as pl
+
+from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
+                                 prepare, rules_flags, run_study_plan, stderr_line, variant_text)
+from analyses.study.progress import progress_bar
+from simcore.games import DEFAULT_GAME
+
+
+def setup_of(game, players: int | None = None, variant: str | None = None, cards: Path | None = None, *,
+             sleep_token: bool = False, shifting_tokens: bool = False, swaps: Sequence[str] | None = None,
+             deck: Path | None = None):
+    """A game's set-up from the command line's words: player count, variant (or rules flags) and card file.
+
+    Returns ``(setup, cards)``: the set-up and the one card file in use (``--deck`` or ``--cards``).
+    """
+    rules_flags(game, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens, "--swap": swaps,
+                       "--deck": deck})
+    cards = one_cards(deck, cards)
+    text = variant_text(variant, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens}, swaps)
+    players = check_players(game, default_players(game) if players is None else players)
+    return game.setup(players, text or "base", cards), cards
+
+
+def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1, *,
+                     variant: str | None = None, strategies: Sequence[str] | None = None, cards: Path | None = None,
+                     deck: Path | None = None, sleep_token: bool = False, shifting_tokens: bool = False,
+                     swaps: Sequence[str] | None = None, chunk_size: int = 50_000, out: Path | None = None,
+                     precision: float | None = None, max_games: int = 1_000_000, aggregate_only: bool = False,
+                     backend: str = "local", scheduler: str | None = None, workers: int | None = None,
+                     progress: bool | None = None, interrupts: bool = False) -> dict:
+    """Play ``games`` games of one configuration on the fast engine; the per-seat summary (``dreamscape simulate``).
+
+    Parameters
+    ----------
+    game, players, variant, cards
+        The configuration (default players: 3 where the game allows it, else its largest count).
+    strategies : list of str, optional
+        One strategy spec per seat, or one for all (default: the game's ``default_strategy``).
+    out : Path, optional
+        A study folder to write (resumed when it exists); the returned dict is then ``{"folder": out}``
+        and the summary is the folder's (:func:`analyses.lab.open_study`).
+    precision, max_games, aggregate_only, backend, scheduler, workers
+        Study-folder options (they need ``out``).
+
+    Returns
+    -------
+    dict
+        ``seats`` (one row per seat: strategy, win rate and its 95% interval, means), the run's
+        totals, ``seconds`` and ``games_per_s`` (the same as ``dreamscape simulate --json``).
+    """
+    the = game_of(game)
+    check_study_numbers(games, precision, max_games, chunk_size, workers)
+    setup, cards = setup_of(the, players, variant, cards, sleep_token=sleep_token, shifting_tokens=shifting_tokens,
+                            swaps=swaps, deck=deck)
+    prepare(the, progress, interrupts=interrupts)
+    seats = the.seat_strategies(strategies, setup)
+    if out is not None:
+        from analyses.study.model import RunConfig
+        from analyses.study.studyfile import StudyPlan
+
+        plan = StudyPlan([RunConfig(the.variant_name(setup), setup.players, seats)], games=games, precision=precision,
+                         max_games=max_games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
+                         kind="simulate", **deal(the, cards))
+        run_study_plan(the, plan, Path(out), backend, scheduler, workers)
+        return {"folder": str(out)}
+    if precision is not None or aggregate_only or backend != "local":
+        raise LabInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
+    summarize = own(the, "simulate_summary")
+    with progress_bar(games, "games", leave=False) as bar:
+        step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
+        if summarize is not None:
+            return summarize(setup, seats, games, seed, chunk_size, progress=step)
+        from analyses.study.gamechunks import simulate_game
+
+        return simulate_game(the, setup, seats, games, seed, chunk_size, progress=step)
+
+
+def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1,
+             **options) -> pl.DataFrame:
+    """:func:`simulate_summary` as a polars DataFrame: one row per seat (seat counted from 0).
+
+    Every scalar of the run (game count, variant, seed, ...) is a column of every row;
+    ``win_low``/``win_high`` are the 95% interval of ``win_rate``.
+    """
+    summary = simulate_summary(game, players, games, seed, **options)
+    if "seats" not in summary:  # written to a study folder: its seat table
+        from analyses.lab.studies import open_study
+
+        return open_study(summary["folder"]).seats
+    return seat_frame(summary)
+
+
+def seat_frame(summary: dict) -> pl.DataFrame:
+    """The seat rows of a summary dict, with its scalars as columns and the interval split in two."""
+    scalars = {k: v for k, v in summary.items() if k != "seats" and not isinstance(v, (list, dict))}
+    rows = []
+    for seat in summary["seats"]:
+        row = {k: v for k, v in seat.items() if not isinstance(v, (list, dict))}
+        low, high = seat["win_ci"]
+        rows.append({**scalars, **row, "win_low": low, "win_high": high})
+    return pl.DataFrame(rows)
+
+
+def conformance(game: str = DEFAULT_GAME, paths: Sequence[Path] | None = None, engine: str = "both") -> dict:
+    """Play rules scenarios on one or both engines: ``scenarios`` (name, file, passed, reason), counts.
+
+    A game's own scenario runner is used when it has one (it tells a file that
+    cannot be loaded from a failing one: ``malformed``); otherwise each engine
+    plays each file through :meth:`simcore.games.Game.check_scenario`, by default
+    the game's own scenarios.
+    """
+    the = game_of(game)
+    runner = own(the, "conformance")
+    if runner is not None:
+        data = runner(list(paths or []), engine)
+    else:
+        data = generic_conformance(the, paths, engine)
+    rows = data["scenarios"]
+    passed = sum(r["passed"] for r in rows)
+    return {"game": the.name, **data, "passed": passed, "failed": len(rows) - passed,
+            "malformed": sum(bool(r.get("malformed")) for r in rows)}
+
+
+def generic_conformance(the, paths: Sequence[Path] | None, engine: str) -> dict:
+    """Each scenario file on each engine through the game's ``check_scenario``."""
+    from simcore.games import ENGINES
+
+    choices = (*ENGINES, "both")
+    if engine not in choices:
+        raise LabInputError(f"--engine must be one of {', '.join(choices)}, got {engine!r}")
+    files = scenario_files(paths or [the.scenarios_dir])
+    if not files:
+        raise LabInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths or [])}")
+    engines = ENGINES if engine == "both" else (engine,)
+    rows = []
+    for path in files:
+        bad = [(one, r) for one in engines if (r := the.check_scenario(path, one)) is not None]
+        reason = "; ".join(f"{one}: {r}" for one, r in bad) or None
+        rows.append({"name": path.stem, "file": str(path), "passed": not bad, "reason": reason})
+    return {"engine": engine, "scenarios": rows}
+
+
+def scenario_files(paths: Sequence[Path]) -> list[Path]:
+    """Files as given; folders give their ``*.json`` files, subfolders too, in name order."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            out += sorted((p for p in path.rglob("*.json") if p.is_file()), key=lambda p: p.relative_to(path).parts)
+        else:
+            out.append(path)
+    return out
+
+
+def decks(game: str = DEFAULT_GAME, deck: Path | None = None, swaps: str = "all") -> dict:
+    """The game's swap decks (Project Dreamscape: the Controlled Study decks, R1.4): ``source``, ``rows``, ``decks``."""
+    the = game_of(game)
+    swapper = the.extension("card_swaps", "decks")
+    return swapper.swap_deck_table(the.load_cards(deck), swaps)
+
+
+def strategies(game: str = DEFAULT_GAME) -> dict:
+    """The game's built-in strategies: ``default`` (every command's bot) and ``strategies`` (name, description)."""
+    the = game_of(game)
+    listed = own(the, "strategy_rows")
+    rows = listed() if listed is not None else sorted(the.strategies().items())
+    return {"game": the.name, "title": the.title, "default": the.default_strategy,
+            "strategies": [{"name": n, "description": d} for n, d in rows]}
+
+
+def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:
+    """Compile the game's fast engine (and bots) into numba's cache once; how long it took."""
+    import time
+
+    the = game_of(game)
+    warm = own(the, "warm_up")
+    if warm is not None:
+        return {"game": the.name, **warm(say)}
+    from analyses.study.gamechunks import warm_game
+
+    t0 = time.perf_counter()
+    say(f"compiling {the.title}'s fast engine once (a minute or two on 2 cores)…")
+    warm_game(the)
+    seconds = time.perf_counter() - t0
+    say(f"ready in {seconds:.0f} s")
+    return {"game": the.name, "seconds": seconds, "already_compiled": None}
+
+
+def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], None] = stderr_line) -> dict:
+    """Games/s of the game's engines and its cold and warm start (a game with its own benchmark)."""
+    the = game_of(game)
+    measure = own(the, "bench")
+    if measure is None:
+        raise LabInputError(f"{the.title} has no engine benchmark, which `dreamscape bench` needs")
+    return measure(quick, say)
+
+
+def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,
+               **setup_words):
+    """``(game, setup, bots)`` of ``dreamscape play``: the bots are the reference engine's (the narrated game)."""
+    the = game_of(game)
+    setup, _ = setup_of(the, players, **setup_words)
+    known = the.reference_strategies(setup)
+    if the.default_strategy in known:  # the reference engine plays every bot of the game
+        return the, setup, the.seat_strategies(strategies, setup)
+    specs = list(strategies or [known[0]])
+    for spec in specs:
+        if spec not in known:
+            raise LabInputError(f"unknown strategy {spec!r} (known: {', '.join(sorted(known))})")
+    if len(specs) not in (1, setup.players):
+        raise LabInputError(f"give one --strategy per seat ({setup.players}) or one for all, got {len(specs)}")
+    return the, setup, tuple(specs * setup.players if len(specs) == 1 else specs)

@@ -1,0 +1,407 @@
+"""Study folders: compare, sweep, solo, the main study (and a designer's study file), and reading a folder back.
+
+Every function here writes (or resumes) one study folder and returns it; its
+numbers are read back with :func:`open_study` (or ``dreamscape summarize``).
+The main study's orchestration, once in ``reports.main_study``, is
+:func:`run_study`: the lab plays the study, and the game's declared report
+(:meth:`simcore.games.Game.extension` ``"report"``) writes the report.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+
+from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_out, default_players,
+                                 game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.study.model import RunConfig, StudyError
+from analyses.study.studyfile import StudyPlan
+from simcore.games import DEFAULT_GAME
+
+# --------------------------------------------------------------------------- the study-folder options
+
+
+@dataclass(frozen=True)
+class FolderOptions:
+    """The options every command that writes a study folder shares (one definition, one check).
+
+    ``out`` None: a default folder under ``out/`` named after the question.
+    """
+
+    out: Path | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    seed: int = 1
+    chunk_size: int = 50_000
+    progress: bool | None = None
+    interrupts: bool = False
+
+    def check(self) -> "FolderOptions":
+        check_study_numbers(chunk_size=self.chunk_size, workers=self.workers)
+        return self
+
+    def folder(self, kind: str, *words: object) -> Path:
+        """``out``, or the default folder of the question (said on stderr)."""
+        return writable_folder(Path(self.out) if self.out is not None else default_out(kind, *words))
+
+
+def _folder_options(options: FolderOptions | None, **given) -> FolderOptions:
+    return (options or FolderOptions(**given)).check()
+
+
+def _plan(the, opts: FolderOptions, configs: list[RunConfig], cards, kind: str, games, precision, max_games,
+          aggregate_only, meta: dict | None = None) -> StudyPlan:
+    return StudyPlan(configs, games=games, precision=precision, max_games=max_games, seed=opts.seed,
+                     chunk_size=opts.chunk_size, aggregate_only=aggregate_only, kind=kind, meta=meta or {},
+                     **deal(the, cards))
+
+
+def _run(the, plan: StudyPlan, folder: Path, opts: FolderOptions) -> Path:
+    run_study_plan(the, plan, folder, opts.backend, opts.scheduler, opts.workers)
+    return folder
+
+
+# --------------------------------------------------------------------------- compare, sweep, solo
+
+
+def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = None, baseline: str | None = None,
+                   players: Sequence[int] | None = None, strategies: Sequence[str] | None = None,
+                   games: int | None = None, precision: float | None = None, max_games: int = 1_000_000,
+                   aggregate_only: bool = False, cards: Path | None = None,
+                   options: FolderOptions | None = None, **folder) -> Path:
+    """Play variants on the same deals (common random numbers) into a study folder; returns the folder.
+
+    ``variants`` default to the rules variants the game declares for comparison;
+    the baseline is ``baseline``, else the first. Needs the game's ``variants``.
+    """
+    the = game_of(game)
+    the.need("variants", "compare")
+    opts = _folder_options(options, **folder)
+    counts = [check_players(the, p) for p in (players or [default_players(the)])]
+    check_study_numbers(games, precision, max_games)
+    wanted = list(variants or the.variants(counts[0]))
+    if baseline is not None:
+        wanted = [baseline] + [v for v in wanted if v != baseline]
+    names = list(dict.fromkeys(the.variant_name(the.setup(counts[0], v, cards)) for v in wanted))
+    if len(names) < 2:
+        raise LabInputError("compare needs at least two different variants (--variant A --variant B)")
+    if strategies and len(strategies) > 1 and len(counts) > 1:
+        raise LabInputError("with several --players give one --strategy for all seats")
+    prepare(the, opts.progress, interrupts=opts.interrupts)
+    configs = []
+    for p in counts:
+        seats = the.seat_strategies(strategies, the.setup(p, names[0], cards))
+        configs += [RunConfig(the.variant_name(the.setup(p, name, cards)), p, seats) for name in names]
+    plan = _plan(the, opts, configs, cards, "compare", games, precision, max_games, aggregate_only,
+                 {"baseline": names[0]})
+    folder = opts.folder("compare", "+".join(map(str, counts)) + "p", "-vs-".join(names), seats[0])
+    return _run(the, plan, folder, opts)
+
+
+def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence[int] | None = None,
+                 rules: str = "all", strategies: Sequence[str] | None = None, games: int | None = None,
+                 precision: float | None = None, max_games: int = 200_000, aggregate_only: bool = True,
+                 cards: Path | None = None, options: FolderOptions | None = None, **folder) -> Path:
+    """Sweep the game's swap decks x player counts x rules options into a study folder (needs ``card_swaps``)."""
+    the = game_of(game)
+    swapper = the.extension("card_swaps", "sweep")
+    opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
+    counts = [check_players(the, p, 2, "the sweep compares seats: --players must be 2 to 4 (use `dreamscape solo` "
+                                       "for one player)") for p in (players or [c for c in the.seat_counts if c > 1])]
+    if precision is None and games is None:
+        precision = 0.01
+    check_study_numbers(games, precision, max_games)
+    spec = the.load_cards(cards) if cards is not None else None
+    variants = swapper.sweep_variants(swaps, rules, spec)
+    bots = list(dict.fromkeys(strategies or [the.default_strategy]))
+    prepare(the, opts.progress, interrupts=opts.interrupts)
+    configs = [RunConfig(v, p, the.seat_strategies([bot], the.setup(p, v, cards)))
+               for v in variants for p in counts for bot in bots]
+    plan = _plan(the, opts, configs, cards, "sweep", games, precision, max_games, aggregate_only,
+                 {"swaps": swaps, "options": rules})
+    folder = opts.folder("sweep", swaps, rules, "+".join(map(str, counts)) + "p", "+".join(bots))
+    return _run(the, plan, folder, opts)
+
+
+def solo_folder(game: str = DEFAULT_GAME, strategies: Sequence[str] | None = None,
+                variants: Sequence[str] | None = None, games: int | None = None, precision: float | None = None,
+                max_games: int = 1_000_000, aggregate_only: bool = False, cards: Path | None = None,
+                options: FolderOptions | None = None, **folder) -> Path:
+    """The solo game's score bands per strategy and variant into a study folder (needs ``solo_bands``)."""
+    the = game_of(game)
+    the.need("solo_bands", "solo")
+    opts = _folder_options(options, **folder)
+    check_study_numbers(games, precision, max_games)
+    names = list(dict.fromkeys(the.variant_name(the.setup(1, v, cards)) for v in (variants or ["base"])))
+    bots = list(dict.fromkeys(strategies or [the.default_strategy]))
+    for bot in bots:
+        the.seat_strategies([bot], the.setup(1, names[0], cards))
+    prepare(the, opts.progress, interrupts=opts.interrupts)
+    configs = [RunConfig(v, 1, (bot,)) for v in names for bot in bots]
+    plan = _plan(the, opts, configs, cards, "solo", games, precision, max_games, aggregate_only)
+    folder = opts.folder("solo", "+".join(names), "+".join(bots))
+    return _run(the, plan, folder, opts)
+
+
+def compare(game: str = DEFAULT_GAME, players: int | Sequence[int] | None = None,
+            variants: Sequence[str] | None = None, games: int | None = None, seed: int = 1, **options) -> pl.DataFrame:
+    """Variants against the baseline, paired on the same deals: one row per metric and variant.
+
+    The rows of ``dreamscape compare --json``'s ``compare`` table; the folder is
+    ``out`` (or a default one, said on stderr). See :func:`compare_folder`.
+    """
+    counts = [players] if isinstance(players, int) else players
+    folder = compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
+    data = open_study(folder).data
+    return pl.DataFrame(data.get("compare", []))
+
+
+# --------------------------------------------------------------------------- reading a folder
+
+
+@dataclass
+class LabStudy:
+    """A study folder read back: its tables as polars DataFrames, and its summary as ``summarize --json`` prints it.
+
+    Attributes
+    ----------
+    folder : Path
+    configs : DataFrame
+        One row per configuration: config, variant, players, strategies.
+    seats : DataFrame
+        One row per configuration and seat: games, win credit, win rate and its 95% Wilson interval.
+    summary : DataFrame
+        One row per configuration: games played, and the first seat's win rate against the fair share.
+    data : dict
+        Every analysis the folder has data for (``dreamscape summarize --json``).
+    """
+
+    folder: Path
+    configs: pl.DataFrame
+    seats: pl.DataFrame
+    summary: pl.DataFrame
+    data: dict
+
+
+def open_study(folder: str | Path) -> LabStudy:
+    """Read a study folder (any game): configurations, per-seat results and the game's own summary."""
+    from analyses.stats.intervals import wilson
+    from analyses.study.folder import check_study, configs_frame, seat_totals
+
+    folder = Path(folder)
+    check_study(folder)
+    totals = seat_totals(folder)
+    bounds = [wilson(float(w), int(n)) for w, n in zip(totals["sum_win"], totals["n"])]
+    seats = totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+                          pl.col("sum_win").alias("wins")).with_columns(
+        win_rate=pl.Series([b.value for b in bounds]), win_low=pl.Series([b.low for b in bounds]),
+        win_high=pl.Series([b.high for b in bounds]))
+    first = seats.filter(pl.col("seat") == 0)
+    summary = first.select("config", "variant", "players", "strategy", "games", pl.col("win_rate").alias("first_seat_win"),
+                           (1.0 / pl.col("players")).alias("fair_share"))
+    return LabStudy(folder, configs_frame(folder), seats, summary, summary_data(folder))
+
+
+def summary_data(folder: str | Path) -> dict:
+    """Every analysis a study folder has data for, as row dicts: the game's own summary, else the lab's."""
+    from analyses.study.folder import folder_game
+
+    the = game_of(folder_game(folder))
+    mine = the.extension("analyses")
+    summarize = getattr(mine, "summary_data", None)
+    if summarize is None:
+        from analyses.study.summary import summary_data as summarize
+    return summarize(folder)
+
+
+def check_folder_game(folder: Path, game: str | None) -> None:
+    """``--game`` with a study folder: it must be the folder's game (None: whichever it holds)."""
+    if game is None:
+        return
+    from analyses.study.folder import folder_game
+
+    game_of(game)  # an unknown name is named first
+    held = folder_game(folder)
+    if held != game:
+        raise LabInputError(f"{folder} holds a study of {held}, not {game}")
+
+
+# --------------------------------------------------------------------------- the main study
+
+
+def main_plan(quick: bool = False, seed: int = 1) -> StudyPlan:
+    """The main study's plan (``dreamscape study``), or the quick one's."""
+    from analyses.study.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, load_study_file
+
+    return load_study_file(MAIN_STUDY_QUICK if quick else MAIN_STUDY, seed=seed)
+
+
+def request_of(m) -> str | None:
+    """The plan fingerprint a study folder was made for (its identity; older folders: their meta)."""
+    return m.identity.get("plan") or m.meta.get("request")
+
+
+def _same_request(folder: Path, fingerprint: str) -> bool | None:
+    """True: the folder holds this request; False: another one; None: no study there yet."""
+    from analyses.study.folder import MANIFEST, load_manifest
+
+    if not (folder / MANIFEST).is_file():
+        # The writer lock (.lock) alone does not make a folder someone else's.
+        return None if not folder.exists() or not any(not p.name.startswith(".") for p in folder.iterdir()) else False
+    try:
+        return request_of(load_manifest(folder)) == fingerprint
+    except StudyError:
+        return False
+
+
+def default_folder(plan: StudyPlan, quick: bool, config: str | Path | None, root: Path = Path("out")) -> Path:
+    """``out/study-<date>[-quick|-<file>][-seed<S>]``; a folder holding another request gets a ``-2``, ``-3``... suffix."""
+    stem = f"study-{date.today().isoformat()}"
+    if config is not None:
+        stem += f"-{Path(config).stem}"
+    elif quick:
+        stem += "-quick"
+    if config is None and plan.seed != 1:
+        stem += f"-seed{plan.seed}"
+    fp = plan.fingerprint()
+    for k in range(1, 1000):
+        folder = root / (stem if k == 1 else f"{stem}-{k}")
+        if _same_request(folder, fp) in (True, None):
+            return folder
+    raise StudyError(f"{root}: too many study folders named {stem}-*")
+
+
+def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
+    """What a study plays, for the progress lines on stderr: a header line and one line per part."""
+    if plan.precision is not None:
+        amount = f"until every rate is within \u00b1{plan.precision} (at most {plan.max_games:,} games each)"
+    elif plan.config_games:
+        amount = f"{plan.total_games:,} games"
+    else:
+        amount = f"{plan.games_of(plan.configs[0]):,} games each"
+    lines = [f"{plan.name}: {len(plan.configs):,} configurations, {amount}, seed {plan.seed} -> {folder}"]
+    lines += [f"  {part.label}: {len(part.configs):,} configurations x {part.games or plan.games_of(part.configs[0]):,} games"
+              for part in plan.parts if part.configs]
+    lines += [f"  {r.label}: {r.strategy} on every seat, {r.games:,} games per deck (the headline swap decks, "
+              "chosen once the swaps are played)" for r in plan.recheck]
+    return lines
+
+
+def study_plan(game: str | None = None, quick: bool = False, config=None, seed: int = 1, cards=None) -> StudyPlan:
+    """The plan ``dreamscape study`` plays: a study file (of any game), or the game's default (quick) study."""
+    from analyses.study.gameplan import game_study_file, load_any_study_file
+
+    path = config if config is not None else game_study_file(game_of(game or DEFAULT_GAME), quick)
+    return load_any_study_file(path, seed=seed, cards=cards)
+
+
+def study_command(game, quick, config, cards, seed, out) -> str:
+    """The ``dreamscape study`` command that asks for the same study (kept in the folder's manifest)."""
+    words = [("--game", game), ("--quick", quick), ("--config", config), ("--cards", cards),
+             ("--seed", seed if seed != 1 else None), ("--out", out)]
+    return "dreamscape study" + "".join(f" {flag}" if value is True else f" {flag} {value}"
+                                        for flag, value in words if value not in (None, False))
+
+
+def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progress: bool = True, backend=None,
+              game: str | None = None, cards=None, report: bool = True) -> Path:
+    """Run the main balance study (or a designer's study file) and write its report into the folder.
+
+    Parameters
+    ----------
+    out : path, optional
+        The study folder. Default ``out/study-<YYYY-MM-DD>`` (``-quick`` for the
+        quick study, ``-<file stem>`` for a study file, ``-<game>-study`` for a
+        named game's default study, ``-seed<S>`` for another seed); an existing
+        folder of the same request is resumed (finished chunks are kept). A
+        default folder holding another request is left alone: the next free
+        ``-2``, ``-3``... name is used instead.
+    quick : bool
+        The small version of the game's default study.
+    config : path, optional
+        A designer's study TOML file (it names its game) instead of the default study.
+    game : str, optional
+        Without ``config``: the game whose default study runs (None: the lab's default game).
+    cards : path, optional
+        Another game's card list (``--cards``), instead of the file's or the game's own.
+    progress : bool
+        Progress bar (games/s, ETA) and phase lines on stderr.
+    backend : optional
+        Where chunks are played (:mod:`analyses.study.backends`); this process by default.
+    report : bool
+        Write the report (the game's declared ``report``) once the games are played.
+
+    Returns
+    -------
+    Path
+        The study folder; the report is ``report.pdf`` inside, the charts ``charts/*.png``.
+    """
+    from analyses.study.folder import MANIFEST, load_manifest
+    from analyses.study.studyfile import run_plan
+
+    plan = study_plan(game, quick, config, seed, cards)
+    named = config if config is not None else (f"{game}-study" if game is not None else None)
+    folder = Path(out) if out is not None else default_folder(plan, quick, named)
+    plan.meta["request"] = plan.fingerprint()
+    if out is not None and (folder / MANIFEST).is_file():  # resume only the same request, name any other
+        held = load_manifest(folder)
+        if request_of(held) not in (None, plan.meta["request"]):
+            raise StudyError(f"{folder}: holds another study (seed {held.seed}, plan {request_of(held)}); this command "
+                             f"asks for plan {plan.meta['request']} (another study file, seed or size): use another --out")
+    say = stderr_line if progress else (lambda line: None)
+    t0 = time.perf_counter()
+    for line in plan_lines(plan, folder):
+        say(line)
+    run_plan(plan, folder, command=study_command(game, quick, config, cards, seed, out), backend=backend,
+             progress=progress)
+    the = game_of(plan.game.game)
+    mine = the.extension("analyses")
+    if hasattr(mine, "after_study"):  # a game's own work once the games are played (Pleasant Dreams: its solver)
+        mine.after_study(folder, plan, progress=say)
+    if report:
+        t1 = time.perf_counter()
+        say(f"simulation done in {t1 - t0:.0f} s; writing the report")
+        files = the.extension("report", "study").build_report(folder)
+        where = files.pngs[0].parent if files.pngs else folder
+        say(f"report: {files.pdf} ({len(files.pages)} pages; {len(files.pngs)} charts in {where}) in "
+            f"{time.perf_counter() - t1:.0f} s")
+    return folder
+
+
+def study(game: str | None = None, quick: bool = False, config: Path | None = None, cards: Path | None = None,
+          out: Path | None = None, seed: int = 1, backend: str = "local", scheduler: str | None = None,
+          workers: int | None = None, progress: bool | None = None, interrupts: bool = False) -> dict:
+    """``dreamscape study``: check the request, run the study on a backend and say what it wrote.
+
+    Returns ``folder``, ``report`` (None when none was written) and ``charts``.
+    """
+    from analyses.study.backends import make_backend
+    from analyses.study.gameplan import file_game, load_any_study_file
+
+    if config is not None and game is not None and file_game(config) != game:
+        raise LabInputError(f"{config} is a study of {file_game(config)}, not {game}")
+    the = game_of(file_game(config) if config is not None else (game or DEFAULT_GAME))
+    prepare(the, progress, interrupts=interrupts)
+    if config is not None:
+        load_any_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
+    check_study_numbers(workers=workers)
+    writable_folder(Path(out) if out is not None else Path("out"))
+    from analyses.lab.common import warm
+
+    warm(the, backend, scheduler)
+    engine = make_backend(backend, scheduler, workers)
+    try:
+        extra = {"game": game, "cards": cards} if (game is not None or cards is not None) else {}
+        folder = Path(run_study(out=out, quick=quick, config=config, seed=seed, progress=True,
+                               backend=engine, **extra))
+    finally:
+        engine.close()
+    report = folder / "report.pdf"
+    return {"folder": str(folder), "report": str(report) if report.exists() else None,
+            "charts": sorted(str(p) for p in (folder / "charts").glob("*.png"))}
+
