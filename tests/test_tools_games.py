@@ -106,6 +106,7 @@ def test_pd_restrict_an_action_the_bot_never_uses_costs_exactly_nothing(pd):
     actions = [r[3:] for r in pd.restrictions(setup)]
     never = [a for a, k in zip(actions, used) if k == 0]
     most = actions[int(np.argmax(used))]
+    # the base game deals only its own actions, so the expansion's are never used (found here, not assumed)
     assert never, "the threshold bot uses every action in these games: pick another seed"
     df = restrict_table("threshold", [2], ["base"], [f"no-{never[0]}", f"no-{most}"], games=n, seed=seed, game=PD)
     rows = {r["type"]: r for r in df.iter_rows(named=True)}
@@ -205,3 +206,18 @@ def test_a_game_without_a_capability_is_one_game_error_naming_it(pd):
         comparison_variants(bare, 2)
     # given its variants, compare needs no declared ones
     assert comparison_variants(bare, 2, ["base", "lucid"]) == ["base", "lucid"]
+
+
+def test_pd_tournament_from_a_study_folder_equals_the_one_played_in_memory(tmp_path):
+    from itertools import permutations
+
+    from analyses.tools.tournament import tournament_from_study
+
+    names = ["random", "threshold", "search@2"]
+    configs = [RunConfig("base", 2, s) for a, b in [(0, 1), (0, 2), (1, 2)] for s in permutations((names[a], names[b]))]
+    run_plan(StudyPlan(configs, games=30, seed=9, chunk_size=16, game=GameDeal(PD)), tmp_path / "t", progress=False)
+    memory = run_tournament(names, players=2, games_per_seating=30, seed=9, game=PD)
+    study = tournament_from_study(tmp_path / "t")
+    assert study.standings.drop("mean_score").equals(memory.standings.drop("mean_score"))
+    assert study.standings["mean_score"].is_nan().all() and memory.standings["mean_score"].is_nan().all()
+    assert study.payoff.sort(["strategy", "opponent"]).equals(memory.payoff.sort(["strategy", "opponent"]))

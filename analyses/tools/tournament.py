@@ -59,7 +59,7 @@ def schedule(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """Every seating order of every group of distinct strategies (all groups if fewer than seats)."""
     names = list(dict.fromkeys(strategies))
     if len(names) < 2:
-        raise ValueError("a tournament needs at least two different strategies")
+        raise GameError("a tournament needs at least two different strategies")
     if len(names) >= players:
         groups = list(combinations(names, players))
     else:  # fewer strategies than seats: repeat them so every seat is filled
