@@ -193,6 +193,15 @@ def test_bench_starts_the_console_script_not_an_import_of_cli():
     assert bench.start_args("dreamscape") == ["simulate", "--games", "1000", "--json"]
 
 
+def test_bench_defaults_are_the_games_own():
+    """Project Dreamscape keeps the rows it always timed; Pleasant Dreams gets its seat counts, variants and bots."""
+    ds = get_game("dreamscape")
+    assert bench.default_variants(ds, 3) == ("base", "sleep-token+shifting-tokens")
+    assert ds.reference_strategies(ds.setup(3, "base")) == ("greedy", "random")
+    assert ds.seat_counts == (1, 2, 3, 4)
+    assert bench.default_variants(get_game(PD), 2) == ("base", "lucid")
+
+
 # ----------------------------------------------------------------------------- missing capabilities
 
 

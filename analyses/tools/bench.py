@@ -45,8 +45,6 @@ from simcore.games import DEFAULT_GAME, Game
 from simcore.games.dreamscape.fast.features import DELTA_KINDS
 from simcore.games.dreamscape.fast.strategies import greedy_strategy, register
 
-VARIANTS = ("base", "sleep-token+shifting-tokens")  # the default game's rows: its baseline and every rules option
-
 # Greedy through the generic strategy hook: every option scored by a call of
 # greedy's cfunc instead of the engine's MODE_DELTA shortcut (same games).
 GREEDY_HOOK = "greedy-hook"
