@@ -230,3 +230,15 @@ def test_pd_tournament_from_a_study_folder_equals_the_one_played_in_memory(tmp_p
     assert study.standings.drop("mean_score").equals(memory.standings.drop("mean_score"))
     assert study.standings["mean_score"].is_nan().all() and memory.standings["mean_score"].is_nan().all()
     assert study.payoff.sort(["strategy", "opponent"]).equals(memory.payoff.sort(["strategy", "opponent"]))
+
+
+def test_pd_tool_numbers_do_not_depend_on_the_chunk_size():
+    """Game g plays from (seed, g) whatever the chunking: 7-game chunks give the tables of one 30-game chunk."""
+    a = exploit_table("threshold", players=[2], variants=["base"], games=30, seed=12, chunk_size=7, game=PD, playouts=2)
+    b = exploit_table("threshold", players=[2], variants=["base"], games=30, seed=12, chunk_size=30, game=PD, playouts=2)
+    assert a.equals(b)
+    a = restrict_table("threshold", [2], ["lucid"], ["no-deep-sleep"], games=30, seed=12, chunk_size=7, game=PD)
+    b = restrict_table("threshold", [2], ["lucid"], ["no-deep-sleep"], games=30, seed=12, chunk_size=30, game=PD)
+    assert a.equals(b)
+    c = restrict_table("threshold", [2], ["lucid"], ["no-deep-sleep"], games=30, seed=13, chunk_size=30, game=PD)
+    assert not a.equals(c)  # another seed deals other games
