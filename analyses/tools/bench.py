@@ -1,6 +1,9 @@
-"""Benchmark of the fast engine against the reference engine.
+"""Benchmark of a game's fast engine against its reference engine.
 
-:func:`run_bench` returns the ``dreamscape bench --json`` object::
+Any game's bots are timed on both engines through the game's interface
+(:meth:`simcore.games.Game.play_games` with ``engine="fast"`` and
+``engine="reference"``, the same games on both). :func:`run_bench` returns the
+``dreamscape bench --json`` object::
 
     {"rows": [{"engine": "fast"|"reference", "players": 3, "variant": "base",
                "strategy": "greedy", "games": N, "seconds": s, "games_per_s": x}, ...],
@@ -8,13 +11,14 @@
 
 Cold start is a fresh Python process with an empty numba cache
 (``NUMBA_CACHE_DIR``) running the real CLI command ``dreamscape simulate
---games 1000 --json``: import plus first compilation. Warm start is another
+--games 1000 --json`` (with ``--game NAME`` for a game other than the default),
+through the installed console script: import plus first compilation. Warm start is another
 fresh process doing the same with the cache the cold run left. Both are wall
 times of the whole subprocess. :func:`time_small_runs` adds the start of a
 10-game simulate against ``dreamscape --help``, in its own process and handed
 to a waiting spare (warm start, :mod:`simcore.warmstart`).
 
-This module registers two strategies that time the strategy hook:
+For the default game (Project Dreamscape) this module registers two strategies that time its strategy hook:
 'greedy-hook' (greedy's own function called at every option instead of the
 engine's shortcut) and 'greedy-hook-kinds' (the same, declaring the kinds
 where greedy tells options apart). Besides the built-ins' shortcut paths, rows
@@ -27,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -37,17 +40,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the bots timed here ('rollout', 'chain', ...)
-from simcore.games.dreamscape.decks import build_deck
-from simcore.games.dreamscape.fast import SimConfig, simulate
+from analyses.tools.gameplay import as_game
+from simcore.games import Game
 from simcore.games.dreamscape.fast.features import DELTA_KINDS
 from simcore.games.dreamscape.fast.strategies import greedy_strategy, register
-from simcore.games.dreamscape.reference import Game
-from simcore.rng import GameRng
-from simcore.games.dreamscape.rules import Options
-from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
-
-ROOT = Path(__file__).resolve().parents[2]  # the project folder (the timed commands run there)
-VARIANTS = {"base": Options(), "sleep-token+shifting-tokens": Options(True, True)}
 
 # Greedy through the generic strategy hook: every option scored by a call of
 # greedy's cfunc instead of the engine's MODE_DELTA shortcut (same games).
@@ -57,50 +53,57 @@ register(GREEDY_HOOK, greedy_strategy, "'greedy' scored through the strategy hoo
 GREEDY_HOOK_KINDS = "greedy-hook-kinds"
 register(GREEDY_HOOK_KINDS, greedy_strategy, "'greedy' through the hook, declaring its kinds (bench row)",
          decides=DELTA_KINDS)
-
-START_RUN = ("simulate", "--games", "1000", "--json")
-
-
-def console_script() -> list[str]:
-    """The installed ``dreamscape`` command (beside this Python, else on PATH): timed as a user starts it."""
-    here = Path(sys.executable).parent / "dreamscape"
-    found = str(here) if here.is_file() else shutil.which("dreamscape")
-    if found is None:
-        raise RuntimeError("the dreamscape command is not installed (pip install -e .): nothing to time")
-    return [found]
+# The project folder (above analyses/tools/): where the start-time commands run.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def time_fast(players: int, options: Options, strategy, games: int, seed: int = 1) -> float:
-    """Seconds for ``games`` games on the fast engine (compilation excluded: warmed first).
+def small_run_args(game: Game | str | None = None) -> tuple[str, ...]:
+    """The small run whose start is timed: 10 games of ``game`` at 3 seats (or its largest count below that)."""
+    the_game = as_game(game)
+    players = str(max(n for n in the_game.seat_counts if n <= 3))
+    return ("simulate", "--game", the_game.name, "--players", players, "--games", "10", "--seed", "1", "--json")
 
-    ``strategy`` is one registered name for every seat, or one per seat.
+
+def cli_command() -> list[str]:
+    """The command that starts ``dreamscape`` in a fresh process: the installed console script.
+
+    It sits beside the running interpreter (the virtual environment's bin
+    folder), so warm start (:mod:`simcore.warmstart`) applies as for a user;
+    without it, ``python -m cli`` runs the same entry point.
     """
-    cfg = SimConfig(players, options, build_deck())
-    simulate(cfg, 10, seed, strategy)  # load / compile outside the timing
+    script = Path(sys.executable).parent / ("dreamscape.exe" if os.name == "nt" else "dreamscape")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "cli"]
+
+
+def start_args(game: Game | str | None = None) -> list[str]:
+    """The arguments of the start-time run: a 1,000-game simulate of ``game`` as JSON."""
+    return ["simulate", "--game", as_game(game).name, "--games", "1000", "--json"]
+
+
+def time_games(game: Game | str | None, players: int, variant: str, seats: Sequence[str], games: int,
+               engine: str, seed: int = 1) -> float:
+    """Seconds for ``games`` games of one seating on ``engine`` through ``game.play_games``.
+
+    On the fast engine ten games are played first, so loading and compiling stay outside the timing.
+    """
+    the_game = as_game(game)
+    setup = the_game.setup(players, variant)
+    seats = [the_game.check_strategy(s, setup) for s in seats]
+    if engine == "fast":
+        the_game.play_games(setup, seats, seed, 0, 10, engine="fast")
     t0 = time.perf_counter()
-    simulate(cfg, games, seed, strategy, chunk_size=max(games, 1))
+    the_game.play_games(setup, seats, seed, 0, games, engine=engine)
     return time.perf_counter() - t0
 
 
-def time_reference(players: int, options: Options, strategy: str, games: int, seed: int = 1) -> float:
-    """Seconds for ``games`` games on the reference engine with the reference bots."""
-    deck = build_deck()
-    bot = REFERENCE_BOTS[strategy]
+def time_start(cache_dir: str, timeout: float = 600.0, game: Game | str | None = None) -> float:
+    """Wall seconds of a fresh process running a 1,000-game simulate of ``game`` with ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
-    for g in range(games):
-        game = Game.new(deck, players, GameRng(seed, g), options)
-        rng = GameRng.decisions(seed, g)
-        while not game.over:
-            game.apply(bot.choose(game.state, game.pending, rng))
-    return time.perf_counter() - t0
-
-
-def time_start(cache_dir: str, timeout: float = 600.0) -> float:
-    """Wall seconds of a fresh process running a 1,000-game simulate with ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, DREAMSCAPE_SERVER="off")  # no spare: the process's own start
-    t0 = time.perf_counter()
+    # the console script exits 0 on success, anything else raises
     proc = subprocess.run(
-        [*console_script(), *START_RUN], env=env, timeout=timeout, cwd=ROOT,
+        [*cli_command(), *start_args(game)], env=env, timeout=timeout, cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     secs = time.perf_counter() - t0
@@ -110,13 +113,10 @@ def time_start(cache_dir: str, timeout: float = 600.0) -> float:
     return secs
 
 
-SMALL_RUN = ("simulate", "--players", "3", "--games", "10", "--seed", "1", "--json")
-
-
 def _cli_seconds(args: Sequence[str], env: dict, root: str, timeout: float = 600.0) -> float:
     """Wall seconds of a fresh ``dreamscape ARGS`` process (its console entry, so warm start applies)."""
     t0 = time.perf_counter()
-    proc = subprocess.run([*console_script(), *args], env=env, timeout=timeout, cwd=root,
+    proc = subprocess.run([*cli_command(), *args], env=env, timeout=timeout, cwd=root,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     secs = time.perf_counter() - t0
     if proc.returncode != 0:
@@ -129,7 +129,7 @@ def _wait_for_spare(env: dict, root: str, timeout: float = 600.0) -> None:
     """Until a spare of the current code waits (``dreamscape server --json``); raises RuntimeError after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        out = subprocess.run([*console_script(), "server", "--json"], env=env, cwd=root,
+        out = subprocess.run([*cli_command(), "server", "--json"], env=env, cwd=root,
                              capture_output=True, text=True, timeout=60)
         if out.returncode == 0 and any(s["ready"] and s["current"] for s in json.loads(out.stdout)["spares"]):
             return
@@ -137,7 +137,7 @@ def _wait_for_spare(env: dict, root: str, timeout: float = 600.0) -> None:
     raise RuntimeError("no spare process became ready for the warm-start measurement")
 
 
-def time_small_runs(repeats: int = 5) -> dict:
+def time_small_runs(repeats: int = 5, game: Game | str | None = None) -> dict:
     """Start of a small run against ``dreamscape --help``, every kind in turn in one run (median seconds).
 
     Three kinds, each a fresh process: ``--help``; a 10-game simulate in its
@@ -146,63 +146,93 @@ def time_small_runs(repeats: int = 5) -> dict:
     has finished loading, so its loading never overlaps a timed command.
     """
     root = ROOT
+    small = small_run_args(game)
     with tempfile.TemporaryDirectory(prefix="dreamscape-spares-") as sockets:
-        base = dict(os.environ, DREAMSCAPE_SERVER_DIR=sockets, DREAMSCAPE_SERVER_IDLE="300")
+        base = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                    DREAMSCAPE_SERVER_DIR=sockets, DREAMSCAPE_SERVER_IDLE="300")
         off, on = dict(base, DREAMSCAPE_SERVER="off"), dict(base, DREAMSCAPE_SERVER="on")
-        _cli_seconds(SMALL_RUN, on, root)  # loads the cache and leaves the first spare
+        _cli_seconds(small, on, root)  # loads the cache and leaves the first spare
         times: dict[str, list[float]] = {"help_s": [], "small_run_s": [], "small_run_spare_s": []}
         try:
             for _ in range(repeats):
                 _wait_for_spare(on, root)
                 times["help_s"].append(_cli_seconds(["--help"], off, root))
-                times["small_run_s"].append(_cli_seconds(SMALL_RUN, off, root))
-                times["small_run_spare_s"].append(_cli_seconds(SMALL_RUN, on, root))
+                times["small_run_s"].append(_cli_seconds(small, off, root))
+                times["small_run_spare_s"].append(_cli_seconds(small, on, root))
         finally:
-            subprocess.run([*console_script(), "server", "--stop"], env=on, cwd=root,
+            subprocess.run([*cli_command(), "server", "--stop"], env=on, cwd=root,
                            capture_output=True, timeout=60)
     return {key: statistics.median(values) for key, values in times.items()}
 
 
+def _plays(game: Game, strategy: str) -> bool:
+    """Whether ``game`` has a bot called ``strategy`` (its own check decides, at its largest seat count)."""
+    try:
+        game.check_strategy(strategy, game.setup(max(game.seat_counts)))
+    except ValueError:
+        return False
+    return True
+
+
 def run_bench(
     *,
+    game: Game | str | None = None,
     fast_games: int = 100_000,
     reference_games: int = 200,
-    players: Sequence[int] = (1, 2, 3, 4),
-    variants: Sequence[str] = tuple(VARIANTS),
-    strategies: Sequence[str] = ("greedy", "random"),
-    hook_strategies: Sequence[str] = (GREEDY_HOOK,),
+    players: Sequence[int] | None = None,
+    variants: Sequence[str] | None = None,
+    strategies: Sequence[str] | None = None,
+    hook_strategies: Sequence[str] | None = None,
     rollout_games: int = 300,
     start_times: bool = True,
     quick: bool = False,
     progress=None,
 ) -> dict:
-    """Games per second of both engines on the standard configurations, plus start times.
+    """Games per second of a game's two engines on the standard configurations, plus start times.
 
     Parameters
     ----------
+    game : Game or str, optional
+        The game (default: the default game, Project Dreamscape).
     fast_games, reference_games : int
         Games per configuration on each engine.
-    players, variants, strategies : sequences
-        The configurations (variant names from :data:`VARIANTS`); each is
-        timed on both engines.
-    hook_strategies : sequence of str
-        Registered fast strategies timed on the fast engine only (3 players,
-        base game): the strategy-hook path (:data:`GREEDY_HOOK`,
-        :data:`GREEDY_HOOK_KINDS`), a user's bot, a linear bot...
+    players, variants, strategies : sequences, optional
+        The configurations, each timed on both engines through ``game.play_games``.
+        Defaults: every seat count of the game; its baseline and last rules variant
+        (``game.variants``; ``base`` without them); the bots both engines play
+        (``game.reference_strategies``).
+    hook_strategies : sequence of str, optional
+        Strategies timed on the fast engine only, at 3 players (the game's largest
+        seat count if it has no 3), baseline variant. Default: for Project
+        Dreamscape its strategy-hook path (:data:`GREEDY_HOOK`), for other games none.
     rollout_games : int
-        Games of the 'rollout' row (3 players, base game, 2 greedy opponents); 0: no row.
+        Games of Project Dreamscape's 'rollout' row (3 players, base game, 2 greedy
+        opponents); 0, or another game: no row.
     start_times : bool
         Also measure cold and warm start in subprocesses (about a minute).
     quick : bool
         Few games per row and no start times (a smoke test in seconds).
     progress : callable(str), optional
         Called with a line per finished row.
+
+    Returns
+    -------
+    dict
+        ``rows`` (engine, players, variant, strategy, games, seconds, games_per_s),
+        ``cold_start_s``, ``warm_start_s``, ``help_s``, ``small_run_s``,
+        ``small_run_spare_s`` (None when not measured).
     """
+    the_game = as_game(game)
+    # The extra rows time the strategy hook and the rollout player, for a game whose bots include them.
+    default_game = _plays(the_game, GREEDY_HOOK) and _plays(the_game, "rollout")
     if quick:
         fast_games = min(fast_games, 2_000)
         reference_games = min(reference_games, 10)
         rollout_games = min(rollout_games, 10)
         start_times = False
+    counts = list(players if players is not None else the_game.seat_counts)
+    if hook_strategies is None:
+        hook_strategies = (GREEDY_HOOK,) if default_game else ()
     rows = []
 
     def add(engine, n, v, strat, games, secs):
@@ -219,24 +249,35 @@ def run_bench(
         if progress:
             progress(f"{engine:9} {n}p {v:28} {strat:12} {row['games_per_s']:>12,.0f} games/s")
 
-    for n in players:
-        for v in variants:
-            for strat in strategies:
-                add("fast", n, v, strat, fast_games, time_fast(n, VARIANTS[v], strat, fast_games))
-                add("reference", n, v, strat, reference_games, time_reference(n, VARIANTS[v], strat, reference_games))
+    for n in counts:
+        for v in (variants if variants is not None else default_variants(the_game, n)):
+            bots = strategies if strategies is not None else the_game.reference_strategies(the_game.setup(n, v))
+            for strat in bots:
+                add("fast", n, v, strat, fast_games, time_games(the_game, n, v, [strat] * n, fast_games, "fast"))
+                add("reference", n, v, strat, reference_games,
+                    time_games(the_game, n, v, [strat] * n, reference_games, "reference"))
+    table = 3 if 3 in the_game.seat_counts else max(the_game.seat_counts)
     for strat in hook_strategies:
-        add("fast", 3, "base", strat, fast_games, time_fast(3, VARIANTS["base"], strat, fast_games))
-    if rollout_games > 0:
+        add("fast", table, "base", strat, fast_games, time_games(the_game, table, "base", [strat] * table, fast_games, "fast"))
+    if rollout_games > 0 and default_game:
         seats = ["rollout", "greedy", "greedy"]
-        add("fast", 3, "base", "rollout", rollout_games, time_fast(3, VARIANTS["base"], seats, rollout_games))
+        add("fast", 3, "base", "rollout", rollout_games, time_games(the_game, 3, "base", seats, rollout_games, "fast"))
     out: dict = {"rows": rows, "cold_start_s": None, "warm_start_s": None, "help_s": None, "small_run_s": None,
                  "small_run_spare_s": None}
     if start_times:
         with tempfile.TemporaryDirectory(prefix="dreamscape-numba-") as cache:
-            out["cold_start_s"] = time_start(cache)
-            out["warm_start_s"] = time_start(cache)
-        out.update(time_small_runs())
+            out["cold_start_s"] = time_start(cache, game=the_game)
+            out["warm_start_s"] = time_start(cache, game=the_game)
+        out.update(time_small_runs(game=the_game))
     return out
+
+
+def default_variants(game: Game, players: int) -> tuple[str, ...]:
+    """The variants a bench row is timed in: the game's baseline and its last rules variant (else ``base``)."""
+    if not game.has("variants"):
+        return ("base",)
+    names = game.variants(players)
+    return tuple(dict.fromkeys((names[0], names[-1])))
 
 
 def speedups(bench: dict) -> list[dict]:

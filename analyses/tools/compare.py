@@ -14,6 +14,7 @@ README "Paired comparisons".
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -22,17 +23,49 @@ import polars as pl
 from analyses.games.dreamscape.balance import seat_spread, winning_score
 from analyses.study.model import RunConfig, StudyError
 from analyses.stats.intervals import Estimate, mean_ci, sample_variance, welch_from_moments
-from analyses.study.folder import finished_configs, has_games, scan_games, seat_totals, to_output
-from simcore.games.dreamscape.variants import VariantError, parse_variant
+from analyses.study.folder import finished_configs, has_games, read_manifest, scan_games, seat_totals, to_output
+from analyses.tools.gameplay import as_game
+from simcore.games import DEFAULT_GAME, Game, GameError
 
 METRICS = ("seat_spread", "first_seat_win", "winning_score", "game_length")
+# Per-game length columns a game may report, in the order they are looked for (Project Dreamscape's study
+# rows call it "length", a game played through the generic study chunks "turns").
+LENGTH_COLUMNS = ("length", "turns")
 
 
-def _canonical(text: str) -> str:
+def folder_game(folder: str | Path) -> Game:
+    """The game a study folder played (a folder that names none played the default game)."""
+    return as_game(read_manifest(folder).meta.get("game") or DEFAULT_GAME)
+
+
+def canonical_variant(game: Game, players: int, text: str) -> str:
+    """The game's canonical name of a variant text at ``players`` seats (the text itself when the game rejects it)."""
     try:
-        return parse_variant(text).name
-    except VariantError:
+        return game.variant_name(game.parse_setup(players, text, None))
+    except game.errors:
         return text
+
+
+def comparison_variants(game: Game | str | None, players: int, variants: Sequence[str] | None = None,
+                        baseline: str | None = None) -> list[str]:
+    """The canonical variants a comparison plays at ``players`` seats, the baseline first, each once.
+
+    ``variants`` None: the game picks them (its declared ``variants``; a game
+    without them is a GameError naming the capability). ``baseline`` None: the
+    first variant. Fewer than two different variants is a GameError.
+    """
+    the_game = as_game(game)
+    if variants is None:
+        the_game.need("variants", "compare")
+        variants = the_game.variants(players)
+    names = [the_game.variant_name(the_game.setup(players, v)) for v in variants]
+    if baseline is not None:
+        base = the_game.variant_name(the_game.setup(players, baseline))
+        names = [base] + [n for n in names if n != base]
+    names = list(dict.fromkeys(names))
+    if len(names) < 2:
+        raise GameError("compare needs at least two different variants")
+    return names
 
 
 def comparison_groups(folder: str | Path, baseline: str | None = None) -> list[tuple[RunConfig, list[RunConfig]]]:
@@ -40,17 +73,19 @@ def comparison_groups(folder: str | Path, baseline: str | None = None) -> list[t
 
     The baseline is ``baseline`` when given (groups without it are left out),
     else ``base`` when the group has it, else the group's first variant.
+    Variants are matched by the folder's game's canonical names.
     """
+    game = folder_game(folder)
     groups: dict[tuple, list[RunConfig]] = {}
     for c in finished_configs(folder):
         groups.setdefault((c.players, c.strategies), []).append(c)
-    wanted = _canonical(baseline) if baseline else None
     out = []
-    for members in groups.values():
+    for (players, _), members in groups.items():
         if len({c.variant for c in members}) < 2:
             continue
-        names = [_canonical(c.variant) for c in members]
-        if wanted is not None:
+        names = [canonical_variant(game, players, c.variant) for c in members]
+        if baseline:
+            wanted = canonical_variant(game, players, baseline)
             if wanted not in names:
                 continue
             base = members[names.index(wanted)]
@@ -62,47 +97,80 @@ def comparison_groups(folder: str | Path, baseline: str | None = None) -> list[t
     return out
 
 
-def _moments(rows: list[dict]) -> dict[str, tuple[float, float, float]]:
+def folder_metrics(folder: str | Path) -> tuple[str, ...]:
+    """The metrics a study folder's games give: win-based always, length and winning score when reported.
+
+    ``game_length`` needs a per-game length (:data:`LENGTH_COLUMNS`), ``winning_score``
+    the winning-score sums of a game that reports scores (``sum_ws``).
+    """
+    columns = set(seat_totals(folder).columns)
+    out = ["seat_spread", "first_seat_win"]
+    if "sum_ws" in columns:
+        out.append("winning_score")
+    if length_column(columns) is not None:
+        out.append("game_length")
+    return tuple(m for m in METRICS if m in out)
+
+
+def length_column(total_columns) -> str | None:
+    """The per-game length column of a folder from its seat totals' columns (``sum_length`` -> ``length``)."""
+    return next((c for c in LENGTH_COLUMNS if f"sum_{c}" in total_columns), None)
+
+
+def _moments(rows: list[dict], metrics: Sequence[str], length: str | None) -> dict[str, tuple[float, float, float]]:
     """(sum, sum of squares, n) of every metric's per-game value, from one configuration's seat totals."""
     rows = sorted(rows, key=lambda r: r["seat"])
     first = rows[0]
     _, _, _, spread = seat_spread(rows) if len(rows) > 1 else (None, 0, 0, (0.0, 0.0, float(first["n"])))
-    _, ws_total, ws_total2, ws_n = winning_score(rows)
-    return {
+    out = {
         "seat_spread": spread,
         "first_seat_win": (first["sum_win"], first["sum2_win"], float(first["n"])),
-        "winning_score": (ws_total, ws_total2, ws_n),
-        "game_length": (first["sum_length"], first["sum2_length"], float(first["n"])),
     }
+    if "winning_score" in metrics:
+        _, ws_total, ws_total2, ws_n = winning_score(rows)
+        out["winning_score"] = (ws_total, ws_total2, ws_n)
+    if length is not None:
+        out["game_length"] = (first[f"sum_{length}"], first[f"sum2_{length}"], float(first["n"]))
+    return out
 
 
-def _per_game(folder, configs: list[RunConfig], seats: dict[str, tuple[int, int]]) -> dict[str, dict[str, np.ndarray]]:
+def _per_game(folder, configs: list[RunConfig], seats: dict[str, tuple[int, int]], metrics: Sequence[str],
+              length: str | None) -> dict[str, dict[str, np.ndarray]]:
     """Per-game metric values of each configuration (games in order), for paired differences."""
+    scored = "winning_score" in metrics
+    columns = ["game", "seat", "win"] + (["score", "aborted"] if scored else []) + ([length] if length else [])
     out = {}
     for c in configs:  # one configuration's rows at a time: memory stays at one configuration's games
-        part = (scan_games(folder, [c.id]).select(["game", "seat", "win", "score", "length", "aborted"])
-                .collect().sort(["game", "seat"]))
+        part = scan_games(folder, [c.id]).select(columns).collect().sort(["game", "seat"])
         p = c.players
         n = part.height // p
         win = part["win"].to_numpy().reshape(n, p)
-        score = part["score"].to_numpy().astype(np.float64).reshape(n, p)
-        aborted = part["aborted"].to_numpy().reshape(n, p)[:, 0]
         best, worst = seats[c.id]
-        ws = (win * score).sum(axis=1)
-        ws[aborted] = np.nan  # aborted games have no winner (R8.4)
-        out[c.id] = {
+        values = {
             "game": part["game"].to_numpy().reshape(n, p)[:, 0].copy(),
             "seat_spread": win[:, best] - win[:, worst],
             "first_seat_win": win[:, 0].copy(),
-            "winning_score": ws,
-            "game_length": part["length"].to_numpy().astype(np.float64).reshape(n, p)[:, 0].copy(),
         }
-        del part, win, score
+        if scored:
+            score = part["score"].to_numpy().astype(np.float64).reshape(n, p)
+            aborted = part["aborted"].to_numpy().reshape(n, p)[:, 0]
+            ws = (win * score).sum(axis=1)
+            ws[aborted] = np.nan  # aborted games have no winner (R8.4)
+            values["winning_score"] = ws
+        if length is not None:
+            values["game_length"] = part[length].to_numpy().astype(np.float64).reshape(n, p)[:, 0].copy()
+        out[c.id] = values
+        del part, win
     return out
 
 
 def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bool = False):
-    """Each variant against the baseline, per players and strategies, for four metrics.
+    """Each variant against the baseline, per players and strategies, for up to four metrics, for any game.
+
+    The folder's game (its manifest) canonicalises the variants; the metrics
+    are those its games give (:func:`folder_metrics`): the win-based ones from
+    the seats' win credits always, ``game_length`` from the game's per-game
+    length, ``winning_score`` when the game reports scores.
 
     Columns: players, strategies, baseline, variant, metric, baseline_value,
     variant_value, diff, diff_low, diff_high, unpaired_low, unpaired_high,
@@ -112,7 +180,7 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
     variant keeps its own best and worst seat, the per-game contrast is the
     difference of those two seats' win credits), ``first_seat_win`` (seat 0's
     win rate), ``winning_score`` (the game's highest score, non-aborted games)
-    and ``game_length`` (turns); solo groups get only the last two. With per-game rows ``baseline_value`` /
+    and ``game_length`` (turns); solo groups get only the last two (those the game reports). With per-game rows ``baseline_value`` /
     ``variant_value`` are the means over the games both played (so
     ``variant_value - baseline_value == diff``; without them, over all games). With per-game rows, ``diff`` is the mean
     per-game difference (variant - baseline) over the games both played (the
@@ -128,6 +196,8 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
     if not groups:
         return to_output(pl.DataFrame(schema=_SCHEMA), pandas)
     totals = seat_totals(folder)
+    metrics = folder_metrics(folder)
+    length = length_column(totals.columns)
     by_config: dict[str, list[dict]] = {}
     for r in totals.iter_rows(named=True):
         by_config.setdefault(r["config"], []).append(r)
@@ -137,12 +207,12 @@ def compare_variants(folder: str | Path, baseline: str | None = None, pandas: bo
     for c in every.values():
         _, best, worst, _ = seat_spread(by_config[c.id]) if c.players > 1 else (None, 0, 0, None)
         seats[c.id] = (best, worst)
-    games = _per_game(folder, list(every.values()), seats) if paired else {}
+    games = _per_game(folder, list(every.values()), seats, metrics, length) if paired else {}
     rows = []
     for base, others in groups:
-        moments = {c.id: _moments(by_config[c.id]) for c in (base, *others)}
+        moments = {c.id: _moments(by_config[c.id], metrics, length) for c in (base, *others)}
         for other in others:
-            for metric in METRICS:
+            for metric in metrics:
                 if metric in ("seat_spread", "first_seat_win") and base.players == 1:
                     continue  # solo: one seat, which always "wins"
                 sa, s2a, na = moments[base.id][metric]

@@ -1,14 +1,24 @@
-"""Restricted play (``dreamscape restrict``): how much does each dream type matter?
+"""Restricted play (``dreamscape restrict``): how much does each restriction cost a bot?
 
 After Jaffe et al., "Evaluating competitive game balance with restricted
-play" (AIIDE 2012). For each dream type in the deck and each restriction
-(never *buy* a card showing the type; never *perform* it, see
-:mod:`simcore.games.dreamscape.bots.restricted`), one seat plays the restricted bot against the
-unrestricted bot in every other seat. Every seat takes the restricted role in
-turn, on the same ``games`` deals; the unrestricted run (the bot in every
-seat) plays those deals too, so the *loss* (the bot's win rate in a seat
-minus the restricted bot's win rate in the same seat, same deals) has a
+play" (AIIDE 2012). For any game that declares restricted play
+(``game.restrictions(setup)`` names what a bot may be forbidden,
+``game.restrict(bot, restriction, setup)`` gives the spec of the bot under it:
+Project Dreamscape ``buy:FF`` / ``perform:ID``, never buy or never perform one
+dream type, :mod:`simcore.games.dreamscape.bots.restricted`; Pleasant Dreams
+``no-mirror``, never use one action card), one seat plays the restricted bot
+against the unrestricted bot in every other seat. Every seat takes the
+restricted role in turn, on the same ``games`` deals; the unrestricted run (the
+bot in every seat) plays those deals too, so the *loss* (the bot's win rate in
+a seat minus the restricted bot's win rate in the same seat, same deals) has a
 paired t interval over the games x seats (:func:`analyses.stats.intervals.paired_difference`).
+
+A restriction's name splits into a kind and the thing forbidden at its first
+``:`` or ``-`` (``buy:FF`` is kind ``buy``, type ``FF``; ``no-mirror`` is kind
+``no``, type ``mirror``): the table's ``restriction`` and ``type`` columns, and
+the types of one kind are ranked against each other. ``type_name`` is the
+type's readable name when the game's own analyses name it
+(``restriction_type_names()`` of its ``analyses`` extension), else the type.
 
 A large loss means the type is essential to the bot's play; a type whose
 loss is 2x the next largest (interval above 0) is flagged *dominant*, one
@@ -21,6 +31,7 @@ whose interval holds 0 *irrelevant* (no measurable loss at this sample).
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,10 +40,8 @@ import numpy as np
 import polars as pl
 
 from analyses.stats.intervals import paired_difference, wilson
-from simcore.games.dreamscape.cards import CODES, NAMES
-from simcore.games.dreamscape.fast import SimConfig, simulate
-from simcore.games.dreamscape.variants import check_variant_fits, parse_variant
-from simcore.games.dreamscape.bots.restricted import RESTRICTIONS, restricted
+from analyses.tools.gameplay import as_game, check_counts, seat_win_credits
+from simcore.games import Game, GameError
 
 RESTRICT_FILE = "restrict.parquet"
 RESTRICT_META = "restrict.json"
@@ -45,65 +54,116 @@ COLUMNS = {
 }
 
 
+def restriction_parts(restriction: str) -> tuple[str, str]:
+    """(kind, type) of a restriction's name, split at its first ``:`` or ``-`` (no separator: the name twice)."""
+    parts = re.split(r"[:-]", restriction, maxsplit=1)
+    return (parts[0], parts[1]) if len(parts) == 2 else (restriction, restriction)
+
+
+def select_restrictions(game: Game, setup, wanted: Sequence[str] | None) -> list[str]:
+    """The game's restrictions named by ``wanted`` (full names or kinds), in the order asked, each once.
+
+    None: every restriction of the game. A name that is neither a restriction
+    of the setup nor a kind of one is a GameError listing the known ones.
+    """
+    known = list(game.restrictions(setup))
+    if wanted is None:
+        return known
+    out: list[str] = []
+    for w in wanted:
+        hits = [r for r in known if r == w or restriction_parts(r)[0] == w]
+        if not hits:
+            kinds = list(dict.fromkeys(restriction_parts(r)[0] for r in known))
+            raise GameError(f"unknown restriction {w!r} for {game.title} (kinds: {', '.join(kinds)}; "
+                            f"restrictions: {', '.join(known)})")
+        out += [r for r in hits if r not in out]
+    return out
+
+
 def restrict_table(
     strategy: str,
     players: Sequence[int],
     variants: Sequence[str] = ("base",),
-    restrictions: Sequence[str] = RESTRICTIONS,
+    restrictions: Sequence[str] | None = None,
     games: int = 1000,
     seed: int = 1,
     chunk_size: int = 500,
     progress: Callable[[int], None] | None = None,
+    *,
+    game: Game | str | None = None,
 ) -> pl.DataFrame:
-    """The restricted-play table (columns :data:`COLUMNS`), one row per player count, variant, restriction, type.
+    """The restricted-play table (columns :data:`COLUMNS`), one row per player count, variant, restriction.
 
     Parameters
     ----------
     strategy : str
-        A registered expert, linear or function strategy (:func:`simcore.games.dreamscape.bots.restricted.restricted`).
+        The bot (a strategy spec of the game that ``game.restrict`` accepts: Project
+        Dreamscape's expert, linear or function strategies; Pleasant Dreams' bots).
     players : sequence of int
-        Player counts, 2 to 4.
+        Player counts, each a seat count of the game with 2 or more seats.
     variants : sequence of str
-        Variant texts; each is measured for the dream types its deck holds
-        (``CD:ID+RD:ED+SD:PS`` holds the three expansion types).
-    restrictions : sequence of str
-        "buy" and/or "perform".
+        The game's variant texts; each is measured for the restrictions its setup
+        has (Project Dreamscape ``CD:ID+RD:ED+SD:PS`` holds the three expansion types).
+    restrictions : sequence of str, optional
+        Kinds (``buy``, ``perform``, ``no``) and/or full restriction names
+        (``buy:FF``, ``no-mirror``); default every restriction of the game.
     games : int
         Deals per seat; a row pools ``games`` x players (seat, deal) pairs.
     seed : int
         Game g of every run deals from stream (seed, g).
+    chunk_size : int
+        Games per ``play_games`` call (results do not depend on it).
     progress : callable(n_games), optional
         Called with the games just played.
+    game : Game or str, optional
+        The game (default: the default game); it must declare restricted play (``restrictions``).
+
+    Raises
+    ------
+    GameError
+        The game has no restricted play, or a player count, variant, restriction or strategy it does not know.
     """
+    the_game = as_game(game)
+    the_game.need("restrictions", "restrict")
+    counts = check_counts(the_game, players, 2, "restrict")
+    names = type_names(the_game)
     rows = []
-    for p in players:
+    for p in counts:
         for text in variants:
-            variant = parse_variant(text)
-            check_variant_fits(variant, p)
-            config = SimConfig(p, variant.options, variant.deck())
-            base = _wins(config, games, seed, [strategy] * p, chunk_size, progress)
+            setup = the_game.setup(p, text)
+            bot = the_game.check_strategy(strategy, setup)
+            chosen = select_restrictions(the_game, setup, restrictions)
+            base = seat_win_credits(the_game, setup, [bot] * p, games, seed, chunk_size, progress)
             b = wilson(float(base.sum()), games * p)
-            for what in restrictions:
-                block = []
-                for t in config.deck.types_in_play:
-                    name = restricted(strategy, t, what, p, variant.options)  # an expert plays this config's table
-                    mine = np.concatenate([
-                        _wins(config, games, seed, [name if s == seat else strategy for s in range(p)],
-                              chunk_size, progress)[:, seat]
-                        for seat in range(p)
-                    ])
-                    own = base.T.reshape(-1)  # seat 0's games, then seat 1's ...: the same (seat, deal) order
-                    w = wilson(float(mine.sum()), mine.size)
-                    d = paired_difference(own, mine)
-                    block.append({
-                        "strategy": strategy, "players": p, "variant": variant.name, "restriction": what,
-                        "type": CODES[t], "type_name": NAMES[t], "games": games,
-                        "win": w.value, "win_low": w.low, "win_high": w.high,
-                        "base_win": b.value, "base_low": b.low, "base_high": b.high,
-                        "loss": d.value, "loss_low": d.low, "loss_high": d.high,
-                    })
+            blocks: dict[str, list[dict]] = {}  # one block per kind, ranked within itself
+            for restriction in chosen:
+                kind, item = restriction_parts(restriction)
+                name = the_game.restrict(bot, restriction, setup)
+                mine = np.concatenate([
+                    seat_win_credits(the_game, setup, [name if s == seat else bot for s in range(p)],
+                                     games, seed, chunk_size, progress)[:, seat]
+                    for seat in range(p)
+                ])
+                own = base.T.reshape(-1)  # seat 0's games, then seat 1's ...: the same (seat, deal) order
+                w = wilson(float(mine.sum()), mine.size)
+                d = paired_difference(own, mine)
+                blocks.setdefault(kind, []).append({
+                    "strategy": bot, "players": p, "variant": the_game.variant_name(setup), "restriction": kind,
+                    "type": item, "type_name": names.get(item, item), "games": games,
+                    "win": w.value, "win_low": w.low, "win_high": w.high,
+                    "base_win": b.value, "base_low": b.low, "base_high": b.high,
+                    "loss": d.value, "loss_low": d.low, "loss_high": d.high,
+                })
+            for block in blocks.values():
                 rows.extend(rank_and_flag(block))
     return pl.DataFrame(rows, schema=COLUMNS)
+
+
+def type_names(game: Game) -> dict[str, str]:
+    """Readable names of the restricted types, from the game's own analyses when they give them."""
+    module = game.extension("analyses")
+    names = getattr(module, "restriction_type_names", None) if module is not None else None
+    return dict(names()) if names is not None else {}
 
 
 def rank_and_flag(block: list[dict]) -> list[dict]:
@@ -123,25 +183,15 @@ def rank_and_flag(block: list[dict]) -> list[dict]:
     return order
 
 
-def _wins(config: SimConfig, games: int, seed: int, seats: list[str], chunk_size: int, progress) -> np.ndarray:
-    parts = []
-
-    def keep(part) -> None:
-        parts.append(part.win)
-        if progress is not None:
-            progress(part.n_games)
-
-    simulate(config, games, seed, seats, chunk_size=chunk_size, on_chunk=keep, keep=False)
-    return np.concatenate(parts) if parts else np.zeros((0, config.players))
-
-
-def games_needed(players: Sequence[int], variants: Sequence[str], restrictions: Sequence[str], games: int) -> int:
+def games_needed(players: Sequence[int], variants: Sequence[str], restrictions: Sequence[str] | None, games: int,
+                 game: Game | str | None = None) -> int:
     """Games :func:`restrict_table` plays (for a progress bar)."""
+    the_game = as_game(game)
     total = 0
     for p in players:
         for text in variants:
-            n_types = len(parse_variant(text).deck().types_in_play)
-            total += games * (1 + p * n_types * len(restrictions))
+            n = len(select_restrictions(the_game, the_game.setup(p, text), restrictions))
+            total += games * (1 + p * n)
     return total
 
 

@@ -1,45 +1,65 @@
-"""Strategy tournaments: round robin with seats rotated on duplicate deals.
+"""Strategy tournaments: round robin with seats rotated on duplicate deals, for any game.
 
 Every group of ``players`` distinct strategies plays every seating order of
 the group on the *same* deals (games 0..n-1 of one seed), so luck of the deal
-and of the seat cancels out as far as it can. From the games come:
+and of the seat cancels out as far as it can. The games are played through the
+game's interface (:meth:`simcore.games.Game.play_games` on the fast engine,
+win credit from :attr:`~simcore.games.Game.seat_wins`), so any game with two or
+more seats holds a tournament. From the games come:
 
 * each strategy's overall win rate (shared wins split 1/k, R8.3) with a 95%
   Wilson interval, and its lift over the fair share 1/players;
 * a payoff matrix: row A, column B = A's mean win credit in the games where it
   met B, with the interval;
-* ratings from openskill's Plackett-Luce model, each game ranked by score;
+* ratings from openskill's Plackett-Luce model, each game ranked by win credit,
+  then by score when the game reports scores;
 * flags: a dominant strategy (in the matrix it beats every other one, every
   interval above the fair share) and cycles (A beats B, B beats C, C beats A).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
 import numpy as np
 import polars as pl
 
-from analyses.study.chunks import play_chunk
-from analyses.study.model import ChunkTask, RunConfig, StudyError, exploit_cell
+from analyses.study.model import StudyError, exploit_cell
 from analyses.stats.intervals import wilson
 from analyses.study.folder import finished_configs, has_games, read_manifest, scan_games, seat_totals
+from analyses.tools.gameplay import as_game, check_counts
+from simcore.games import Game, GameError
 
-# (players, variant, seating (strategy per seat), seed, first game, games) -> SimResult
+# (players, variant, seating (strategy per seat), seed, first game, games) -> the games' result: a dict of
+# arrays with "win" (games, seats) and, when the game reports them, "score" (games, seats); or an object with
+# .n_games, .win and .score (a fast-engine SimResult).
 PlayFn = Callable[[int, str, tuple[str, ...], int, int, int], object]
 
 
+def game_play(game: Game | str | None = None) -> PlayFn:
+    """The :data:`PlayFn` of ``game`` (default: the default game): its fast engine through ``play_games``."""
+    the_game = as_game(game)
+
+    def play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int) -> dict:
+        setup = the_game.setup(players, variant)
+        result = dict(the_game.play_games(setup, list(seating), seed, first, games, engine="fast"))
+        result["win"] = the_game.seat_wins(result, setup)
+        return result
+
+    return play
+
+
 def fast_play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int):
-    """One seating's games on the fast engine (the default :data:`PlayFn`)."""
-    return play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games))
+    """One seating's games of the default game on its fast engine."""
+    return game_play(None)(players, variant, seating, seed, first, games)
 
 
 def schedule(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """Every seating order of every group of distinct strategies (all groups if fewer than seats)."""
     names = list(dict.fromkeys(strategies))
     if len(names) < 2:
-        raise ValueError("a tournament needs at least two different strategies")
+        raise GameError("a tournament needs at least two different strategies")
     if len(names) >= players:
         groups = list(combinations(names, players))
     else:  # fewer strategies than seats: repeat them so every seat is filled
@@ -71,20 +91,63 @@ def run_tournament(
     play: PlayFn | None = None,
     progress: Callable[[int], None] | None = None,
     rating_games: int = 20_000,
+    *,
+    game: Game | str | None = None,
 ) -> TournamentResult:
-    """Play the round robin and analyse it (see the module docstring)."""
-    play = play or fast_play
+    """Play the round robin and analyse it (see the module docstring).
+
+    Parameters
+    ----------
+    strategies : sequence of str
+        Two or more different strategy specs of the game (each checked by ``game.check_strategy``
+        and kept in its canonical form).
+    players : int
+        Seats at every table (one of the game's seat counts, 2 or more).
+    variant : str
+        The game's variant text (kept in its canonical form).
+    games_per_seating : int
+        Games 0 .. n-1 of ``seed``, played by every seating (duplicate deals).
+    seed : int
+        Game g of every seating plays from the streams of (seed, g).
+    play : PlayFn, optional
+        Plays one seating's games instead of the game's fast engine (a stand-in game for tests);
+        strategies and variant are then taken as given.
+    progress : callable(n_games), optional
+        Called with the games of every seating just played.
+    rating_games : int
+        Games (sampled with ``seed``) the openskill ratings are fitted on.
+    game : Game or str, optional
+        The game (default: the default game).
+
+    Returns
+    -------
+    TournamentResult
+        ``games`` (one row per game and seat: seating, game, seat, strategy, score, win; score is
+        null for a game without scores), ``standings`` (strategy, games, win_rate, win_low, win_high,
+        lift, mean_score, rating), ``payoff`` (strategy, opponent, games, win_rate, win_low, win_high),
+        ``dominant`` and ``cycles``.
+    """
+    if play is None:
+        the_game = as_game(game)
+        check_counts(the_game, [players], 2, "tournament")
+        setup = the_game.setup(players, variant)
+        variant = the_game.variant_name(setup)
+        strategies = [the_game.check_strategy(s, setup) for s in strategies]
+        play = game_play(the_game)
+    elif players < 2:
+        raise GameError(f"a tournament needs 2 or more players, got {players}")
     frames = []
     for i, seating in enumerate(schedule(strategies, players)):
-        result = play(players, variant, seating, seed, 0, games_per_seating)
-        n = result.n_games
+        win, score = _seating_arrays(play(players, variant, seating, seed, 0, games_per_seating))
+        n = win.shape[0]
         frames.append(pl.DataFrame({
             "seating": np.full(n * players, i, np.int32),
             "game": np.repeat(np.arange(n, dtype=np.int64), players),
             "seat": np.tile(np.arange(players, dtype=np.int8), n),
             "strategy": [seating[s] for _ in range(n) for s in range(players)],
-            "score": result.score.reshape(-1).astype(np.int32),
-            "win": result.win.reshape(-1),
+            "score": pl.Series("score", score.reshape(-1).astype(np.int32) if score is not None else [None] * (n * players),
+                               dtype=pl.Int32),
+            "win": win.reshape(-1),
         }))
         if progress:
             progress(n)
@@ -97,6 +160,14 @@ def run_tournament(
     )
 
 
+def _seating_arrays(result) -> tuple[np.ndarray, np.ndarray | None]:
+    """(win credit, score or None) of one seating's games, from a result dict or a SimResult-like object."""
+    if isinstance(result, Mapping):
+        score = result.get("score")
+        return np.asarray(result["win"], dtype=np.float64), (None if score is None else np.asarray(score))
+    return np.asarray(result.win, dtype=np.float64), np.asarray(result.score)
+
+
 def standings_table(games: pl.DataFrame, players: int, rating_games: int = 20_000, seed: int = 1) -> pl.DataFrame:
     fair = 1.0 / players
     rows = []
@@ -107,9 +178,15 @@ def standings_table(games: pl.DataFrame, players: int, rating_games: int = 20_00
         est = wilson(wins, n)
         rows.append({
             "strategy": name, "games": n, "win_rate": est.value, "win_low": est.low, "win_high": est.high,
-            "lift": est.value - fair, "mean_score": float(part["score"].mean()), "rating": ratings.get(name, float("nan")),
+            "lift": est.value - fair, "mean_score": _mean(part["score"]), "rating": ratings.get(name, float("nan")),
         })
     return pl.DataFrame(rows).sort("win_rate", descending=True)
+
+
+def _mean(column: pl.Series) -> float:
+    """The column's mean; NaN when it holds no values (a game without scores)."""
+    m = column.mean()
+    return float("nan") if m is None else float(m)
 
 
 def payoff_table(games: pl.DataFrame, players: int) -> pl.DataFrame:
@@ -173,7 +250,8 @@ def openskill_ratings(games: pl.DataFrame, players: int, max_games: int, seed: i
     if tables.height > max_games:
         tables = tables.sample(max_games, seed=seed)
     for names, scores, wins in tables.select(["strategy", "score", "win"]).iter_rows():
-        # Rank by win credit first (winners share rank 1, R8.3), then by score.
+        # Rank by win credit first (winners share rank 1, R8.3), then by score (a game without scores: 0 for all).
+        scores = [0 if x is None else x for x in scores]
         order = sorted(range(len(names)), key=lambda i: (-wins[i], -scores[i]))
         ranks = [0] * len(names)
         for pos, i in enumerate(order):
@@ -225,9 +303,13 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
     fair = 1.0 / players
     m = read_manifest(folder)
     seed = m.seed if seed is None else seed
+    scored = "sum_score" in totals.columns  # a game that reports no scores has none to average or rank by
     if has_games(folder):
         index = {cid: i for i, cid in enumerate(ids)}
-        games = (scan_games(folder, ids)
+        rows_scan = scan_games(folder, ids)
+        if not scored:
+            rows_scan = rows_scan.with_columns(pl.lit(None, dtype=pl.Int32).alias("score"))
+        games = (rows_scan
                  .select(["config", "game", "seat", "strategy", "score", "win"]).collect()
                  .with_columns(pl.col("config").replace_strict(index, return_dtype=pl.Int32).alias("seating"),
                                pl.col("score").cast(pl.Int32))
@@ -238,7 +320,8 @@ def tournament_from_study(folder, players: int | None = None, variant: str | Non
                                      "score": pl.Int32, "win": pl.Float64})
         ratings = {}
     per = totals.group_by("strategy", maintain_order=True).agg(
-        pl.col("n").sum().alias("games"), pl.col("sum_win").sum().alias("wins"), pl.col("sum_score").sum().alias("score"))
+        pl.col("n").sum().alias("games"), pl.col("sum_win").sum().alias("wins"),
+        (pl.col("sum_score").sum() if scored else pl.lit(float("nan"))).alias("score"))
     rows = []
     for r in per.iter_rows(named=True):
         est = wilson(r["wins"], r["games"])

@@ -121,3 +121,10 @@ def winning_score(rows: list[dict]) -> tuple[Estimate, float, float, float]:
     total = float(sum(r["sum_ws"] for r in rows))
     total2 = float(sum(r["sum2_ws"] for r in rows))
     return mean_from_sums(total, total2, n), total, total2, float(n)
+
+
+def restriction_type_names() -> dict[str, str]:
+    """Dream type code -> name (``FF`` -> its card name), the ``type_name`` of ``dreamscape restrict``'s table."""
+    from simcore.games.dreamscape.cards import CODES, NAMES
+
+    return {CODES[t]: NAMES[t] for t in range(len(CODES))}
