@@ -7,8 +7,9 @@ see its header). Importing this package compiles nothing: the fast engine compil
 """
 from __future__ import annotations
 
-from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE,
-                     CardList, PDError, Setup, check_strategy, load_cards, parse_setup, variant_name)
+from .bots import DEFAULT_STRATEGY, STRATEGIES, check_strategy
+from .common import (ACTION_TYPES, NAME, SCENARIOS_DIR, SEAT_COUNTS, TITLE, CardList, PDError, Setup, load_cards,
+                     parse_setup, variant_name)
 from .play import narrate, play_games
 
 

@@ -10,8 +10,12 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 NAME = "pleasant-dreams"
 TITLE = "Pleasant Dreams"
@@ -25,14 +29,6 @@ WAKE_LIMIT = 5                   # P3.1: a token on 5 wakes the player up
 MAX_FLOW = 5                     # P4.1: a dream flow is 1 to 5 cards
 MAX_CARDS = 30                   # largest card list a file may give (array sizes of the fast engine)
 MAX_START = WAKE_LIMIT - 1
-STRATEGIES = {
-    "random": "uniform over the legal choices at every decision",
-    "threshold": "flow size from wakefulness and the unseen cards' values; rule-of-thumb use of each action card",
-    "search": "search@K: Monte Carlo over the hidden deck order, K sampled orders per choice, threshold playouts",
-}
-DEFAULT_STRATEGY = "threshold"
-DEFAULT_SEARCH_BUDGET = 16
-MAX_SEARCH_BUDGET = 10_000
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 CARDS_FILE = PACKAGE_DIR / "cards.toml"
@@ -210,56 +206,6 @@ def variant_name(setup: Setup) -> str:
     return "+".join(parts) or "base"
 
 
-@dataclass(frozen=True)
-class Bot:
-    """A parsed strategy spec: kind 0 random, 1 threshold, 2 search; budget K; banned action mask."""
-
-    kind: int
-    budget: int
-    banned: int
-
-    @property
-    def spec(self) -> str:
-        name = ("random", "threshold", "search")[self.kind]
-        if self.kind == 2:
-            name += f"@{self.budget}"
-        return name + "".join(f"/no-{a}" for i, a in enumerate(ACTION_TYPES) if self.banned >> i & 1)
-
-
-def parse_bot(spec: str) -> Bot:
-    """A Bot from a spec (NAME, search@K, any number of /no-ACTION); PDError naming the problem."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise PDError("strategy is empty (random, threshold, search@K)")
-    head, *restrictions = spec.strip().split("/")
-    name, _, budget_text = head.partition("@")
-    if name not in STRATEGIES:
-        raise PDError(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(STRATEGIES)})")
-    kind = ("random", "threshold", "search").index(name)
-    budget = 0
-    if kind == 2:
-        budget = DEFAULT_SEARCH_BUDGET
-        if budget_text:
-            if not budget_text.isdigit() or not 1 <= int(budget_text) <= MAX_SEARCH_BUDGET:
-                raise PDError(f"strategy {spec!r}: K in search@K must be 1 to {MAX_SEARCH_BUDGET}")
-            budget = int(budget_text)
-    elif "@" in head:
-        raise PDError(f"strategy {spec!r}: {name} takes no budget @K")
-    banned = 0
-    for r in restrictions:
-        if not r.startswith("no-") or r[3:] not in ACTION_TYPES:
-            raise PDError(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION "
-                          f"(actions: {', '.join(ACTION_TYPES)})")
-        banned |= 1 << ACTION_TYPES.index(r[3:])
-    return Bot(kind, budget, banned)
-
-
-def check_strategy(spec: str, setup: Setup) -> str:
-    """The canonical form of a strategy spec, or PDError (one line)."""
-    if not isinstance(setup, Setup):
-        raise PDError("check_strategy needs a Setup from parse_setup")
-    return parse_bot(spec).spec
-
-
 def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
     """Check play_games' arguments; the parsed bots, one per seat."""
     from simcore.rng import MAX_GAMES, MAX_SEED
@@ -275,6 +221,7 @@ def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int
         raise PDError(f"games beyond index {MAX_GAMES} are not allowed")
     if engine not in ("fast", "reference"):
         raise PDError(f"engine must be 'fast' or 'reference', not {engine!r}")
+    from .bots import parse_bot
     return [parse_bot(s) for s in strategies]
 
 

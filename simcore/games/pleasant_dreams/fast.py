@@ -18,8 +18,9 @@ from numba import njit
 from simcore.fast.rng import below, decision_state, seed_key, shuffle, stream_state
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup,
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Setup,
                      empty_results)
+from .bots import Bot
 from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, USE_BARRIER,
                         USE_SHIMMER, USE_SUPPRESSION)
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from simcore.rng import GameRng
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot,
-                     CardList, Setup)
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, CardList,
+                     Setup)
+from .bots import Bot
 
 # Choice codes of the "turn" decision (P4.1, P8.9): 0..5 = flow size, then the start-of-turn cards.
 TURN_MIRROR, TURN_PREMONITION = 6, 7
