@@ -94,8 +94,6 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         raise PDError(f"card file {file}: unknown top-level key {extra[0]!r} (only [[card]] tables)")
     if not isinstance(cards, list) or not cards:
         raise PDError(f"card file {file}: no [[card]] tables")
-    if len(cards) > MAX_CARDS:
-        raise PDError(f"card file {file}: {len(cards)} cards, at most {MAX_CARDS}")
     names, flips, fronts, backs = [], [], [], []
     for i, card in enumerate(cards, 1):
         where = f"card file {file}: card {i}"
@@ -105,22 +103,28 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         if not isinstance(name, str) or not name.strip():
             raise PDError(f"{where}: needs a non-empty name")
         if name in names:
-            raise PDError(f"{where}: name {name!r} used twice")
+            raise PDError(f"{where}: name {name!r} used twice (give one table a count instead, P1.5)")
         symbol = card.get("symbol")
         keys = {"flip": {"name", "symbol", "front", "back"}, "equal": {"name", "symbol", "value"}}
         if symbol not in keys:
             raise PDError(f"{where} ({name}): symbol must be \"flip\" or \"equal\", not {symbol!r}")
-        if set(card) != keys[symbol]:
+        if set(card) - {"count"} != keys[symbol]:
             raise PDError(f"{where} ({name}): a {symbol} card has exactly the keys "
-                          f"{', '.join(sorted(keys[symbol]))}")
+                          f"{', '.join(sorted(keys[symbol]))} (and optionally count)")
+        count = card.get("count", 1)                 # P1.5: copies of one card (the printed deck repeats names)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS:
+            raise PDError(f"{where} ({name}): count must be a whole number from 1 to {MAX_CARDS}, not {count!r}")
         values = [card[k] for k in (("front", "back") if symbol == "flip" else ("value",))]
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not -WAKE_LIMIT <= v <= WAKE_LIMIT:
                 raise PDError(f"{where} ({name}): values are whole numbers from -5 to 5, not {v!r}")
-        names.append(name)
-        flips.append(symbol == "flip")
-        fronts.append(values[0])
-        backs.append(values[-1])
+        if len(names) + count > MAX_CARDS:
+            raise PDError(f"card file {file}: more than {MAX_CARDS} cards (counts included)")
+        for _ in range(count):
+            names.append(name)
+            flips.append(symbol == "flip")
+            fronts.append(values[0])
+            backs.append(values[-1])
     return CardList(tuple(names), tuple(flips), tuple(fronts), tuple(backs), source=str(file))
 
 

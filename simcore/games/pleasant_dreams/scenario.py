@@ -27,15 +27,23 @@ class ScenarioFail(Exception):
     """The scenario failed: one line."""
 
 
-def parse_face(cards: CardList, text) -> tuple[int, int]:
-    """"Name" = front showing, "~Name" = back showing (flip cards only)."""
+def parse_face(cards: CardList, text, taken: set[int] | None = None) -> tuple[int, int]:
+    """"Name" = front showing, "~Name" = back showing (flip cards only). With ``taken`` (the copies already
+    placed in the setup), the next unused copy of a repeated name (P1.5); one copy too many is an error."""
     if not isinstance(text, str):
         raise ScenarioFail(f"card {text!r} is not a card name")
     side = 1 if text.startswith("~") else 0
     name = text[1:] if side else text
     if name not in cards.names:
         raise ScenarioFail(f"unknown card {name!r}")
-    card = cards.names.index(name)
+    copies = [c for c, n in enumerate(cards.names) if n == name]
+    if taken is not None:
+        free = [c for c in copies if c not in taken]
+        if not free:
+            raise ScenarioFail(f"{name!r} appears more often than the card list has copies ({len(copies)})")
+        taken.add(free[0])
+        copies = free
+    card = copies[0]
     if side and not cards.flip[card]:
         raise ScenarioFail(f"{name!r} is an equal card; it has no separate back (~)")
     return card, side
@@ -70,9 +78,10 @@ def build_reference(data: dict) -> reference.Game:
     if not isinstance(seats, list) or len(seats) != players:
         raise ScenarioFail(f"setup needs {players} seats")
     deck = []
+    taken: set[int] = set()
     known = s.get("deck_known", [0] * len(s.get("deck", [])))
     for text, k in zip(s.get("deck", []), known):
-        deck.append(reference.Slot(*parse_face(cards, text), int(k)))
+        deck.append(reference.Slot(*parse_face(cards, text, taken), int(k)))
     held = []
     for seat in seats:
         h = [0] * len(ACTION_TYPES)
@@ -83,8 +92,8 @@ def build_reference(data: dict) -> reference.Game:
         held.append(h)
     game = reference.Game(setup, cards, deck, [int(seat.get("wake", setup.start)) for seat in seats], held,
                           [list(h) for h in held], [[0] * len(ACTION_TYPES) for _ in seats], [0] * players,
-                          [[parse_face(cards, t) for t in seat.get("aside", [])] for seat in seats],
-                          [parse_face(cards, t) for t in s.get("discard", [])])
+                          [[parse_face(cards, t, taken) for t in seat.get("aside", [])] for seat in seats],
+                          [parse_face(cards, t, taken) for t in s.get("discard", [])])
     game.active = int(s.get("active", 0))
     game.turns = int(s.get("turns", 0))
     return game
