@@ -134,7 +134,8 @@ class Setup:
 
     players 1 or 2; expansion = the Lucid Dreams deal (P7.2); start = starting wakefulness (P2.2);
     actions = solo challenge, deal this many random action cards from all 16 (-1 = the rules' default,
-    P7.3); cards = the fragment cards.
+    P7.3); cards = the fragment cards; public_backs = the variant where both faces of every card are
+    known from the start (P9.5); hand = the solo player's chosen action cards, a count per type (P7.5).
     """
 
     players: int = 2
@@ -142,6 +143,8 @@ class Setup:
     start: int = 1
     actions: int = -1
     cards: CardList | None = None
+    public_backs: bool = False
+    hand: tuple[int, ...] | None = None
 
     def dealt_at_random(self) -> int:
         """How many action cards each seat draws at random from all 16; -1 = barrier + premonition."""
@@ -162,18 +165,18 @@ def default_cards() -> CardList:
 
 def parse_setup(players: int, variant: str = "base", cards: CardList | None = None) -> Setup:
     """A Setup from a player count and the variant notation ("base", "lucid", "start=N", "actions=N",
-    joined by "+"). PDError on anything else."""
+    "hand=A,B,..", "public-backs", joined by "+"). PDError on anything else."""
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_COUNTS:
         raise PDError(f"players must be 1 (solo) or 2, not {players!r}")
     if not isinstance(variant, str) or not variant.strip():
         raise PDError("variant is empty (use base, lucid, start=N, actions=N joined by +)")
     if cards is not None and not isinstance(cards, CardList):
         raise PDError("cards must come from load_cards")
-    expansion, start, actions, seen = False, 1, -1, set()
+    expansion, start, actions, seen, public_backs, hand = False, 1, -1, set(), False, None
     for part in variant.strip().split("+"):
         part = part.strip()
         m = re.fullmatch(r"(start|actions)=(-?\d+)", part)
-        key = m.group(1) if m else part
+        key = m.group(1) if m else part.partition("=")[0] if part.startswith("hand=") else part
         if key in seen:
             raise PDError(f"variant {variant!r}: {key} given twice")
         seen.add(key)
@@ -181,6 +184,10 @@ def parse_setup(players: int, variant: str = "base", cards: CardList | None = No
             continue
         if part == "lucid":
             expansion = True
+        elif part == "public-backs":                 # P9.5: both faces of every card known (a variant)
+            public_backs = True
+        elif key == "hand":                          # P7.5: the solo challenge with chosen cards
+            hand = parse_hand(variant, part[5:])
         elif m and key == "start":
             start = int(m.group(2))
             if not 0 <= start <= MAX_START:
@@ -190,14 +197,39 @@ def parse_setup(players: int, variant: str = "base", cards: CardList | None = No
             if not 0 <= actions <= len(ACTION_TYPES) * COPIES_PER_ACTION:
                 raise PDError(f"variant {variant!r}: actions must be 0 to 16, not {actions}")
         else:
-            raise PDError(f"variant {variant!r}: unknown part {part!r} (base, lucid, start=N, actions=N)")
+            raise PDError(f"variant {variant!r}: unknown part {part!r} "
+                          "(base, lucid, start=N, actions=N, hand=A,B,.., public-backs)")
     if "base" in seen and len(seen) > 1 and "lucid" in seen:
         raise PDError(f"variant {variant!r}: base and lucid exclude each other")
     if actions >= 0 and players != 1:
         raise PDError(f"variant {variant!r}: actions=N is the solo challenge and needs 1 player")
     if actions >= 0 and expansion:
         raise PDError(f"variant {variant!r}: actions=N already deals from all 16 cards; drop lucid")
-    return Setup(players, expansion, start, actions, cards if cards is not None else default_cards())
+    if hand is not None and players != 1:
+        raise PDError(f"variant {variant!r}: hand=.. is the solo challenge and needs 1 player")
+    if hand is not None and (expansion or actions >= 0):
+        raise PDError(f"variant {variant!r}: hand=.. chooses the cards; drop lucid and actions=N")
+    return Setup(players, expansion, start, actions, cards if cards is not None else default_cards(),
+                 public_backs, hand)
+
+
+def parse_hand(variant: str, text: str) -> tuple[int, ...]:
+    """``barrier,shimmer,shimmer`` -> a count per action type; at most the 2 copies of each (P7.1, P7.5)."""
+    counts = [0] * len(ACTION_TYPES)
+    names = [t.strip() for t in text.split(",")]
+    for name in names:
+        if name not in ACTION_TYPES:
+            raise PDError(f"variant {variant!r}: hand: unknown action card {name!r} (known: {', '.join(ACTION_TYPES)})")
+        counts[ACTION_TYPES.index(name)] += 1
+        if counts[ACTION_TYPES.index(name)] > COPIES_PER_ACTION:
+            raise PDError(f"variant {variant!r}: hand: {name} more than {COPIES_PER_ACTION} times (there are "
+                          f"{COPIES_PER_ACTION} copies)")
+    return tuple(counts)
+
+
+def hand_text(hand: tuple[int, ...]) -> str:
+    """A count per type -> ``barrier,shimmer,shimmer`` (ACTION_TYPES order, the canonical notation)."""
+    return ",".join(a for t, a in enumerate(ACTION_TYPES) for _ in range(hand[t]))
 
 
 def variant_name(setup: Setup) -> str:
@@ -207,6 +239,10 @@ def variant_name(setup: Setup) -> str:
         parts.append(f"start={setup.start}")
     if setup.actions >= 0:
         parts.append(f"actions={setup.actions}")
+    if setup.hand is not None:
+        parts.append(f"hand={hand_text(setup.hand)}")
+    if setup.public_backs:
+        parts.append("public-backs")
     return "+".join(parts) or "base"
 
 

@@ -94,6 +94,18 @@ def build_reference(data: dict) -> reference.Game:
                           [list(h) for h in held], [[0] * len(ACTION_TYPES) for _ in seats], [0] * players,
                           [[parse_face(cards, t, taken) for t in seat.get("aside", [])] for seat in seats],
                           [parse_face(cards, t, taken) for t in s.get("discard", [])])
+    # P9.5: a back showing in the setup was seen (a flip shows the card, rulebook l. 91-92); "backs_seen"
+    # names more; the public-backs variant knows them all.
+    game.back_seen = [setup.public_backs] * len(cards)
+    for card, side in [(x.card, x.side) for x in deck] + [f for a in game.aside for f in a] + game.discard:
+        if side:
+            game.back_seen[card] = True
+    for name in s.get("backs_seen", []):
+        if name not in cards.names:
+            raise ScenarioFail(f"backs_seen: unknown card {name!r}")
+        for c, n in enumerate(cards.names):
+            if n == name:
+                game.back_seen[c] = True
     game.active = int(s.get("active", 0))
     game.turns = int(s.get("turns", 0))
     return game
@@ -161,6 +173,7 @@ def snapshot_reference(game: reference.Game, pending) -> dict:
         "deck_known": [s.known for s in game.deck], "deck_count": len(game.deck),
         "discard": [face_text(c, *x) for x in game.discard],
         "flow": [face_text(c, *x) for x in game.flow],
+        "backs_seen": sorted({c.names[i] for i, b in enumerate(game.back_seen) if b and c.flip[i]}),
         "seats": [{"wake": game.wake[s],
                    "actions": [a for t, a in enumerate(ACTION_TYPES) for _ in range(game.held[s][t])],
                    "used": [a for t, a in enumerate(ACTION_TYPES) for _ in range(game.used[s][t])],
@@ -205,6 +218,8 @@ def fast_state(game: reference.Game) -> np.ndarray:
         st[F.ASIDE_N + s] = len(game.aside[s])
         for j, (card, side) in enumerate(game.aside[s]):
             st[F.ASIDE_CARD + s * F.DCAP + j], st[F.ASIDE_SIDE + s * F.DCAP + j] = card, side
+    for card, seen in enumerate(game.back_seen):
+        st[F.BACK_SEEN + card] = int(seen)
     st[F.DISCARD_N] = len(game.discard)
     for j, (card, side) in enumerate(game.discard):
         st[F.DISCARD_CARD + j], st[F.DISCARD_SIDE + j] = card, side
@@ -277,6 +292,7 @@ def snapshot_fast(game: reference.Game, st: np.ndarray) -> dict:
         "deck_count": int(st[F.DECK_N]),
         "discard": [face(F.DISCARD_CARD, F.DISCARD_SIDE, i) for i in range(st[F.DISCARD_N])],
         "flow": [face(F.FLOW_CARD, F.FLOW_SIDE, i) for i in range(st[F.FLOW_N])],
+        "backs_seen": sorted({c.names[i] for i in range(len(c)) if st[F.BACK_SEEN + i] and c.flip[i]}),
         "seats": [{"wake": int(st[F.WAKE + s]),
                    "actions": [a for t, a in enumerate(ACTION_TYPES) for _ in range(st[F.HELD + s * F.NA + t])],
                    "used": [a for t, a in enumerate(ACTION_TYPES) for _ in range(st[F.USED + s * F.NA + t])],
