@@ -59,3 +59,128 @@ def test_scenario_places_each_copy_once(tmp_path):
     with pytest.raises(SC.ScenarioFail, match="more often than the card list has copies"):
         SC.build_reference({"setup": {"cards": str(f), "deck": ["The Bear", "The Bear"], "discard": ["The Bear"],
                                       "seats": seats}})
+
+
+# ---------------------------------------------------------------- P9.4, P9.5: decisions read only what the seat may know
+
+def record_positions(players, variant, games, seed=21):
+    """Reference games (threshold against random): a copy of every position at a "turn" decision."""
+    setup = pd.parse_setup(players, variant)
+    out = []
+
+    class Recorder:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def choose(self, game, kind, options, info):
+            if kind == "turn":
+                out.append((game.copy(), list(options)))
+            return self.agent.choose(game, kind, options, info)
+
+    for g in range(games):
+        game = R.new_game(setup, seed, g)
+        rng = R.GameRng.decisions(seed, g)
+        game.agents = [Recorder(R.ThresholdAgent()), Recorder(R.RandomAgent(rng))][:players]
+        R.play_game(game)
+    return out
+
+
+def disguise(game, seat, rng):
+    """The same position as ``seat`` sees it: every slot it cannot place reshuffled (P9.4) and every back no
+    one has seen given another value (P9.5)."""
+    other = game.copy()
+    slots = [i for i in range(len(other.deck)) if not R.knows(other, seat, i)]
+    contents = [other.deck[i] for i in slots]
+    rng.shuffle(contents)
+    for i, slot in zip(slots, contents):
+        other.deck[i] = R.Slot(slot.card, slot.side, slot.known)
+    c = other.cards
+    back = tuple(b if not f or other.back_seen[k] else int(rng.integers(-5, 6)) for k, (f, b) in
+                 enumerate(zip(c.flip, c.back)))
+    other.cards = pd.CardList(c.names, c.flip, c.front, back, c.source)
+    other.setup = pd.Setup(other.setup.players, other.setup.expansion, other.setup.start, other.setup.actions,
+                           other.cards, other.setup.public_backs, other.setup.hand)
+    return other
+
+
+def fast_turn(game, seat, bot, budget=2, seed=3):
+    from simcore.games.pleasant_dreams import fast as F
+    st = SC.fast_state(game)
+    st[F.ACTIVE] = seat
+    cd = np.array([[int(f) for f in game.cards.flip], list(game.cards.front), list(game.cards.back)], np.int64)
+    F.turn_options(st, seat)
+    if bot == "threshold":
+        return int(F.threshold_turn(st, cd, seat))
+    if bot == "random":
+        rng = np.array([seed], np.uint64)
+        return int(F.random_choice(st, rng, F.K_TURN))
+    rng = np.array([seed], np.uint64)
+    return int(F.search_turn(st, cd, seat, rng, budget))
+
+
+def ref_turn(game, seat, options, bot, budget=2, seed=3):
+    if bot == "threshold":
+        return R.threshold_turn(game, seat, options)
+    if bot == "random":
+        return R.random_choice(R.GameRng(seed, 0), "turn", options)
+    return R.search_turn(game, seat, options, R.GameRng(seed, 0), budget)
+
+
+POSITIONS = None
+
+
+def positions():
+    global POSITIONS
+    if POSITIONS is None:
+        POSITIONS = record_positions(2, "lucid", 40) + record_positions(2, "base", 20) + record_positions(1, "lucid", 10)
+    return POSITIONS
+
+
+def test_positions_include_secret_insertions_and_unseen_backs():
+    # The test below is only as good as its positions: some must follow an opponent's secret insertion
+    # below cards the seat had seen, and some must have backs no one has seen in the deck.
+    after_insertion = unseen_back = 0
+    for game, _ in positions():
+        seat = game.active
+        if any(s.known & (1 << (1 - seat)) and not s.known & (1 << seat) for s in game.deck[1:]) and game.players == 2:
+            after_insertion += 1
+        if any(game.cards.flip[s.card] and s.side == 0 and not game.back_seen[s.card] for s in game.deck):
+            unseen_back += 1
+    assert after_insertion >= 20 and unseen_back >= 100
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("bot", ["random", "threshold", "search"])
+def test_reshuffling_what_a_seat_cannot_know_changes_no_choice(engine, bot):
+    # P9.4, P9.5: every bot and the search player choose the same at a position and at any copy of it that
+    # differs only where the seat cannot see (positions after secret insertions included) and in unseen backs.
+    rng = np.random.default_rng(4)
+    cases = positions() if bot != "search" else positions()[::12]
+    for game, options in cases:
+        seat = game.active
+        for _ in range(2 if bot != "search" else 1):
+            other = disguise(game, seat, rng)
+            if engine == "reference":
+                assert ref_turn(game, seat, options, bot) == ref_turn(other, seat, options, bot)
+            else:
+                assert fast_turn(game, seat, bot) == fast_turn(other, seat, bot)
+
+
+def test_the_reshuffle_test_can_fail():
+    # Power check: reshuffling slots the seat DOES know (here: every slot below the top), or changing backs
+    # once they count as seen (the public-backs variant, P9.5), does change some threshold choices.
+    rng = np.random.default_rng(5)
+    moved = revealed = 0
+    for game, options in positions():
+        seat = game.active
+        other = game.copy()
+        rest = other.deck[1:]
+        rng.shuffle(rest)
+        other.deck[1:] = [R.Slot(s.card, s.side, s.known) for s in rest]
+        moved += R.threshold_turn(game, seat, options) != R.threshold_turn(other, seat, options)
+        seen, other = game.copy(), disguise(game, seat, rng)
+        seen.back_seen = [True] * len(seen.cards)
+        other.back_seen = [True] * len(other.cards)
+        other.deck = [R.Slot(s.card, s.side, s.known) for s in game.deck]
+        revealed += R.threshold_turn(seen, seat, options) != R.threshold_turn(other, seat, options)
+    assert moved >= 5 and revealed >= 5
