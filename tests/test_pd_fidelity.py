@@ -184,3 +184,49 @@ def test_the_reshuffle_test_can_fail():
         other.deck = [R.Slot(s.card, s.side, s.known) for s in game.deck]
         revealed += R.threshold_turn(seen, seat, options) != R.threshold_turn(other, seat, options)
     assert moved >= 5 and revealed >= 5
+
+
+# ---------------------------------------------------------------- the new hand-worked scenarios and their broken copies
+
+# Each new scenario (worked by hand in its description) with a broken copy: the expectation of a wrong
+# reading, which must fail on both engines.
+BROKEN = {
+    # the leak of issue #27: seat 1 still knowing The Spider and The Shadow exactly
+    "17-secret-insertion-below-seen-cards": {"deck_known": [3, 2, 3, 0, 3]},
+    # a Barrier that turned the card over, or no Barrier on a cross card at all
+    "18-barrier-on-a-cross-card": {"deck": ["The Moon", "The Spider", "The Lullaby"]},
+    # the flipped Bear at the bottom instead of the centre: it would resolve first
+    "19-solo-win": {"discard": ["~The Bear", "The Spider", "The Moon"]},
+    # the second Mirror refused, or the backs counted as seen
+    "20-second-mirror": {"backs_seen": ["The Bear", "The Falling Dream"]},
+    # Recurring Dreams in solo sending the card to the bottom
+    "21-recurring-dreams-solo": {"deck": ["The Storm", "The Calm Sea", "The Spider"]},
+    # the set-aside card resolving before the Deep Sleep card
+    "22-deep-sleep-with-suppression": {"discard": ["The Shadow", "The Teddy Bear", "The Moon"]},
+    # Dream Compass before Deep Sleep (it could not reorder the Deep Sleep card: the seat wakes)
+    "23-compass-with-deep-sleep": {"game_over": True},
+    # a seat dealt two Barriers using only one
+    "24-lucid-deal-two-of-a-kind": {"seats": [{"actions": ["barrier"]}, {}]},
+}
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_new_scenario_passes_and_its_broken_copy_fails(tmp_path, engine, name):
+    import json
+    path = pd.SCENARIOS_DIR / f"{name}.json"
+    assert pd.check_scenario(path, engine) is None
+    data = json.loads(path.read_text())
+    data["expect"].update(BROKEN[name])
+    broken = tmp_path / f"{name}-broken.json"
+    broken.write_text(json.dumps(data))
+    result = pd.check_scenario(broken, engine)
+    assert result is not None and "\n" not in result
+
+
+def test_new_scenarios_cite_the_new_rules():
+    import json
+    rules = set()
+    for name in BROKEN:
+        rules |= set(json.loads((pd.SCENARIOS_DIR / f"{name}.json").read_text())["rules"])
+    assert {"P9.4", "P9.5", "P8.2", "P6.3", "P8.6", "P8.8", "P8.3", "P8.5", "P8.7", "P7.2"} <= rules
