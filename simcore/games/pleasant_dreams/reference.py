@@ -560,8 +560,10 @@ def threshold_resolve(game: Game, seat: int, options: list[int], card: int, side
 
 
 def threshold_flip(game: Game, seat: int, card: int) -> int:
-    """Flip for the extra point when awake enough for it to count; solo only if the back may count at most
-    +1 (P9.5: decided before looking at the back, so an unseen back counts UNSEEN_BACK; rulebook l. 37-39)."""
+    """Flip for the extra point when awake enough for it to count; solo (where the card comes back to the
+    player) not when its back has been seen to be above +1 (P9.5: decided before looking at the back,
+    rulebook lines 37-39, so an unseen back counts UNSEEN_BACK; never flipping an unseen back would throw
+    away the extra points the solo player needs)."""
     return int(game.wake[seat] >= 1 and (game.players == 2 or seen_value(game, card, 1) <= 1))
 
 
