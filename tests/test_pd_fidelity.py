@@ -230,3 +230,113 @@ def test_new_scenarios_cite_the_new_rules():
     for name in BROKEN:
         rules |= set(json.loads((pd.SCENARIOS_DIR / f"{name}.json").read_text())["rules"])
     assert {"P9.4", "P9.5", "P8.2", "P6.3", "P8.6", "P8.8", "P8.3", "P8.5", "P8.7", "P7.2"} <= rules
+
+
+# ---------------------------------------------------------------- P9.5 when a back is seen
+
+def test_backs_are_unseen_until_shown_and_public_in_the_variant():
+    # P1.4, P9.5: a new game knows no back; the public-backs variant knows them all.
+    g = R.new_game(pd.parse_setup(2), 3, 1)
+    assert not any(g.back_seen)
+    g = R.new_game(pd.parse_setup(2, "public-backs"), 3, 1)
+    assert all(g.back_seen)
+    assert pd.variant_name(pd.parse_setup(2, "public-backs+lucid")) == "lucid+public-backs"
+
+
+def test_mirror_shows_only_the_new_top_back():
+    # P8.6 + P4.4: after a Mirror the deck shows its backs, but only the top one is in view.
+    g = SC.build_reference({"setup": {"deck": ["The Bear", "The Lullaby", "The Kite"], "seats": [{"wake": 1},
+                                                                                                  {"wake": 1}]}})
+    g.held[0][pd.common.MIRROR] = 1
+    R.use_mirror(g, 0)
+    seen = {CARDS.names[c] for c, b in enumerate(g.back_seen) if b}
+    assert seen == {"The Kite"}
+    # a bot at this point counts the Lullaby's and the Bear's backs as 0 (UNSEEN_BACK), the Kite's as +1
+    assert [R.seen_value(g, s.card, s.side) for s in g.deck] == [1, 0, 0]
+
+
+def test_premonition_and_flip_show_backs():
+    g = SC.build_reference({"setup": {"deck": ["The Moon", "~The Lullaby", "The Bear", "~The Kite"],
+                                      "seats": [{"wake": 1, "actions": ["premonition"]}, {"wake": 1}]}})
+    g.back_seen = [False] * len(CARDS)          # as if the Lullaby and the Kite had been flipped unseen
+    R.use_premonition(g, 0)
+    assert {CARDS.names[c] for c, b in enumerate(g.back_seen) if b} == {"The Lullaby"}   # not the 4th card
+
+
+# ---------------------------------------------------------------- P7.5 the solo challenge with chosen cards
+
+@pytest.mark.parametrize("variant, hand, canonical", [
+    ("start=4+hand=shimmer,barrier", {"barrier": 1, "shimmer": 1}, "start=4+hand=barrier,shimmer"),
+    ("hand=mirror,mirror", {"mirror": 2}, "hand=mirror,mirror"),
+])
+def test_hand_notation(variant, hand, canonical):
+    s = pd.parse_setup(1, variant)
+    assert s.hand == tuple(hand.get(a, 0) for a in pd.ACTION_TYPES)
+    assert pd.variant_name(s) == canonical and pd.parse_setup(1, canonical) == s
+
+
+@pytest.mark.parametrize("players, variant, fragment", [
+    (2, "hand=barrier", "needs 1 player"),
+    (1, "lucid+hand=barrier", "drop lucid"),
+    (1, "actions=2+hand=barrier", "drop lucid and actions"),
+    (1, "hand=barrier,barrier,barrier", "more than 2 times"),
+    (1, "hand=dance", "unknown action card"),
+    (1, "hand=", "unknown action card"),
+])
+def test_bad_hands(players, variant, fragment):
+    with pytest.raises(pd.PDError) as err:
+        pd.parse_setup(players, variant)
+    assert fragment in str(err.value) and "\n" not in str(err.value)
+
+
+def test_hand_is_held_and_the_deck_is_the_same_deal():
+    # P7.5: exactly the chosen cards; the deck of game g is the same whatever the hand (paired comparisons).
+    a = R.new_game(pd.parse_setup(1, "start=4+hand=barrier,shimmer,shimmer"), 9, 4)
+    b = R.new_game(pd.parse_setup(1, "start=4+actions=3"), 9, 4)
+    assert a.held[0] == [1, 0, 0, 2, 0, 0, 0, 0] and a.wake == [4]
+    assert [(s.card, s.side) for s in a.deck] == [(s.card, s.side) for s in b.deck]
+    ref = pd.play_games(pd.parse_setup(1, "start=4+hand=barrier,shimmer"), ["threshold"], 2, 0, 50, engine="reference")
+    fast = pd.play_games(pd.parse_setup(1, "start=4+hand=barrier,shimmer"), ["threshold"], 2, 0, 50, engine="fast")
+    assert all(np.array_equal(ref[k], fast[k]) for k in ref)
+    assert (ref["dealt"][:, 0] == [1, 0, 0, 1, 0, 0, 0, 0]).all()
+
+
+def test_the_sets_searched_are_every_multiset_of_types():
+    # 8 types, at most 2 copies each: N=2 is 8 pairs + C(8,2) = 36; N=3 is C(8,3) + 8*7 = 112;
+    # N=4 is C(8,4) + 8*C(7,2) + C(8,2) = 70 + 168 + 28 = 266 (against C(16,4) = 1820 labelled sets).
+    from simcore.games.pleasant_dreams.challenge import hands
+    assert [len(hands(n)) for n in range(5)] == [1, 8, 36, 112, 266]
+    assert len(hands(16)) == 1 and hands(16)[0] == (2,) * 8
+    assert all(sum(h) == 3 and max(h) <= 2 for h in hands(3)) and len(set(hands(3))) == 112
+
+
+def test_best_hand_is_the_best_set_measured_on_other_deals():
+    # With every set a finalist and screen == confirm, the choice is the set with the most wins on deals
+    # 0..199 (worked out here set by set), and its rate is measured on deals from MEASURE_FROM.
+    from simcore.games.pleasant_dreams import challenge as C
+    r = C.best_hand(1, seed=3, screen=200, finalists=8, confirm=200, measure=300)
+    wins = {h: C.solo_wins(C.variant_of(4, h), "threshold", 3, 0, 200) for h in C.hands(1)}
+    best = max(wins.values())
+    first = next(h for h in C.hands(1) if wins[h] == best)
+    assert r["hand"] == pd.common.hand_text(first) and r["confirm_rate"] == best / 200 and r["sets"] == 8
+    direct = pd.play_games(pd.parse_setup(1, r["variant"]), ["threshold"], 3, C.MEASURE_FROM, 300)
+    assert r["wins"] == int((direct["winner"] == 0).sum()) and r["games"] == 300
+    with pytest.raises(pd.PDError):
+        C.best_hand(1, screen=0)
+
+
+# ---------------------------------------------------------------- P2.2 difficulty is a solo rule
+
+def test_two_player_difficulty_rows_are_labelled_a_variant():
+    from analyses.pleasant_dreams import difficulty_rows
+    from reports.pleasant_dreams import make_findings
+    rows = [{"players": p, "bots": [("threshold", ())] * p, "expansion": False, "actions": -1, "start": st,
+             "games": 100, "seat_rates": [(0.5, 0.4, 0.6)] * p, "turns": 9.0} for p in (1, 2) for st in (1, 4)]
+    out = difficulty_rows(rows)
+    assert [(r["players"], r["start"], r["rulebook"]) for r in out] == [(1, 1, True), (1, 4, True), (2, 1, True),
+                                                                       (2, 4, False)]
+    s = {"first_player": [], "action_value": [], "holding": [], "expansion": [], "difficulty": out,
+         "solo_challenge": [], "solo_chosen": [], "solver": []}
+    texts = [f.text for f in make_findings(s)]
+    assert texts[0].startswith("Solo (the rulebook's difficulty levels)")
+    assert texts[1].startswith("2-player difficulty variant (not in the rulebook")
