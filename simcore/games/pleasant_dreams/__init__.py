@@ -3,7 +3,8 @@
 The package in the shape TAG uses per game (``Setup`` = Parameters, ``reference.Game`` = GameState,
 the functions of :mod:`.reference` = ForwardModel) with a numba twin (:mod:`.fast`, arrays as pgx keeps
 state). Rules as played: ``interpretations.md`` (rule ids P1..P10); card list: ``cards.toml`` (assumed,
-see its header). Importing this package compiles nothing: the fast engine compiles on first play.
+see its header); the bots' table and spec parser: :mod:`.bots`; the solo challenge with chosen cards:
+:mod:`.challenge`. Importing this package compiles nothing: the fast engine compiles on first play.
 """
 from __future__ import annotations
 
