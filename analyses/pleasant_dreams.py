@@ -60,6 +60,7 @@ def _describe(game, c) -> dict:
     bots = [split_strategy(s) for s in c.strategies]
     return {"config": c.id, "variant": c.variant, "players": c.players, "strategies": c.strategies,
             "expansion": bool(setup.expansion), "start": int(setup.start), "actions": int(setup.actions),
+            "public_backs": bool(getattr(setup, "public_backs", False)), "hand": getattr(setup, "hand", None) is not None,
             "bots": bots}
 
 
@@ -182,7 +183,8 @@ def expansion_rows(folder: str | Path, rows: list[dict]) -> list[dict]:
         if bot is None or d["expansion"] or d["players"] != 2:
             continue
         twin = next((e for e in rows if _same_bot(e) == bot and e["expansion"] and e["players"] == 2
-                     and (e["start"], e["actions"]) == (d["start"], d["actions"])), None)
+                     and (e["start"], e["actions"], e.get("public_backs")) ==
+                     (d["start"], d["actions"], d.get("public_backs"))), None)
         if twin is None:
             continue
         lucid, base = _paired_configs(folder, d, twin, "win")
@@ -203,7 +205,7 @@ def difficulty_rows(rows: list[dict]) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if bot is None or d["expansion"] or d["actions"] != -1:
+        if bot is None or d["expansion"] or d["actions"] != -1 or d.get("public_backs") or d.get("hand"):
             continue
         rate, low, high = d["seat_rates"][0]
         # P2.2: difficulty is a solo rule (rulebook lines 135-140); 2 players above 1 is a variant

@@ -86,7 +86,8 @@ def make_findings(s: dict) -> list[Finding]:
                            f"(difference {pts(r['difference'])} points, 95% interval {pts(r['low'])} to {pts(r['high'])}).",
                            r["significant"], "cards", "holding", r))
     for r in s["expansion"]:
-        out.append(Finding(f"With the {r['strategy']} bot, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
+        extra = " in the public-backs variant" if "public-backs" in r["base_variant"] else ""
+        out.append(Finding(f"With the {r['strategy']} bot{extra}, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
                            f"{pct(r['lucid_rate'])} (change {pts(r['change'])} points, 95% interval {pts(r['low'])} to "
                            f"{pts(r['high'])}) and the game length from {r['base_turns']:.1f} to {r['lucid_turns']:.1f} "
                            f"turns (change {r['turns_change']:+.2f}, {r['turns_low']:+.2f} to {r['turns_high']:+.2f}).",
