@@ -231,15 +231,21 @@ def solo_challenge_rows(rows: list[dict], start: int = 4) -> list[dict]:
 
 
 def choice_plan(rows: list[dict], start: int = 4) -> dict | None:
-    """What the chosen-cards search plays for a folder: its random-deal solo rows' bots (not the search
-    bot: 400+ sets each) and N, and budgets scaled to the rows' games; None when it has no such rows."""
-    random_rows = [r for r in solo_challenge_rows(rows, start) if not r["strategy"].startswith("search")]
+    """What the chosen-cards search plays for a folder: for each bot of its random-deal solo rows, budgets
+    scaled to that bot's games, and how far to go: the fast bots through every N of their random rows
+    (for the chart) and on until the best set stays asleep more often than not; a search bot (slow: every
+    set is played) only until then. None when the folder has no such rows."""
+    random_rows = solo_challenge_rows(rows, start)
     if not random_rows:
         return None
-    games = max(r["games"] for r in random_rows)
-    return {"start": start, "strategies": sorted({r["strategy"] for r in random_rows}),
-            "actions": sorted({r["actions"] for r in random_rows}), "max_actions": CHOICE_MAX_CARDS,
-            "screen": max(200, games // 25), "finalists": 8, "confirm": max(1000, games // 5), "measure": games}
+    bots = []
+    for bot in sorted({r["strategy"] for r in random_rows}):
+        mine = [r for r in random_rows if r["strategy"] == bot]
+        games = max(r["games"] for r in mine)
+        bots.append({"strategy": bot, "screen": max(200, games // 25), "finalists": 8,
+                     "confirm": max(1000, games // 5), "measure": games,
+                     "through": 0 if bot.startswith("search") else max(r["actions"] for r in mine)})
+    return {"start": start, "max_actions": CHOICE_MAX_CARDS, "bots": bots}
 
 
 def write_solo_choice(folder: str | Path, seed: int, progress=None) -> list[dict]:
@@ -263,18 +269,16 @@ def write_solo_choice(folder: str | Path, seed: int, progress=None) -> list[dict
 
     cards = cards_from_text(load_game("pleasant-dreams"), m.meta.get("cards"))
     rows = []
-    for bot in plan["strategies"]:
-        n = 0
-        while n <= plan["max_actions"]:
+    for b in plan["bots"]:
+        for n in range(plan["max_actions"] + 1):
             if progress:
-                progress(f"solo challenge, chosen cards: best set of {n} for the {bot} bot")
-            r = best_hand(n, start=plan["start"], strategy=bot, seed=seed, screen=plan["screen"],
-                          finalists=plan["finalists"], confirm=plan["confirm"], measure=plan["measure"], cards=cards)
-            r["strategy"] = bot
+                progress(f"solo challenge, chosen cards: best set of {n} for the {b['strategy']} bot")
+            r = best_hand(n, start=plan["start"], strategy=b["strategy"], seed=seed, screen=b["screen"],
+                          finalists=b["finalists"], confirm=b["confirm"], measure=b["measure"], cards=cards)
+            r["strategy"] = b["strategy"]
             rows.append(r)
-            if n >= max(plan["actions"]) and wilson(float(r["wins"]), r["games"]).low > 0.5:
+            if n >= b["through"] and wilson(float(r["wins"]), r["games"]).low > 0.5:
                 break
-            n += 1
     write_atomic(path, json.dumps({"plan": plan, "seed": seed, "rows": rows}, indent=1).encode())
     return solo_choice_rows(folder)
 
