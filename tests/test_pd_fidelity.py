@@ -340,3 +340,32 @@ def test_two_player_difficulty_rows_are_labelled_a_variant():
     texts = [f.text for f in make_findings(s)]
     assert texts[0].startswith("Solo (the rulebook's difficulty levels)")
     assert texts[1].startswith("2-player difficulty variant (not in the rulebook")
+
+
+# ---------------------------------------------------------------- the study's chosen-cards answer (P7.5)
+
+def test_study_writes_the_chosen_cards_answer(tmp_path, monkeypatch):
+    # A small study with solo random-deal rows at start 4 (0 and 2 cards): the chosen-cards search covers
+    # N = 0..2 (here capped at 2), its rows equal best_hand run directly with the same budgets, and the
+    # findings give both readings.
+    import analyses.pleasant_dreams as A
+    from analyses.gameplan import load_any_study_file
+    from analyses.studyfile import run_plan
+    from reports.pleasant_dreams import make_findings
+    from simcore.games.pleasant_dreams.challenge import best_hand
+    plan = tmp_path / "plan.toml"
+    plan.write_text('game = "pleasant-dreams"\nname = "t"\nseed = 6\ngames = 80\nchunk_size = 80\n'
+                    '[[configs]]\nplayers = 1\nvariants = ["start=4+actions=0", "start=4+actions=2"]\n'
+                    'strategy = "threshold"\n', encoding="utf-8")
+    run_plan(load_any_study_file(plan), tmp_path / "study", progress=False)
+    monkeypatch.setattr(A, "CHOICE_MAX_CARDS", 2)
+    rows = A.write_solo_choice(tmp_path / "study", 6)
+    assert [(r["actions"], r["reading"], r["games"]) for r in rows] == [(0, "chosen cards", 80), (1, "chosen cards", 80),
+                                                                       (2, "chosen cards", 80)]
+    direct = best_hand(2, seed=6, screen=200, finalists=8, confirm=1000, measure=80)
+    assert rows[2]["hand"] == direct["hand"] and rows[2]["rate"] == direct["wins"] / 80
+    assert rows[2]["low"] < rows[2]["rate"] < rows[2]["high"]
+    s = A.pd_summary(tmp_path / "study")
+    assert s["solo_chosen"] == A.json_clean(rows)
+    texts = [f.text for f in make_findings(s) if f.topic == "solo"]
+    assert texts[0].startswith("As asked (the player chooses its cards") and texts[1].startswith("Random-deal reading")
