@@ -204,7 +204,7 @@ def turn_options(st, seat):
         for n in range(1, min(MAX_FLOW, d) + 1):
             st[OPTS + k] = n
             k += 1
-        if can_use(st, seat, MIRROR):
+        if can_use(st, seat, MIRROR):                            # P8.6
             st[OPTS + k] = TURN_MIRROR
             k += 1
         if can_use(st, seat, PREMONITION):

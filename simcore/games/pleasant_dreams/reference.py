@@ -183,7 +183,7 @@ def turn_options(game: Game, seat: int) -> list[int]:
     """P4.1, P4.2, P8.9: flow sizes 1..min(5, deck) (0 on an empty deck), then Mirror, Premonition."""
     d = len(game.deck)
     options = list(range(1, min(MAX_FLOW, d) + 1)) if d else [0]
-    if d and can_use(game, seat, MIRROR):
+    if d and can_use(game, seat, MIRROR):             # P8.6: any holder, the one who used the first too
         options.append(TURN_MIRROR)
     if d and can_use(game, seat, PREMONITION):
         options.append(TURN_PREMONITION)
@@ -251,7 +251,7 @@ def draw_flow(game: Game, seat: int, n: int) -> None:
         reveal(game, card, side)
     reveal_top(game)
     game.flow = drawn[::-1]
-    for card in reversed(game.aside[seat]):
+    for card in reversed(game.aside[seat]):           # P8.7: "on a later turn" = the next one (l. 174)
         game.flow.insert(0, card)
     game.aside[seat] = []
     say(game, f"seat {seat + 1} draws {n}: " + ", ".join(game.cards.label(c, s) for c, s in drawn))
