@@ -29,7 +29,7 @@ TOPICS = {
     "first": "First-player advantage",
     "cards": "Value of each action card",
     "expansion": "Lucid Dreams expansion against the base game",
-    "difficulty": "Difficulty levels (starting wakefulness)",
+    "difficulty": "Difficulty levels (starting wakefulness; a solo rule, P2.2)",
     "solo": "The solo challenge: how many action cards from a wakefulness of 4?",
     "solver": "How close each bot plays to the exact solver",
 }
@@ -54,7 +54,11 @@ def variant_text(variant: str) -> str:
         elif token.startswith("start="):
             parts.append(f"starting wakefulness {token[6:]}")
         elif token.startswith("actions="):
-            parts.append(f"{token[8:]} action card(s)")
+            parts.append(f"{token[8:]} random action card(s)")
+        elif token.startswith("hand="):
+            parts.append(f"holding {token[5:].replace(',', ', ')}")
+        elif token == "public-backs":
+            parts.append("backs public (variant)")
         else:
             parts.append(token)
     return ", ".join(parts)
@@ -82,7 +86,8 @@ def make_findings(s: dict) -> list[Finding]:
                            f"(difference {pts(r['difference'])} points, 95% interval {pts(r['low'])} to {pts(r['high'])}).",
                            r["significant"], "cards", "holding", r))
     for r in s["expansion"]:
-        out.append(Finding(f"With the {r['strategy']} bot, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
+        extra = " in the public-backs variant" if "public-backs" in r["base_variant"] else ""
+        out.append(Finding(f"With the {r['strategy']} bot{extra}, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
                            f"{pct(r['lucid_rate'])} (change {pts(r['change'])} points, 95% interval {pts(r['low'])} to "
                            f"{pts(r['high'])}) and the game length from {r['base_turns']:.1f} to {r['lucid_turns']:.1f} "
                            f"turns (change {r['turns_change']:+.2f}, {r['turns_low']:+.2f} to {r['turns_high']:+.2f}).",
@@ -95,17 +100,32 @@ def make_findings(s: dict) -> list[Finding]:
         what = "stays asleep" if players == 1 else "seat 1 wins"
         sig = lo["high"] < hi["low"] or hi["high"] < lo["low"]
         steps = ", ".join(f"start {r['start']}: {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
-        out.append(Finding(f"{'Solo' if players == 1 else '2 players'}, {bot} bot: {what} {steps}.", sig,
-                           "difficulty", "difficulty", {"rows": rows}))
+        who = ("Solo (the rulebook's difficulty levels)" if players == 1 else
+               "2-player difficulty variant (not in the rulebook: difficulty is a solo rule; both seats start there)")
+        out.append(Finding(f"{who}, {bot} bot: {what} {steps}.", sig, "difficulty", "difficulty", {"rows": rows}))
+    chosen: dict[str, list[dict]] = {}
+    for r in s.get("solo_chosen", []):
+        chosen.setdefault(r["strategy"], []).append(r)
+    for bot, rows in chosen.items():
+        steps = "; ".join(f"{r['actions']}: {r['hand'].replace(',', ', ') or 'none'} {pct(r['rate'])} "
+                          f"({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        need = next((r for r in rows if r["low"] > 0.5), None)
+        verdict = (f"The answer to the rulebook's question: {need['actions']} card(s), "
+                   f"{need['hand'].replace(',', ', ')}." if need else
+                   f"Even the best {rows[-1]['actions']} card(s) do not keep it asleep more often than not.")
+        out.append(Finding(f"As asked (the player chooses its cards, P7.5): starting solo at wakefulness 4, the best set "
+                           f"of N cards for the {bot} bot (every set of the 16 searched, the best measured on other deals) "
+                           f"stays asleep with {steps}. {verdict}", need is not None, "solo", "solo_chosen", {"rows": rows}))
     by_bot: dict[str, list[dict]] = {}
     for r in s["solo_challenge"]:
         by_bot.setdefault(r["strategy"], []).append(r)
     for bot, rows in by_bot.items():
         steps = "; ".join(f"{r['actions']} card(s): {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
         half = next((r for r in rows if r["low"] > 0.5), None)
-        verdict = (f"It needs {half['actions']} action card(s) to stay asleep more often than not."
-                   if half else f"Even with {rows[-1]['actions']} action card(s) it does not stay asleep more often than not.")
-        out.append(Finding(f"Starting solo at wakefulness 4, the {bot} bot stays asleep to the end with {steps}. {verdict}",
+        verdict = (f"It needs {half['actions']} random card(s) to stay asleep more often than not."
+                   if half else f"Even with {rows[-1]['actions']} random card(s) it does not stay asleep more often than not.")
+        out.append(Finding(f"Random-deal reading (N random cards of all 16, P7.3): starting solo at wakefulness 4, the "
+                           f"{bot} bot stays asleep to the end with {steps}. {verdict}",
                            half is not None, "solo", "solo_challenge", {"rows": rows}))
     for r in s["solver"]:
         sig = r["gap_low"] > 0
@@ -175,7 +195,8 @@ def title_page(folder: Path, s: dict, contents: list[str]) -> Figure:
         ("Cards", "the shipped list of 19 dream fragments: ASSUMED (only The Bear and The Music Box are printed)"
                   if m.meta.get("cards") is None else "a --cards file (kept in the manifest)"),
         ("Conventions", "every estimate with its 95% interval; seat 1 plays first; solo: the player wins by staying "
-                        "asleep to the end of the deck"),
+                        "asleep to the end of the deck; the bots never use a back no one has seen (P1.4, P9.5) nor "
+                        "where a card went in a secret insertion (P9.4)"),
     ]
     y = 0.81
     for key, value in facts:
@@ -280,11 +301,13 @@ def difficulty_chart(s: dict) -> list[Chart]:
     rows = s["difficulty"]
     if not rows:
         return []
-    fig = _new("Difficulty levels", "Starting wakefulness 1 to 4 (the rulebook's default is 1): 2 players, seat 1's win "
-               "rate; solo, the chance of staying asleep to the end; 95% Wilson intervals.")
+    fig = _new("Difficulty levels", "Starting wakefulness 1 to 4 (the rulebook's default is 1; difficulty is a solo rule): "
+               "solo, the chance of staying asleep to the end; the 2-player line is a variant the rulebook does not "
+               "define (both seats start there), seat 1's win rate; 95% Wilson intervals.")
     groups: dict[str, list[dict]] = {}
     for r in rows:
-        groups.setdefault(f"{'solo' if r['players'] == 1 else '2 players, seat 1'} ({r['strategy']})", []).append(r)
+        label = "solo" if r["players"] == 1 else "2-player variant, seat 1"
+        groups.setdefault(f"{label} ({r['strategy']})", []).append(r)
     ax = fig.add_subplot()
     _rate_lines(ax, groups, "start")
     ax.set_xlabel("starting wakefulness")
@@ -295,19 +318,20 @@ def difficulty_chart(s: dict) -> list[Chart]:
 
 @styled
 def solo_chart(s: dict) -> list[Chart]:
-    rows = s["solo_challenge"]
+    rows = s["solo_challenge"] + s.get("solo_chosen", [])
     if not rows:
         return []
     fig = _new("The solo challenge", "\"How many action cards do you need if you start on a wakefulness of 4?\" The "
-               "chance of staying asleep to the end of the deck with N random action cards from all 16, per bot; 95% "
-               "Wilson intervals.")
+               "chance of staying asleep to the end of the deck with N action cards, per bot: chosen by the player "
+               "(the best set of N of the 16, measured on deals it was not chosen on; the question as asked) and "
+               "dealt at random from all 16; 95% Wilson intervals.")
     groups: dict[str, list[dict]] = {}
     for r in rows:
-        groups.setdefault(r["strategy"], []).append(r)
+        groups.setdefault(f"{r['strategy']}, {r.get('reading', 'random deal')}", []).append(r)
     ax = fig.add_subplot()
     _rate_lines(ax, groups, "actions")
     ax.axhline(50, color="#555555", lw=1, ls="--")
-    ax.set_xlabel("action cards dealt")
+    ax.set_xlabel("action cards (chosen or dealt)")
     ax.set_ylabel("stays asleep (%)")
     ax.set_xticks(sorted({r["actions"] for r in rows}))
     return [Chart("pd-solo-challenge", "The solo challenge", fig)]

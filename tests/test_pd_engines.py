@@ -18,7 +18,9 @@ def same(a, b):
 
 
 @pytest.mark.parametrize("players, variant", [(2, "base"), (2, "lucid+start=2"), (1, "base"), (1, "start=4"),
-                                              (1, "lucid+start=3"), (1, "start=4+actions=3"), (2, "start=0")])
+                                              (1, "lucid+start=3"), (1, "start=4+actions=3"), (2, "start=0"),
+                                              (2, "lucid+public-backs"),                 # P1.4 variant
+                                              (1, "start=4+hand=mirror,mirror,shimmer")])  # P7.5, P8.6
 @pytest.mark.parametrize("bots", [("random",), ("threshold",), ("threshold/no-barrier/no-mirror",),
                                   ("random", "threshold")])
 def test_fast_equals_reference(players, variant, bots):
@@ -29,7 +31,8 @@ def test_fast_equals_reference(players, variant, bots):
     same(ref, fast)
 
 
-@pytest.mark.parametrize("players, variant", [(2, "lucid"), (1, "start=4+actions=2")])
+@pytest.mark.parametrize("players, variant", [(2, "lucid"), (1, "start=4+actions=2"), (2, "lucid+public-backs"),
+                                              (1, "start=4+hand=barrier,deep-sleep,mirror")])
 def test_fast_equals_reference_search(players, variant):
     setup = pd.parse_setup(players, variant)
     strategies = ["search@2"] + ["threshold"] * (players - 1)
@@ -145,7 +148,8 @@ def test_import_compiles_nothing():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("players, variant", [(2, "base"), (2, "lucid"), (1, "start=4"), (1, "lucid")])
+@pytest.mark.parametrize("players, variant", [(2, "base"), (2, "lucid"), (1, "start=4"), (1, "lucid"),
+                                              (2, "lucid+public-backs"), (1, "start=4+hand=barrier,shimmer")])
 def test_fast_equals_reference_large(players, variant):
     setup = pd.parse_setup(players, variant)
     for bots in (["random"], ["threshold"], ["search@4"]):

@@ -12,10 +12,14 @@ back from its configurations (variant and strategies), whatever file made it:
   one not dealt it (Welch interval: different games);
 * **expansion**: the same bot in base and Lucid Dreams games (paired by game):
   seat 1's win rate and the game length;
-* **difficulty**: the starting wakefulness 1..4, 2 players (seat 1's rate, length)
-  and solo (the chance of staying asleep);
-* **solo challenge**: starting at 4 with 0, 1, 2 ... action cards: the chance of
-  staying asleep to the end;
+* **difficulty**: the starting wakefulness 1..4, solo (the chance of staying asleep;
+  difficulty is a solo rule, P2.2) and, labelled as a variant the rulebook does not
+  define, 2 players with both seats starting there (seat 1's rate, length);
+* **solo challenge**, two readings of "How many action cards do you need if you
+  start on a wakefulness of 4?" (P7.3, P7.5): N random cards of the 16 (the study's
+  ``start=4+actions=N`` configurations) and, as the rulebook asks, the best N cards
+  chosen by the player (``solo_choice.json``, :func:`write_solo_choice`: every set
+  searched, the best measured on other deals);
 * **solver**: ``solver_gap.json``, written by the study (:func:`write_solver_gap`).
 
 Every function returns plain row dicts (what ``--json`` prints).
@@ -35,6 +39,8 @@ from analyses.stats.intervals import paired_difference, unpaired_difference, wil
 from analyses.study.folder import MANIFEST, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
 
 SOLVER_FILE = "solver_gap.json"
+CHOICE_FILE = "solo_choice.json"
+CHOICE_MAX_CARDS = 6             # the chosen-cards search goes on past the random rows' N up to this
 
 
 def _actions(game) -> tuple[str, ...]:
@@ -54,6 +60,7 @@ def _describe(game, c) -> dict:
     bots = [split_strategy(s) for s in c.strategies]
     return {"config": c.id, "variant": c.variant, "players": c.players, "strategies": c.strategies,
             "expansion": bool(setup.expansion), "start": int(setup.start), "actions": int(setup.actions),
+            "public_backs": bool(getattr(setup, "public_backs", False)), "hand": getattr(setup, "hand", None) is not None,
             "bots": bots}
 
 
@@ -176,7 +183,8 @@ def expansion_rows(folder: str | Path, rows: list[dict]) -> list[dict]:
         if bot is None or d["expansion"] or d["players"] != 2:
             continue
         twin = next((e for e in rows if _same_bot(e) == bot and e["expansion"] and e["players"] == 2
-                     and (e["start"], e["actions"]) == (d["start"], d["actions"])), None)
+                     and (e["start"], e["actions"], e.get("public_backs")) ==
+                     (d["start"], d["actions"], d.get("public_backs"))), None)
         if twin is None:
             continue
         lucid, base = _paired_configs(folder, d, twin, "win")
@@ -197,11 +205,13 @@ def difficulty_rows(rows: list[dict]) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if bot is None or d["expansion"] or d["actions"] != -1:
+        if bot is None or d["expansion"] or d["actions"] != -1 or d.get("public_backs") or d.get("hand"):
             continue
         rate, low, high = d["seat_rates"][0]
+        # P2.2: difficulty is a solo rule (rulebook lines 135-140); 2 players above 1 is a variant
         out.append({"players": d["players"], "strategy": bot, "start": d["start"], "games": d["games"],
-                    "rate": rate, "low": low, "high": high, "turns": d["turns"]})
+                    "rate": rate, "low": low, "high": high, "turns": d["turns"],
+                    "rulebook": d["players"] == 1 or d["start"] == 1})
     # A difficulty level needs another level to be compared with: keep bots played at two or more starts.
     out = [r for r in out if sum(1 for s in out if (s["players"], s["strategy"]) == (r["players"], r["strategy"])) > 1]
     return sorted(out, key=lambda r: (r["players"], r["strategy"], r["start"]))
@@ -216,7 +226,79 @@ def solo_challenge_rows(rows: list[dict], start: int = 4) -> list[dict]:
             continue
         rate, low, high = d["seat_rates"][0]
         out.append({"strategy": bot, "start": start, "actions": d["actions"], "games": d["games"], "rate": rate,
-                    "low": low, "high": high})
+                    "low": low, "high": high, "reading": "random deal", "hand": None})
+    return sorted(out, key=lambda r: (r["strategy"], r["actions"]))
+
+
+def choice_plan(rows: list[dict], start: int = 4) -> dict | None:
+    """What the chosen-cards search plays for a folder: for each bot of its random-deal solo rows, budgets
+    scaled to that bot's games, and how far to go: the fast bots through every N of their random rows
+    (for the chart) and on until the best set stays asleep more often than not; a search bot (slow: every
+    set is played) only until then. None when the folder has no such rows."""
+    random_rows = solo_challenge_rows(rows, start)
+    if not random_rows:
+        return None
+    bots = []
+    for bot in sorted({r["strategy"] for r in random_rows}):
+        mine = [r for r in random_rows if r["strategy"] == bot]
+        games = max(r["games"] for r in mine)
+        bots.append({"strategy": bot, "screen": max(200, games // 25), "finalists": 8,
+                     "confirm": max(1000, games // 5), "measure": games,
+                     "through": 0 if bot.startswith("search") else max(r["actions"] for r in mine)})
+    return {"start": start, "max_actions": CHOICE_MAX_CARDS, "bots": bots}
+
+
+def write_solo_choice(folder: str | Path, seed: int, progress=None) -> list[dict]:
+    """The solo challenge as asked (P7.5): for each N of the folder's random-deal rows (and on up to
+    CHOICE_MAX_CARDS until the best set stays asleep more often than not, interval above 50%), the best
+    set of N cards; kept in ``solo_choice.json`` (reused when its plan and seed match)."""
+    folder = Path(folder)
+    m = load_manifest(folder)
+    if m.meta.get("game") != "pleasant-dreams":
+        return []
+    plan = choice_plan(study_rows(folder))
+    if plan is None:
+        return []
+    path = folder / CHOICE_FILE
+    if path.is_file():
+        held = json.loads(path.read_text("utf-8"))
+        if held.get("plan") == plan and held.get("seed") == seed:
+            return solo_choice_rows(folder)
+    from analyses.games import cards_from_text
+    from simcore.games.pleasant_dreams.challenge import best_hand
+
+    cards = cards_from_text(load_game("pleasant-dreams"), m.meta.get("cards"))
+    rows = []
+    for b in plan["bots"]:
+        for n in range(plan["max_actions"] + 1):
+            if progress:
+                progress(f"solo challenge, chosen cards: best set of {n} for the {b['strategy']} bot")
+            r = best_hand(n, start=plan["start"], strategy=b["strategy"], seed=seed, screen=b["screen"],
+                          finalists=b["finalists"], confirm=b["confirm"], measure=b["measure"], cards=cards)
+            r["strategy"] = b["strategy"]
+            rows.append(r)
+            if n >= b["through"] and wilson(float(r["wins"]), r["games"]).low > 0.5:
+                break
+    write_atomic(path, json.dumps({"plan": plan, "seed": seed, "rows": rows}, indent=1).encode())
+    return solo_choice_rows(folder)
+
+
+def solo_choice_rows(folder: str | Path) -> list[dict]:
+    """``solo_choice.json`` as rows like solo_challenge_rows' (reading "chosen cards"), with Wilson intervals."""
+    path = Path(folder) / CHOICE_FILE
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        out = []
+        for r in data["rows"]:
+            rate, low, high = _r(wilson(float(r["wins"]), int(r["games"])))
+            out.append({"strategy": r["strategy"], "start": data["plan"]["start"], "actions": int(r["actions"]),
+                        "games": int(r["games"]), "rate": rate, "low": low, "high": high, "reading": "chosen cards",
+                        "hand": r["hand"], "sets": int(r["sets"]), "runner_up": r.get("runner_up"),
+                        "screen_games": int(r["screen_games"]), "confirm_games": int(r["confirm_games"])})
+    except (ValueError, KeyError, TypeError) as exc:
+        raise StudyError(f"{path}: damaged solo-choice file ({exc})") from None
     return sorted(out, key=lambda r: (r["strategy"], r["actions"]))
 
 
@@ -233,6 +315,7 @@ def solver_rows(folder: str | Path) -> list[dict]:
 def write_solver_gap(folder: str | Path, seed: int, progress=None) -> list[dict]:
     """Run the plan's ``[solver]`` (manifest meta) once and keep it in ``solver_gap.json`` (kept when present)."""
     folder = Path(folder)
+    write_solo_choice(folder, seed, progress)        # the study's other once-per-folder analysis (P7.5)
     m = load_manifest(folder)
     plan = m.meta.get("solver")
     if not plan:
@@ -279,6 +362,7 @@ def pd_summary(folder: str | Path) -> dict:
         "holding": holding_rows(folder, rows, actions) if keeps_games else [],
         "expansion": expansion_rows(folder, rows) if keeps_games else [],
         "difficulty": difficulty_rows(rows), "solo_challenge": solo_challenge_rows(rows),
+        "solo_chosen": solo_choice_rows(folder),
         "solver": solver_rows(folder),
         "configs": [{k: v for k, v in r.items() if k != "bots"} for r in rows],
     }

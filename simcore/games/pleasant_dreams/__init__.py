@@ -3,12 +3,14 @@
 The package in the shape TAG uses per game (``Setup`` = Parameters, ``reference.Game`` = GameState,
 the functions of :mod:`.reference` = ForwardModel) with a numba twin (:mod:`.fast`, arrays as pgx keeps
 state). Rules as played: ``interpretations.md`` (rule ids P1..P10); card list: ``cards.toml`` (assumed,
-see its header). Importing this package compiles nothing: the fast engine compiles on first play.
+see its header); the bots' table and spec parser: :mod:`.bots`; the solo challenge with chosen cards:
+:mod:`.challenge`. Importing this package compiles nothing: the fast engine compiles on first play.
 """
 from __future__ import annotations
 
-from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, PACKAGE_DIR, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE,
-                     CardList, PDError, Setup, check_strategy, load_cards, parse_setup, variant_name)
+from .bots import DEFAULT_STRATEGY, STRATEGIES, check_strategy
+from .common import (ACTION_TYPES, NAME, PACKAGE_DIR, SCENARIOS_DIR, SEAT_COUNTS, TITLE, CardList, PDError, Setup, load_cards,
+                     parse_setup, variant_name)
 from .play import narrate, play_games
 
 # Declared capabilities (simcore.games.CAPABILITIES): the default studies, and this game's own

@@ -10,8 +10,12 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 NAME = "pleasant-dreams"
 TITLE = "Pleasant Dreams"
@@ -25,14 +29,6 @@ WAKE_LIMIT = 5                   # P3.1: a token on 5 wakes the player up
 MAX_FLOW = 5                     # P4.1: a dream flow is 1 to 5 cards
 MAX_CARDS = 30                   # largest card list a file may give (array sizes of the fast engine)
 MAX_START = WAKE_LIMIT - 1
-STRATEGIES = {
-    "random": "uniform over the legal choices at every decision",
-    "threshold": "flow size from wakefulness and the unseen cards' values; rule-of-thumb use of each action card",
-    "search": "search@K: Monte Carlo over the hidden deck order, K sampled orders per choice, threshold playouts",
-}
-DEFAULT_STRATEGY = "threshold"
-DEFAULT_SEARCH_BUDGET = 16
-MAX_SEARCH_BUDGET = 10_000
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 CARDS_FILE = PACKAGE_DIR / "cards.toml"
@@ -98,8 +94,6 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         raise PDError(f"card file {file}: unknown top-level key {extra[0]!r} (only [[card]] tables)")
     if not isinstance(cards, list) or not cards:
         raise PDError(f"card file {file}: no [[card]] tables")
-    if len(cards) > MAX_CARDS:
-        raise PDError(f"card file {file}: {len(cards)} cards, at most {MAX_CARDS}")
     names, flips, fronts, backs = [], [], [], []
     for i, card in enumerate(cards, 1):
         where = f"card file {file}: card {i}"
@@ -109,22 +103,28 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         if not isinstance(name, str) or not name.strip():
             raise PDError(f"{where}: needs a non-empty name")
         if name in names:
-            raise PDError(f"{where}: name {name!r} used twice")
+            raise PDError(f"{where}: name {name!r} used twice (give one table a count instead, P1.5)")
         symbol = card.get("symbol")
         keys = {"flip": {"name", "symbol", "front", "back"}, "equal": {"name", "symbol", "value"}}
         if symbol not in keys:
             raise PDError(f"{where} ({name}): symbol must be \"flip\" or \"equal\", not {symbol!r}")
-        if set(card) != keys[symbol]:
+        if set(card) - {"count"} != keys[symbol]:
             raise PDError(f"{where} ({name}): a {symbol} card has exactly the keys "
-                          f"{', '.join(sorted(keys[symbol]))}")
+                          f"{', '.join(sorted(keys[symbol]))} (and optionally count)")
+        count = card.get("count", 1)                 # P1.5: copies of one card (the printed deck repeats names)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS:
+            raise PDError(f"{where} ({name}): count must be a whole number from 1 to {MAX_CARDS}, not {count!r}")
         values = [card[k] for k in (("front", "back") if symbol == "flip" else ("value",))]
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not -WAKE_LIMIT <= v <= WAKE_LIMIT:
                 raise PDError(f"{where} ({name}): values are whole numbers from -5 to 5, not {v!r}")
-        names.append(name)
-        flips.append(symbol == "flip")
-        fronts.append(values[0])
-        backs.append(values[-1])
+        if len(names) + count > MAX_CARDS:
+            raise PDError(f"card file {file}: more than {MAX_CARDS} cards (counts included)")
+        for _ in range(count):
+            names.append(name)
+            flips.append(symbol == "flip")
+            fronts.append(values[0])
+            backs.append(values[-1])
     return CardList(tuple(names), tuple(flips), tuple(fronts), tuple(backs), source=str(file))
 
 
@@ -134,7 +134,8 @@ class Setup:
 
     players 1 or 2; expansion = the Lucid Dreams deal (P7.2); start = starting wakefulness (P2.2);
     actions = solo challenge, deal this many random action cards from all 16 (-1 = the rules' default,
-    P7.3); cards = the fragment cards.
+    P7.3); cards = the fragment cards; public_backs = the variant where both faces of every card are
+    known from the start (P9.5); hand = the solo player's chosen action cards, a count per type (P7.5).
     """
 
     players: int = 2
@@ -142,6 +143,8 @@ class Setup:
     start: int = 1
     actions: int = -1
     cards: CardList | None = None
+    public_backs: bool = False
+    hand: tuple[int, ...] | None = None
 
     def dealt_at_random(self) -> int:
         """How many action cards each seat draws at random from all 16; -1 = barrier + premonition."""
@@ -162,18 +165,18 @@ def default_cards() -> CardList:
 
 def parse_setup(players: int, variant: str = "base", cards: CardList | None = None) -> Setup:
     """A Setup from a player count and the variant notation ("base", "lucid", "start=N", "actions=N",
-    joined by "+"). PDError on anything else."""
+    "hand=A,B,..", "public-backs", joined by "+"). PDError on anything else."""
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_COUNTS:
         raise PDError(f"players must be 1 (solo) or 2, not {players!r}")
     if not isinstance(variant, str) or not variant.strip():
         raise PDError("variant is empty (use base, lucid, start=N, actions=N joined by +)")
     if cards is not None and not isinstance(cards, CardList):
         raise PDError("cards must come from load_cards")
-    expansion, start, actions, seen = False, 1, -1, set()
+    expansion, start, actions, seen, public_backs, hand = False, 1, -1, set(), False, None
     for part in variant.strip().split("+"):
         part = part.strip()
         m = re.fullmatch(r"(start|actions)=(-?\d+)", part)
-        key = m.group(1) if m else part
+        key = m.group(1) if m else part.partition("=")[0] if part.startswith("hand=") else part
         if key in seen:
             raise PDError(f"variant {variant!r}: {key} given twice")
         seen.add(key)
@@ -181,6 +184,10 @@ def parse_setup(players: int, variant: str = "base", cards: CardList | None = No
             continue
         if part == "lucid":
             expansion = True
+        elif part == "public-backs":                 # P9.5: both faces of every card known (a variant)
+            public_backs = True
+        elif key == "hand":                          # P7.5: the solo challenge with chosen cards
+            hand = parse_hand(variant, part[5:])
         elif m and key == "start":
             start = int(m.group(2))
             if not 0 <= start <= MAX_START:
@@ -190,14 +197,39 @@ def parse_setup(players: int, variant: str = "base", cards: CardList | None = No
             if not 0 <= actions <= len(ACTION_TYPES) * COPIES_PER_ACTION:
                 raise PDError(f"variant {variant!r}: actions must be 0 to 16, not {actions}")
         else:
-            raise PDError(f"variant {variant!r}: unknown part {part!r} (base, lucid, start=N, actions=N)")
+            raise PDError(f"variant {variant!r}: unknown part {part!r} "
+                          "(base, lucid, start=N, actions=N, hand=A,B,.., public-backs)")
     if "base" in seen and len(seen) > 1 and "lucid" in seen:
         raise PDError(f"variant {variant!r}: base and lucid exclude each other")
     if actions >= 0 and players != 1:
         raise PDError(f"variant {variant!r}: actions=N is the solo challenge and needs 1 player")
     if actions >= 0 and expansion:
         raise PDError(f"variant {variant!r}: actions=N already deals from all 16 cards; drop lucid")
-    return Setup(players, expansion, start, actions, cards if cards is not None else default_cards())
+    if hand is not None and players != 1:
+        raise PDError(f"variant {variant!r}: hand=.. is the solo challenge and needs 1 player")
+    if hand is not None and (expansion or actions >= 0):
+        raise PDError(f"variant {variant!r}: hand=.. chooses the cards; drop lucid and actions=N")
+    return Setup(players, expansion, start, actions, cards if cards is not None else default_cards(),
+                 public_backs, hand)
+
+
+def parse_hand(variant: str, text: str) -> tuple[int, ...]:
+    """``barrier,shimmer,shimmer`` -> a count per action type; at most the 2 copies of each (P7.1, P7.5)."""
+    counts = [0] * len(ACTION_TYPES)
+    names = [t.strip() for t in text.split(",")]
+    for name in names:
+        if name not in ACTION_TYPES:
+            raise PDError(f"variant {variant!r}: hand: unknown action card {name!r} (known: {', '.join(ACTION_TYPES)})")
+        counts[ACTION_TYPES.index(name)] += 1
+        if counts[ACTION_TYPES.index(name)] > COPIES_PER_ACTION:
+            raise PDError(f"variant {variant!r}: hand: {name} more than {COPIES_PER_ACTION} times (there are "
+                          f"{COPIES_PER_ACTION} copies)")
+    return tuple(counts)
+
+
+def hand_text(hand: tuple[int, ...]) -> str:
+    """A count per type -> ``barrier,shimmer,shimmer`` (ACTION_TYPES order, the canonical notation)."""
+    return ",".join(a for t, a in enumerate(ACTION_TYPES) for _ in range(hand[t]))
 
 
 def variant_name(setup: Setup) -> str:
@@ -207,57 +239,11 @@ def variant_name(setup: Setup) -> str:
         parts.append(f"start={setup.start}")
     if setup.actions >= 0:
         parts.append(f"actions={setup.actions}")
+    if setup.hand is not None:
+        parts.append(f"hand={hand_text(setup.hand)}")
+    if setup.public_backs:
+        parts.append("public-backs")
     return "+".join(parts) or "base"
-
-
-@dataclass(frozen=True)
-class Bot:
-    """A parsed strategy spec: kind 0 random, 1 threshold, 2 search; budget K; banned action mask."""
-
-    kind: int
-    budget: int
-    banned: int
-
-    @property
-    def spec(self) -> str:
-        name = ("random", "threshold", "search")[self.kind]
-        if self.kind == 2:
-            name += f"@{self.budget}"
-        return name + "".join(f"/no-{a}" for i, a in enumerate(ACTION_TYPES) if self.banned >> i & 1)
-
-
-def parse_bot(spec: str) -> Bot:
-    """A Bot from a spec (NAME, search@K, any number of /no-ACTION); PDError naming the problem."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise PDError("strategy is empty (random, threshold, search@K)")
-    head, *restrictions = spec.strip().split("/")
-    name, _, budget_text = head.partition("@")
-    if name not in STRATEGIES:
-        raise PDError(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(STRATEGIES)})")
-    kind = ("random", "threshold", "search").index(name)
-    budget = 0
-    if kind == 2:
-        budget = DEFAULT_SEARCH_BUDGET
-        if budget_text:
-            if not budget_text.isdigit() or not 1 <= int(budget_text) <= MAX_SEARCH_BUDGET:
-                raise PDError(f"strategy {spec!r}: K in search@K must be 1 to {MAX_SEARCH_BUDGET}")
-            budget = int(budget_text)
-    elif "@" in head:
-        raise PDError(f"strategy {spec!r}: {name} takes no budget @K")
-    banned = 0
-    for r in restrictions:
-        if not r.startswith("no-") or r[3:] not in ACTION_TYPES:
-            raise PDError(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION "
-                          f"(actions: {', '.join(ACTION_TYPES)})")
-        banned |= 1 << ACTION_TYPES.index(r[3:])
-    return Bot(kind, budget, banned)
-
-
-def check_strategy(spec: str, setup: Setup) -> str:
-    """The canonical form of a strategy spec, or PDError (one line)."""
-    if not isinstance(setup, Setup):
-        raise PDError("check_strategy needs a Setup from parse_setup")
-    return parse_bot(spec).spec
 
 
 def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
@@ -275,6 +261,7 @@ def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int
         raise PDError(f"games beyond index {MAX_GAMES} are not allowed")
     if engine not in ("fast", "reference"):
         raise PDError(f"engine must be 'fast' or 'reference', not {engine!r}")
+    from .bots import parse_bot
     return [parse_bot(s) for s in strategies]
 
 

@@ -18,9 +18,10 @@ from numba import njit
 from simcore.fast_rng import below, decision_state, seed_key, shuffle, stream_state
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot, Setup,
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Setup,
                      empty_results)
-from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, USE_BARRIER,
+from .bots import Bot
+from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, UNSEEN_BACK, USE_BARRIER,
                         USE_SHIMMER, USE_SUPPRESSION)
 
 NA = len(ACTION_TYPES)
@@ -59,7 +60,8 @@ NM_SIDE = NM_CARD + DCAP
 ORDER = NM_SIDE + DCAP          # a compass order chosen by ask (K_COMPASS returns 1)
 OPT_N = ORDER + DCAP
 OPTS = OPT_N + 1
-SIZE = OPTS + DCAP
+BACK_SEEN = OPTS + DCAP         # per card: its back has been shown (P9.5)
+SIZE = BACK_SEEN + DCAP
 # ---- script rows (scenarios): [choice, compass length, order 0..7, kind seen, accepted]
 SC_CHOICE, SC_LEN, SC_ORDER, SC_KIND, SC_OK = 0, 1, 2, 10, 11
 SC_WIDTH = 12
@@ -78,8 +80,8 @@ def symbol(cd, card, side):
 
 
 @njit(cache=True)
-def new_game(st, cd, players, start, dealt_k, seed_mixed, game_index):
-    """reference.new_game on st (P2)."""
+def new_game(st, cd, players, start, dealt_k, hand, public_backs, seed_mixed, game_index):
+    """reference.new_game on st (P2); dealt_k = -2: the solo player holds ``hand`` (P7.5)."""
     st[:] = 0
     n = cd.shape[1]
     st[PLAYERS] = players
@@ -92,7 +94,10 @@ def new_game(st, cd, players, start, dealt_k, seed_mixed, game_index):
     for i in range(n):
         st[DECK_CARD + i] = order[i]
     st[DECK_N] = n
-    if dealt_k < 0:                                               # P2.4
+    if dealt_k == -2:                                             # P7.5
+        for t in range(NA):
+            st[HELD + t] = hand[t]
+    elif dealt_k < 0:                                             # P2.4
         for s in range(players):
             st[HELD + s * NA + BARRIER] = 1
             st[HELD + s * NA + PREMONITION] = 1
@@ -109,6 +114,8 @@ def new_game(st, cd, players, start, dealt_k, seed_mixed, game_index):
         st[WAKE + s] = start
         for t in range(NA):
             st[DEALT + s * NA + t] = st[HELD + s * NA + t]
+    for c in range(n):
+        st[BACK_SEEN + c] = public_backs                          # P9.5
 
 
 @njit(cache=True)
@@ -197,7 +204,7 @@ def turn_options(st, seat):
         for n in range(1, min(MAX_FLOW, d) + 1):
             st[OPTS + k] = n
             k += 1
-        if can_use(st, seat, MIRROR):
+        if can_use(st, seat, MIRROR):                            # P8.6
             st[OPTS + k] = TURN_MIRROR
             k += 1
         if can_use(st, seat, PREMONITION):
@@ -251,6 +258,21 @@ def use_mirror(st, cd, seat):
     for i in range(d):
         if cd[0, st[DECK_CARD + i]]:
             st[DECK_SIDE + i] = 1 - st[DECK_SIDE + i]
+    reveal_top(st)
+
+
+@njit(cache=True)
+def reveal(st, card, side):
+    """P9.5."""
+    if side:
+        st[BACK_SEEN + card] = 1
+
+
+@njit(cache=True)
+def reveal_top(st):
+    """P4.4."""
+    if st[DECK_N] > 0:
+        reveal(st, st[DECK_CARD], st[DECK_SIDE])
 
 
 @njit(cache=True)
@@ -259,6 +281,7 @@ def use_premonition(st, seat):
     use_card(st, seat, PREMONITION)
     for i in range(min(3, st[DECK_N])):
         st[DECK_KNOWN + i] = ALL_SEATS
+        reveal(st, st[DECK_CARD + i], st[DECK_SIDE + i])
 
 
 @njit(cache=True)
@@ -301,8 +324,10 @@ def draw_flow(st, seat, n):
     for i in range(n):
         st[FLOW_CARD + n - 1 - i] = st[DECK_CARD + i]
         st[FLOW_SIDE + n - 1 - i] = st[DECK_SIDE + i]
+        reveal(st, st[DECK_CARD + i], st[DECK_SIDE + i])
     for _ in range(n):
         deck_pop_top(st)
+    reveal_top(st)
     for j in range(st[ASIDE_N + seat] - 1, -1, -1):
         flow_push_front(st, st[ASIDE_CARD + seat * DCAP + j], st[ASIDE_SIDE + seat * DCAP + j])
     st[ASIDE_N + seat] = 0
@@ -322,6 +347,7 @@ def offer_deep_sleep(st, cd, rng, script, seat):
         side = st[DECK_SIDE]
         deck_pop_top(st)
         flow_push_front(st, card, side)
+        reveal_top(st)
 
 
 @njit(cache=True)
@@ -408,6 +434,7 @@ def resolve_card(st, cd, rng, script, seat, card, side):
             return
         if flip == 1:
             raise_wake(st, seat, -1)                             # P5.2
+            reveal(st, card, 1)
             insert_secretly(st, cd, rng, script, seat, card, 1)
             return
     d = st[DISCARD_N]                                            # P5.1, P5.3
@@ -441,6 +468,9 @@ def insert_secretly(st, cd, rng, script, seat, card, side):
     if st[STOP]:
         return
     deck_insert(st, pos, card, side, 1 << seat)
+    keep = ~ALL_SEATS | (1 << seat)                              # P9.4
+    for i in range(1, st[DECK_N]):
+        st[DECK_KNOWN + i] &= keep
 
 
 @njit(cache=True)
@@ -494,19 +524,38 @@ def knows(st, seat, i):
 
 
 @njit(cache=True)
+def face_known(st, card, side):
+    return side == 0 or st[BACK_SEEN + card] == 1
+
+
+@njit(cache=True)
+def seen_value(st, cd, card, side):
+    return value(cd, card, side) if face_known(st, card, side) else UNSEEN_BACK
+
+
+@njit(cache=True)
+def exact(st, seat, i):
+    return knows(st, seat, i) and face_known(st, st[DECK_CARD + i], st[DECK_SIDE + i])
+
+
+@njit(cache=True)
 def unseen_total(st, cd, seat):
     total = 0
     count = 0
     low = WAKE_LIMIT
     high = -WAKE_LIMIT
+    hidden = False
     for i in range(st[DECK_N]):
-        if not knows(st, seat, i):
-            v = value(cd, st[DECK_CARD + i], st[DECK_SIDE + i])
+        if not exact(st, seat, i):
+            c = st[DECK_CARD + i]
+            sd = st[DECK_SIDE + i]
+            v = seen_value(st, cd, c, sd)
+            hidden = hidden or not face_known(st, c, sd)
             total += v
             count += 1
             low = min(low, v)
             high = max(high, v)
-    return total, count, count > 1 and low < high
+    return total, count, hidden or (count > 1 and low < high)
 
 
 @njit(cache=True)
@@ -567,12 +616,12 @@ def threshold_turn(st, cd, seat):
         for i in range(d):
             c = st[DECK_CARD + i]
             s = st[DECK_SIDE + i]
-            delta += value(cd, c, 1 - s) - value(cd, c, s)
+            delta += seen_value(st, cd, c, 1 - s) - seen_value(st, cd, c, s)
         if delta <= -2:
             return TURN_MIRROR
     if has_option(st, TURN_PREMONITION) and st[WAKE + seat] >= 2:
         for i in range(1, min(3, d)):
-            if not knows(st, seat, i):
+            if not exact(st, seat, i):
                 return TURN_PREMONITION
     if d == 0:
         return 0
@@ -587,7 +636,7 @@ def threshold_turn(st, cd, seat):
         for j in range(st[ASIDE_N + seat] - 1, -1, -1):
             w = max(0, w + value(cd, st[ASIDE_CARD + seat * DCAP + j], st[ASIDE_SIDE + seat * DCAP + j]) * scale)
         for i in range(n - 1, -1, -1):
-            if knows(st, seat, i):
+            if exact(st, seat, i):
                 w = max(0, w + value(cd, st[DECK_CARD + i], st[DECK_SIDE + i]) * scale)
             else:
                 all_known = all_known and not varied
@@ -670,7 +719,7 @@ def threshold_resolve(st, cd, seat, card, side):
 
 @njit(cache=True)
 def threshold_flip(st, cd, seat, card):
-    return 1 if st[WAKE + seat] >= 1 and (st[PLAYERS] == 2 or cd[2, card] <= 1) else 0
+    return 1 if st[WAKE + seat] >= 1 and (st[PLAYERS] == 2 or seen_value(st, cd, card, 1) <= 1) else 0
 
 
 @njit(cache=True)
@@ -684,24 +733,38 @@ def threshold_recurring(st):
 
 
 @njit(cache=True)
+def model_cards(st, cd):
+    """reference.model_cards (P9.5)."""
+    out = cd.copy()
+    for c in range(cd.shape[1]):
+        if cd[0, c] and st[BACK_SEEN + c] == 0:
+            out[2, c] = UNSEEN_BACK
+    return out
+
+
+@njit(cache=True)
 def sample_world(st, seat, rng):
-    """reference.sample_world: the unknown slots' contents shuffled among those slots (P9.3)."""
+    """reference.sample_world: the unknown slots' contents, sorted (P9.4), shuffled among those slots (P9.3)."""
     world = st.copy()
     d = st[DECK_N]
     slots = np.empty(d, np.int64)
+    keys = np.empty(d, np.int64)
     m = 0
     for i in range(d):
         if not knows(st, seat, i):
             slots[m] = i
+            keys[m] = (st[DECK_CARD + i] * 2 + st[DECK_SIDE + i]) * 4 + st[DECK_KNOWN + i]
             m += 1
+    keys[:m] = np.sort(keys[:m])
     for i in range(m - 1, 0, -1):
         j = below(rng, i + 1)
-        a = slots[i]
-        b = slots[j]
-        for base in (DECK_CARD, DECK_SIDE, DECK_KNOWN):
-            t = world[base + a]
-            world[base + a] = world[base + b]
-            world[base + b] = t
+        t = keys[i]
+        keys[i] = keys[j]
+        keys[j] = t
+    for k in range(m):
+        world[DECK_CARD + slots[k]] = keys[k] // 8
+        world[DECK_SIDE + slots[k]] = keys[k] // 4 % 2
+        world[DECK_KNOWN + slots[k]] = keys[k] % 4
     return world
 
 
@@ -710,10 +773,11 @@ def search_turn(st, cd, seat, rng, budget):
     k = st[OPT_N]
     options = st[OPTS:OPTS + k].copy()
     wins = np.zeros(k, np.int64)
+    cdm = model_cards(st, cd)
     for _ in range(budget):
         world = sample_world(st, seat, rng)
         for j in range(k):
-            wins[j] += playout(world.copy(), cd, seat, options[j])
+            wins[j] += playout(world.copy(), cdm, seat, options[j])
     best = 0
     for j in range(1, k):
         if wins[j] > wins[best]:
@@ -792,14 +856,14 @@ def script_choice(st, script, kind):
 
 
 @njit(cache=True)
-def play_batch(cd, players, start, dealt_k, bots, budgets, banned, seed_mixed, first_game, n_games,
-               winner, turns, wake, deck_left, dealt, used):
+def play_batch(cd, players, start, dealt_k, hand, public_backs, bots, budgets, banned, seed_mixed, first_game,
+               n_games, winner, turns, wake, deck_left, dealt, used):
     st = np.zeros(SIZE, np.int64)
     script = np.zeros((0, SC_WIDTH), np.int64)
     rng = np.empty(1, np.uint64)
     for i in range(n_games):
         g = first_game + i
-        new_game(st, cd, players, start, dealt_k, seed_mixed, g)
+        new_game(st, cd, players, start, dealt_k, hand, public_backs, seed_mixed, g)
         for s in range(players):
             st[BOT + s] = bots[s]
             st[BUDGET + s] = budgets[s]
@@ -824,8 +888,9 @@ def card_array(setup: Setup) -> np.ndarray:
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
     out = empty_results(setup, first_game, n_games)
     p = setup.players
-    play_batch(card_array(setup), p, setup.start, setup.dealt_at_random(),
-               np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
+    hand = np.array(setup.hand if setup.hand is not None else (0,) * NA, np.int64)
+    play_batch(card_array(setup), p, setup.start, -2 if setup.hand is not None else setup.dealt_at_random(),
+               hand, int(setup.public_backs), np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
                np.array([b.banned for b in bots], np.int64), seed_key(seed), first_game, n_games,
                out["winner"], out["turns"], out["wake"], out["deck_left"], out["dealt"], out["used"])
     return out

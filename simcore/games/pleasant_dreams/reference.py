@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from simcore.rng import GameRng
 
 from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Bot,
-                     CardList, Setup)
+                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, CardList,
+                     Setup)
+from .bots import Bot
 
 # Choice codes of the "turn" decision (P4.1, P8.9): 0..5 = flow size, then the start-of-turn cards.
 TURN_MIRROR, TURN_PREMONITION = 6, 7
@@ -25,6 +26,7 @@ TURN_MIRROR, TURN_PREMONITION = 6, 7
 RESOLVE, USE_BARRIER, USE_SHIMMER, USE_SUPPRESSION = 0, 1, 2, 3
 MAX_TURNS = 1000          # no game comes near this (P6.4); reaching it is an engine bug
 ALL_SEATS = 3             # knowledge bits: seat s knows a slot when bit s is set (P9)
+UNSEEN_BACK = 0           # what a bot counts for a back no one has seen (P9.5): neutral
 KINDS = ("turn", "deep_sleep", "compass", "resolve", "flip", "place", "recurring")
 
 
@@ -66,6 +68,7 @@ class Game:
     winner: int = -1
     agents: list = field(default_factory=list)
     log: list[str] | None = None
+    back_seen: list[bool] = field(default_factory=list)   # per card: its back has been shown (P9.5), public
 
     @property
     def players(self) -> int:
@@ -76,7 +79,8 @@ class Game:
         return Game(self.setup, self.cards, [Slot(s.card, s.side, s.known) for s in self.deck],
                     list(self.wake), [list(h) for h in self.held], [list(d) for d in self.dealt],
                     [list(u) for u in self.used], list(self.banned), [list(a) for a in self.aside],
-                    list(self.discard), list(self.flow), self.active, self.turns, self.over, self.winner)
+                    list(self.discard), list(self.flow), self.active, self.turns, self.over, self.winner,
+                    back_seen=list(self.back_seen))
 
 
 def say(game: Game, text: str) -> None:
@@ -94,7 +98,9 @@ def new_game(setup: Setup, seed: int, game_index: int, banned: list[int] | None 
     p = setup.players
     held = [[0] * len(ACTION_TYPES) for _ in range(p)]
     k = setup.dealt_at_random()
-    if k < 0:                                                     # P2.4: barrier + premonition each
+    if setup.hand is not None:                                    # P7.5: the solo player's chosen cards
+        held[0] = list(setup.hand)
+    elif k < 0:                                                   # P2.4: barrier + premonition each
         for s in range(p):
             held[s][BARRIER] = 1
             held[s][PREMONITION] = 1
@@ -106,7 +112,7 @@ def new_game(setup: Setup, seed: int, game_index: int, banned: list[int] | None 
                 held[s][t] += 1
     return Game(setup, cards, deck, [setup.start] * p, held, [list(h) for h in held],
                 [[0] * len(ACTION_TYPES) for _ in range(p)], list(banned or [0] * p),
-                [[] for _ in range(p)])
+                [[] for _ in range(p)], back_seen=[setup.public_backs] * len(cards))   # P9.5
 
 
 def can_use(game: Game, seat: int, action: int) -> bool:
@@ -177,7 +183,7 @@ def turn_options(game: Game, seat: int) -> list[int]:
     """P4.1, P4.2, P8.9: flow sizes 1..min(5, deck) (0 on an empty deck), then Mirror, Premonition."""
     d = len(game.deck)
     options = list(range(1, min(MAX_FLOW, d) + 1)) if d else [0]
-    if d and can_use(game, seat, MIRROR):
+    if d and can_use(game, seat, MIRROR):             # P8.6: any holder, the one who used the first too
         options.append(TURN_MIRROR)
     if d and can_use(game, seat, PREMONITION):
         options.append(TURN_PREMONITION)
@@ -212,6 +218,19 @@ def use_mirror(game: Game, seat: int) -> None:
     for slot in game.deck:
         if game.cards.flip[slot.card]:
             slot.side = 1 - slot.side
+    reveal_top(game)
+
+
+def reveal(game: Game, card: int, side: int) -> None:
+    """P9.5: a back that shows in view (drawn, on top, flipped, Premonition) is seen by both seats."""
+    if side:
+        game.back_seen[card] = True
+
+
+def reveal_top(game: Game) -> None:
+    """P4.4: the top card's showing face is in view."""
+    if game.deck:
+        reveal(game, game.deck[0].card, game.deck[0].side)
 
 
 def use_premonition(game: Game, seat: int) -> None:
@@ -219,6 +238,7 @@ def use_premonition(game: Game, seat: int) -> None:
     use_card(game, seat, PREMONITION)
     for slot in game.deck[:3]:
         slot.known = ALL_SEATS
+        reveal(game, slot.card, slot.side)
     say(game, "premonition shows " + ", ".join(game.cards.label(s.card, s.side) for s in game.deck[:3]))
 
 
@@ -227,8 +247,11 @@ def draw_flow(game: Game, seat: int, n: int) -> None:
     Cards set aside by Suppression join at the far end (P8.7)."""
     drawn = [(s.card, s.side) for s in game.deck[:n]]
     del game.deck[:n]
+    for card, side in drawn:
+        reveal(game, card, side)
+    reveal_top(game)
     game.flow = drawn[::-1]
-    for card in reversed(game.aside[seat]):
+    for card in reversed(game.aside[seat]):           # P8.7: "on a later turn" = the next one (l. 174)
         game.flow.insert(0, card)
     game.aside[seat] = []
     say(game, f"seat {seat + 1} draws {n}: " + ", ".join(game.cards.label(c, s) for c, s in drawn))
@@ -242,6 +265,7 @@ def offer_deep_sleep(game: Game, seat: int) -> None:
         use_card(game, seat, DEEP_SLEEP)
         slot = game.deck.pop(0)
         game.flow.insert(0, (slot.card, slot.side))
+        reveal_top(game)
 
 
 def offer_compass(game: Game, seat: int) -> None:
@@ -300,6 +324,7 @@ def resolve_card(game: Game, seat: int, card: int, side: int, nightmares: list) 
     if symbol == FLIP and game.deck and ask(game, "flip", [0, 1], card=card, side=side):
         raise_wake(game, seat, -1)                    # P5.2: the extra point, never below 0
         say(game, f"seat {seat + 1} flips it (wakefulness {game.wake[seat]})")
+        reveal(game, card, 1)                         # P5.2: the flipped card is shown to the other player
         insert_secretly(game, seat, card, 1)
         return
     game.discard.append((card, side))                 # P5.1, P5.3
@@ -316,9 +341,14 @@ def place_options(game: Game) -> list[int]:
 
 
 def insert_secretly(game: Game, seat: int, card: int, side: int) -> None:
-    """P5.2, P5.4: the inserting seat alone knows where the card went (solo: the centre, known)."""
+    """P5.2, P5.4: the inserting seat alone knows where the card went (solo: the centre, known).
+    P9.4: any other seat no longer knows where its known cards below the top are (each may have moved
+    down one place), so it forgets those positions."""
     pos = ask(game, "place", place_options(game), card=card, side=side)
     game.deck.insert(pos, Slot(card, side, 1 << seat))
+    keep = ~ALL_SEATS | 1 << seat
+    for slot in game.deck[1:]:
+        slot.known &= keep
     say(game, f"seat {seat + 1} puts {game.cards.label(card, side)} back into the deck")
 
 
@@ -352,19 +382,36 @@ def knows(game: Game, seat: int, i: int) -> bool:
     return i == 0 or bool(game.deck[i].known >> seat & 1)
 
 
+def face_known(game: Game, card: int, side: int) -> bool:
+    """P9.5: a front is public; a back only once it has been seen (or in the public-backs variant)."""
+    return side == 0 or game.back_seen[card]
+
+
+def seen_value(game: Game, card: int, side: int) -> int:
+    """The value a bot may count for a face (P9.5): the real one when the face is known, else UNSEEN_BACK."""
+    return game.cards.value(card, side) if face_known(game, card, side) else UNSEEN_BACK
+
+
+def exact(game: Game, seat: int, i: int) -> bool:
+    """The seat knows both which card is in slot i and the value of its showing face (P9.1, P9.5)."""
+    return knows(game, seat, i) and face_known(game, game.deck[i].card, game.deck[i].side)
+
+
 def unseen_total(game: Game, seat: int) -> tuple[int, int, bool]:
-    """Sum of the showing values and count of the deck cards the seat cannot place, and whether those
-    values differ (P9.2: the deck's contents are public, only their order is hidden; unplaced cards of
-    one value are as good as known)."""
+    """Sum of the values the seat may count (P9.5) and count of the deck cards it cannot place exactly,
+    and whether those values may differ (P9.2: the deck's contents are public, only their order is
+    hidden; unplaced cards of one known value are as good as known; an unseen back is never known)."""
     total = count = 0
     low, high = WAKE_LIMIT, -WAKE_LIMIT
+    hidden = False
     for i, slot in enumerate(game.deck):
-        if not knows(game, seat, i):
-            v = game.cards.value(slot.card, slot.side)
+        if not exact(game, seat, i):
+            v = seen_value(game, slot.card, slot.side)
+            hidden = hidden or not face_known(game, slot.card, slot.side)
             total += v
             count += 1
             low, high = min(low, v), max(high, v)
-    return total, count, count > 1 and low < high
+    return total, count, hidden or (count > 1 and low < high)
 
 
 class RandomAgent:
@@ -419,12 +466,12 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
     whose expected peak stays below 4 (5 when the flow's unplaced cards all have one value), the whole
     deck when that is safe."""
     cards = game.cards
-    if TURN_MIRROR in options:
-        delta = sum(cards.value(s.card, 1 - s.side) - cards.value(s.card, s.side) for s in game.deck)
+    if TURN_MIRROR in options:                        # P9.5: unseen backs count UNSEEN_BACK
+        delta = sum(seen_value(game, s.card, 1 - s.side) - seen_value(game, s.card, s.side) for s in game.deck)
         if delta <= -2:
             return TURN_MIRROR
     if TURN_PREMONITION in options and game.wake[seat] >= 2:
-        if any(not knows(game, seat, i) for i in range(1, min(3, len(game.deck)))):
+        if any(not exact(game, seat, i) for i in range(1, min(3, len(game.deck)))):
             return TURN_PREMONITION
     d = len(game.deck)
     if d == 0:
@@ -438,7 +485,7 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
         for card, side in reversed(game.aside[seat]):
             w = max(0, w + cards.value(card, side) * scale)
         for i in range(n - 1, -1, -1):
-            if knows(game, seat, i):
+            if exact(game, seat, i):
                 w = max(0, w + cards.value(game.deck[i].card, game.deck[i].side) * scale)
             else:
                 all_known = all_known and not varied
@@ -513,8 +560,11 @@ def threshold_resolve(game: Game, seat: int, options: list[int], card: int, side
 
 
 def threshold_flip(game: Game, seat: int, card: int) -> int:
-    """Flip for the extra point when awake enough for it to count; solo only if the back is at most +1."""
-    return int(game.wake[seat] >= 1 and (game.players == 2 or game.cards.back[card] <= 1))
+    """Flip for the extra point when awake enough for it to count; solo (where the card comes back to the
+    player) not when its back has been seen to be above +1 (P9.5: decided before looking at the back,
+    rulebook lines 37-39, so an unseen back counts UNSEEN_BACK; never flipping an unseen back would throw
+    away the extra points the solo player needs)."""
+    return int(game.wake[seat] >= 1 and (game.players == 2 or seen_value(game, card, 1) <= 1))
 
 
 def threshold_place(game: Game, options: list[int], card: int, side: int) -> int:
@@ -527,12 +577,22 @@ def threshold_recurring(game: Game, count: int):
     return tuple(range(count)) if game.players == 2 else ()
 
 
-def sample_world(game: Game, seat: int, rng: GameRng) -> Game:
+def model_cards(game: Game) -> CardList:
+    """The card list as the seats may know it (P9.5): a back no one has seen has the value UNSEEN_BACK."""
+    c = game.cards
+    back = tuple(b if not f or game.back_seen[i] else UNSEEN_BACK for i, (f, b) in enumerate(zip(c.flip, c.back)))
+    return CardList(c.names, c.flip, c.front, back, c.source)
+
+
+def sample_world(game: Game, seat: int, rng: GameRng, cards: CardList | None = None) -> Game:
     """A copy of the game whose deck order is redrawn where ``seat`` cannot see it (P9.3): the cards of
-    the unknown slots are shuffled among those slots."""
+    the unknown slots, taken in a fixed order (sorted, so the real order cannot leak in, P9.4), are
+    shuffled among those slots; ``cards`` (model_cards) replaces the values no seat has seen (P9.5)."""
     world = game.copy()
+    if cards is not None:
+        world.cards = cards
     slots = [i for i in range(len(world.deck)) if not knows(world, seat, i)]
-    contents = [(world.deck[i].card, world.deck[i].side, world.deck[i].known) for i in slots]
+    contents = sorted((world.deck[i].card, world.deck[i].side, world.deck[i].known) for i in slots)
     rng.shuffle(contents)
     for i, (c, s, k) in zip(slots, contents):
         world.deck[i] = Slot(c, s, k)
@@ -556,8 +616,9 @@ class SearchAgent:
 def search_turn(game: Game, seat: int, options: list[int], rng: GameRng, budget: int) -> int:
     """K sampled worlds; in each, every option is played out (the same worlds for all options)."""
     wins = [0] * len(options)
+    cards = model_cards(game)
     for _ in range(budget):
-        world = sample_world(game, seat, rng)
+        world = sample_world(game, seat, rng, cards)
         for j, option in enumerate(options):
             wins[j] += playout(world.copy(), seat, option)
     return options[wins.index(max(wins))]

@@ -27,15 +27,23 @@ class ScenarioFail(Exception):
     """The scenario failed: one line."""
 
 
-def parse_face(cards: CardList, text) -> tuple[int, int]:
-    """"Name" = front showing, "~Name" = back showing (flip cards only)."""
+def parse_face(cards: CardList, text, taken: set[int] | None = None) -> tuple[int, int]:
+    """"Name" = front showing, "~Name" = back showing (flip cards only). With ``taken`` (the copies already
+    placed in the setup), the next unused copy of a repeated name (P1.5); one copy too many is an error."""
     if not isinstance(text, str):
         raise ScenarioFail(f"card {text!r} is not a card name")
     side = 1 if text.startswith("~") else 0
     name = text[1:] if side else text
     if name not in cards.names:
         raise ScenarioFail(f"unknown card {name!r}")
-    card = cards.names.index(name)
+    copies = [c for c, n in enumerate(cards.names) if n == name]
+    if taken is not None:
+        free = [c for c in copies if c not in taken]
+        if not free:
+            raise ScenarioFail(f"{name!r} appears more often than the card list has copies ({len(copies)})")
+        taken.add(free[0])
+        copies = free
+    card = copies[0]
     if side and not cards.flip[card]:
         raise ScenarioFail(f"{name!r} is an equal card; it has no separate back (~)")
     return card, side
@@ -70,9 +78,10 @@ def build_reference(data: dict) -> reference.Game:
     if not isinstance(seats, list) or len(seats) != players:
         raise ScenarioFail(f"setup needs {players} seats")
     deck = []
+    taken: set[int] = set()
     known = s.get("deck_known", [0] * len(s.get("deck", [])))
     for text, k in zip(s.get("deck", []), known):
-        deck.append(reference.Slot(*parse_face(cards, text), int(k)))
+        deck.append(reference.Slot(*parse_face(cards, text, taken), int(k)))
     held = []
     for seat in seats:
         h = [0] * len(ACTION_TYPES)
@@ -83,8 +92,20 @@ def build_reference(data: dict) -> reference.Game:
         held.append(h)
     game = reference.Game(setup, cards, deck, [int(seat.get("wake", setup.start)) for seat in seats], held,
                           [list(h) for h in held], [[0] * len(ACTION_TYPES) for _ in seats], [0] * players,
-                          [[parse_face(cards, t) for t in seat.get("aside", [])] for seat in seats],
-                          [parse_face(cards, t) for t in s.get("discard", [])])
+                          [[parse_face(cards, t, taken) for t in seat.get("aside", [])] for seat in seats],
+                          [parse_face(cards, t, taken) for t in s.get("discard", [])])
+    # P9.5: a back showing in the setup was seen (a flip shows the card, rulebook l. 91-92); "backs_seen"
+    # names more; the public-backs variant knows them all.
+    game.back_seen = [setup.public_backs] * len(cards)
+    for card, side in [(x.card, x.side) for x in deck] + [f for a in game.aside for f in a] + game.discard:
+        if side:
+            game.back_seen[card] = True
+    for name in s.get("backs_seen", []):
+        if name not in cards.names:
+            raise ScenarioFail(f"backs_seen: unknown card {name!r}")
+        for c, n in enumerate(cards.names):
+            if n == name:
+                game.back_seen[c] = True
     game.active = int(s.get("active", 0))
     game.turns = int(s.get("turns", 0))
     return game
@@ -152,6 +173,7 @@ def snapshot_reference(game: reference.Game, pending) -> dict:
         "deck_known": [s.known for s in game.deck], "deck_count": len(game.deck),
         "discard": [face_text(c, *x) for x in game.discard],
         "flow": [face_text(c, *x) for x in game.flow],
+        "backs_seen": sorted({c.names[i] for i, b in enumerate(game.back_seen) if b and c.flip[i]}),
         "seats": [{"wake": game.wake[s],
                    "actions": [a for t, a in enumerate(ACTION_TYPES) for _ in range(game.held[s][t])],
                    "used": [a for t, a in enumerate(ACTION_TYPES) for _ in range(game.used[s][t])],
@@ -196,6 +218,8 @@ def fast_state(game: reference.Game) -> np.ndarray:
         st[F.ASIDE_N + s] = len(game.aside[s])
         for j, (card, side) in enumerate(game.aside[s]):
             st[F.ASIDE_CARD + s * F.DCAP + j], st[F.ASIDE_SIDE + s * F.DCAP + j] = card, side
+    for card, seen in enumerate(game.back_seen):
+        st[F.BACK_SEEN + card] = int(seen)
     st[F.DISCARD_N] = len(game.discard)
     for j, (card, side) in enumerate(game.discard):
         st[F.DISCARD_CARD + j], st[F.DISCARD_SIDE + j] = card, side
@@ -268,6 +292,7 @@ def snapshot_fast(game: reference.Game, st: np.ndarray) -> dict:
         "deck_count": int(st[F.DECK_N]),
         "discard": [face(F.DISCARD_CARD, F.DISCARD_SIDE, i) for i in range(st[F.DISCARD_N])],
         "flow": [face(F.FLOW_CARD, F.FLOW_SIDE, i) for i in range(st[F.FLOW_N])],
+        "backs_seen": sorted({c.names[i] for i in range(len(c)) if st[F.BACK_SEEN + i] and c.flip[i]}),
         "seats": [{"wake": int(st[F.WAKE + s]),
                    "actions": [a for t, a in enumerate(ACTION_TYPES) for _ in range(st[F.HELD + s * F.NA + t])],
                    "used": [a for t, a in enumerate(ACTION_TYPES) for _ in range(st[F.USED + s * F.NA + t])],

@@ -20,7 +20,8 @@ import math
 from simcore.rng import GameRng
 
 from . import reference as R
-from .common import PDError, Setup, parse_bot
+from .bots import parse_bot
+from .common import PDError, Setup
 
 DEFAULT_MAX_CARDS = 5
 
