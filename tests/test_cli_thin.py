@@ -18,10 +18,7 @@ MAX_CLI_LINES = 700
 MAX_COMMAND_BODY = 45
 # Files outside cli.py that still compare a value with a game's name (or DEFAULT_GAME), or key a dict by one;
 # the lead removes these branches (issue #25). A fixed file should be taken off the list; a new one fails.
-KNOWN_NAME_BRANCHES: set[str] = {
-    "analyses/study/folder.py",  # Study: a default-game manifest names no game, and `meta.get("game", "dreamscape")`
-    "analyses/study/studyfile.py",  # StudyPlan.fingerprint: the default game's fingerprints stay as they were
-}
+KNOWN_NAME_BRANCHES: set[str] = set()
 # (file, key) of dict keys that spell a game's name but mean something else.
 NOT_GAMES = {("narrate.py", "dreamscape")}  # the row of five cards on the table, in a game's record
 

@@ -66,7 +66,6 @@ from analyses.study.progress import progress_bar
 from simcore.games.dreamscape.cards import card_code, parse_card
 from simcore.games.dreamscape.decks import DeckSpec
 from simcore.files import read_text_file
-from simcore.games import DEFAULT_GAME
 from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.games.dreamscape.variants import Variant, VariantError, parse_variant
 
@@ -476,8 +475,8 @@ class Study:
         # One writer per folder: held until close() (or until this object is collected).
         self._release = lock_folder(self.folder)
         self._finalizer = weakref.finalize(self, self._release)
-        if game is not None and game != GameDeal(DEFAULT_GAME):  # the manifest names a game other than the default
-            meta = {**(meta or {}), "game": game.game, "cards": game.cards}  # (older folders hold the default game)
+        if game is not None and game != GameDeal.default():  # a manifest that names no game holds the default
+            meta = {**(meta or {}), "game": game.game, "cards": game.cards}  # one (every folder from before others)
         try:
             self._open(configs, games, seed, chunk_size, aggregate_only, command, deck_json, meta, plan)
         except BaseException:
@@ -494,12 +493,10 @@ class Study:
                 raise StudyError(f"{self.folder}: this study was started with seed {m.seed}, not {seed}; use another folder")
             if m.aggregate_only != aggregate_only:
                 raise StudyError(f"{self.folder}: this study was started {'with' if m.aggregate_only else 'without'} --aggregate-only")
-            if meta is not None and (meta.get("game", "dreamscape") != m.meta.get("game", "dreamscape") or
-                                     meta.get("cards") != m.meta.get("cards")):
-                held = m.meta.get("game", "dreamscape")
-                raise StudyError(f"{self.folder}: this study was started with game {held}"
-                                 f"{' and other cards' if held == (meta or {}).get('game', 'dreamscape') else ''}; "
-                                 "use another folder")
+            held, asked = GameDeal.of_meta(m.meta), GameDeal.of_meta(meta or {})
+            if meta is not None and held != asked:
+                raise StudyError(f"{self.folder}: this study was started with game {held.game}"
+                                 f"{' and other cards' if held.game == asked.game else ''}; use another folder")
             if deck_json is not None and _deck_key(m.deck) != _deck_key(deck_json):
                 raise StudyError(f"{self.folder}: this study was started with "
                                  f"{'another deck' if m.deck else 'the default deck'}; use another folder")
@@ -560,7 +557,7 @@ class Study:
     @property
     def game(self) -> GameDeal:
         """The game this study plays, with its cards (a folder that names none plays the default game)."""
-        return GameDeal(self.manifest.meta.get("game") or DEFAULT_GAME, self.manifest.meta.get("cards"))
+        return GameDeal.of_meta(self.manifest.meta)
 
     def save(self) -> None:
         """Write the manifest now (atomically)."""
@@ -860,7 +857,7 @@ def seat_totals(folder: str | Path) -> pl.DataFrame:
 
 def folder_game(folder: str | Path) -> str:
     """The game a study folder plays (the default game for every folder written before there were others)."""
-    return read_manifest(folder).meta.get("game") or DEFAULT_GAME
+    return GameDeal.of_meta(read_manifest(folder).meta).game
 
 
 def finished_configs(folder: str | Path) -> list[RunConfig]:

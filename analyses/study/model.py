@@ -218,6 +218,17 @@ class GameDeal(NamedTuple):
     game: str
     cards: str | None = None
 
+    @staticmethod
+    def of_meta(meta: dict) -> "GameDeal":
+        """The game a manifest's ``meta`` records (folders written before there were other games name none:
+        they hold the registry's default game)."""
+        return GameDeal(meta.get("game") or DEFAULT_GAME, meta.get("cards"))
+
+    @staticmethod
+    def default() -> "GameDeal":
+        """The registry's default game with its own cards: what a manifest or plan that names no game plays."""
+        return GameDeal(DEFAULT_GAME)
+
 
 class ChunkTask(NamedTuple):
     """One chunk: games ``first .. first + games - 1`` of ``config`` on stream ``seed``."""

@@ -62,7 +62,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
-from simcore.games import DEFAULT_GAME
 from simcore.games.dreamscape import STUDY_PLANS
 from analyses.stats.precision import DEFAULT_MAX_GAMES, run_to_precision
 from analyses.games.dreamscape.recheck import Recheck, recheck_configs
@@ -118,7 +117,7 @@ class StudyPlan:
     meta: dict = field(default_factory=dict)
     config_games: dict[str, int] = field(default_factory=dict)
     parts: list[PlanPart] = field(default_factory=list)
-    game: GameDeal = GameDeal(DEFAULT_GAME)  # the game it plays (simcore.games), with its cards
+    game: GameDeal = GameDeal.default()  # the game it plays (simcore.games), with its cards
     recheck: list[Recheck] = field(default_factory=list)  # headline swap decks again under other bots (analyses.games.dreamscape.recheck)
 
     def games_of(self, config: RunConfig) -> int:
@@ -135,7 +134,7 @@ class StudyPlan:
         data = {"seed": self.seed, "chunk": self.chunk_size, "precision": self.precision, "max": self.max_games,
                 "games": self.games, "agg": self.aggregate_only, "configs": [c.id for c in self.configs],
                 "config_games": self.config_games, "deck": repr(self.deck_spec)}
-        if self.game != GameDeal(DEFAULT_GAME):  # the default game's fingerprints stay as they were
+        if self.game != GameDeal.default():  # the default game's fingerprints stay as they were
             data["game"] = [self.game.game, self.game.cards]
         if self.recheck:  # studies without [[recheck]] keep the fingerprints they had
             data["recheck"] = [[r.strategy, r.games] for r in self.recheck]
