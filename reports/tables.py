@@ -390,14 +390,19 @@ def pd_summary_lines(d: dict) -> list[str]:
         lines += [f"{mark(r)} {r['strategy']:<14}{_pp(r, 'change'):<28}{r['base_turns']:>11.1f}{r['lucid_turns']:>8.1f}"
                   for r in d["expansion"]]
     if d["difficulty"]:
-        lines += ["", "Difficulty (starting wakefulness; 2 players: seat 1 wins, solo: stays asleep):",
+        lines += ["", "Difficulty (a solo rule, P2.2; solo: stays asleep; 2 players: a variant the rulebook does "
+                      "not define, seat 1 wins):",
                   f"  {'players':<9}{'bot':<14}{'start':>6}  {'rate (95% CI)':<26}{'turns':>7}"]
         lines += [f"  {r['players']:<9}{r['strategy']:<14}{r['start']:>6}  {_ci(r):<26}{r['turns']:>7.1f}"
-                  for r in d["difficulty"]]
-    if d["solo_challenge"]:
-        lines += ["", "Solo challenge: from wakefulness 4 with N action cards, the chance of staying asleep:",
-                  f"  {'bot':<14}{'cards':>6}  {'stays asleep (95% CI)':<26}{'games':>10}"]
-        lines += [f"  {r['strategy']:<14}{r['actions']:>6}  {_ci(r):<26}{r['games']:>10,}" for r in d["solo_challenge"]]
+                  f"{'' if r.get('rulebook', True) else '  variant'}" for r in d["difficulty"]]
+    solo = d.get("solo_chosen", []) + d["solo_challenge"]
+    if solo:
+        lines += ["", "Solo challenge: from wakefulness 4, the chance of staying asleep with N action cards "
+                      "(chosen by the player, P7.5, or dealt at random, P7.3):",
+                  f"  {'bot':<14}{'reading':<14}{'cards':>6}  {'stays asleep (95% CI)':<26}{'games':>10}  hand"]
+        lines += [f"  {r['strategy']:<14}{r.get('reading', 'random deal'):<14}{r['actions']:>6}  {_ci(r):<26}"
+                  f"{r['games']:>10,}  {', '.join(r['hand']) if isinstance(r.get('hand'), (list, tuple)) else (r.get('hand') or '-')}"
+                  for r in solo]
     if d["solver"]:
         lines += ["", "Distance to the exact solver (small positions; win chance of the player to move):",
                   f"  {'bot':<14}{'positions':>10}{'solver':>9}{'bot':>8}  {'gap (95% CI)':<26}"]
