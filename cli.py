@@ -136,7 +136,7 @@ DeckOpt = option(Optional[Path], "--deck", help="A deck composition TOML file (f
 CardsOpt = option(Optional[Path], "--cards", help="The game's card list (TOML, the format of its shipped cards); for Project Dreamscape "
                     "the same as --deck.")
 VariantOpt = option(Optional[str], "--variant", help="Variant as one text: base or tokens like sleep-token+FF:ID (Pleasant Dreams: lucid, "
-                      "start=N, actions=N joined by +).")
+                      "start=N, actions=N, hand=A,B,.., public-backs joined by +).")
 VariantsOpt = option(Optional[list[str]], "--variant", help="A variant (repeatable).")
 StrategyOpt = option(Optional[list[str]], "--strategy", help="Strategy per seat (repeatable) or one for all (default: the game's default bot, see "
                        "`dreamscape strategies`): a built-in name, path/to/bot.py:function, package.module:function, "
