@@ -99,7 +99,7 @@ def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies:
     return {**data, "standings": pl.DataFrame(data["standings"]), "payoff": pl.DataFrame(data["payoff"])}
 
 
-def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequence[int] | None = None,
+def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
             variants: Sequence[str] | None = None, games: int = 1000, playouts: int = 8, phases: str | None = None,
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
             interrupts: bool = False) -> dict:
@@ -108,11 +108,9 @@ def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequenc
 
     the = game_of(game)
     the.need("search", "exploit")
-    run = own(the, "exploit")
-    if run is None:
-        raise LabInputError(f"`dreamscape exploit` cannot play {the.title} yet: its study files measure its search "
-                            "seats (`dreamscape study`)")
-    counts = list(dict.fromkeys(players or DEFAULT_PLAYERS))
+    run = own(the, "exploit") or generic_exploit
+    counts = list(dict.fromkeys(players or [p for p in DEFAULT_PLAYERS if p in the.seat_counts]
+                                or [p for p in the.seat_counts if p > 1]))
     for p in counts:
         check_players(the, p, 2, "exploit needs --players 2 to 4 (a seat needs an opponent to exploit)")
     check_study_numbers(games, None, 1, chunk_size)
@@ -121,7 +119,9 @@ def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequenc
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
-    return run(strategy, counts, list(variants or DEFAULT_VARIANTS), games, playouts, phases, seed, chunk_size, out)
+    variants = list(variants or (DEFAULT_VARIANTS if run is not generic_exploit else the.variants(counts[0])[:2]))
+    return run(strategy or the.default_strategy, counts, variants, games, playouts, phases, seed, chunk_size, out,
+               game=the)
 
 
 def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
@@ -131,10 +131,7 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
     """Restricted play: how much a seat loses when its bot may never take one kind of action."""
     the = game_of(game)
     the.need("restrictions", "restrict")
-    run = own(the, "restrict")
-    if run is None:
-        raise LabInputError(f"`dreamscape restrict` cannot play {the.title} yet: its restricted play runs in "
-                            f"`dreamscape study --game {the.name}`")
+    run = own(the, "restrict") or generic_restrict
     prepare(the, progress, interrupts=interrupts)
     counts = list(dict.fromkeys(players or [default_players(the)]))
     for p in counts:
@@ -143,7 +140,48 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
     if out is not None:
         writable_folder(Path(out))
     return run(strategy or the.default_strategy, counts, list(variants or ["base"]), list(restrictions or []) or None,
-               games, seed, chunk_size, out)
+               games, seed, chunk_size, out, game=the)
+
+
+def generic_exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: int, phases: str | None,
+                    seed: int, chunk_size: int, out: Path | None, *, game) -> dict:
+    """``dreamscape exploit`` of any game with a search player: per seat, what ``game.search(bot, K)`` gains over ``bot``."""
+    from analyses.study.folder import lock_folder
+    from analyses.study.progress import progress_bar
+    from analyses.tools.exploit import exploit_data, games_needed, save_exploit, timed_exploit
+
+    setup = game.setup(counts[0], variants[0])
+    name = game.check_strategy(bot, setup)
+    search = game.check_strategy(game.search(name, playouts, phases), setup)
+    release = lock_folder(out) if out is not None else (lambda: None)  # another writer is named now, not after the games
+    try:
+        with progress_bar(games_needed(counts, variants, games, game=game), "games", leave=False) as bar:
+            frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update,
+                                           game=game)
+        data = exploit_data(frame, seconds, seed)
+        if out is not None:
+            save_exploit(out, frame, data)
+            data["folder"] = str(out)
+    finally:
+        release()
+    return data
+
+
+def generic_restrict(bot: str, counts: list[int], variants: list[str], kinds: list[str] | None, games: int, seed: int,
+                     chunk_size: int, out: Path | None, *, game) -> dict:
+    """``dreamscape restrict`` of any game with restricted play: what a seat loses under each restriction."""
+    from analyses.study.progress import progress_bar
+    from analyses.tools.restrict import games_needed, restrict_data, save_restrict, timed_restrict
+
+    game.check_strategy(bot, game.setup(counts[0], variants[0]))
+    with progress_bar(games_needed(counts, variants, kinds, games, game=game), "games", leave=False) as bar:
+        frame, seconds = timed_restrict(bot, counts, variants, kinds, games, seed, chunk_size, progress=bar.update,
+                                        game=game)
+    data = restrict_data(frame, seconds, seed)
+    if out is not None:
+        save_restrict(out, frame, data)
+        data["folder"] = str(out)
+    return data
 
 
 def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,

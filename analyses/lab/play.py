@@ -196,9 +196,13 @@ def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], No
     """Games/s of the game's engines and its cold and warm start (a game with its own benchmark)."""
     the = game_of(game)
     measure = own(the, "bench")
-    if measure is None:
-        raise LabInputError(f"{the.title} has no engine benchmark, which `dreamscape bench` needs")
-    return measure(quick, say)
+    if measure is not None:  # a game with more to time than its engines (Project Dreamscape: the strategy hook)
+        return measure(quick, say)
+    from analyses.tools.bench import run_bench
+
+    # --quick: the bots both engines play, less a search player (hundreds of games/s would take minutes)
+    bots = [s for s in the.reference_strategies(the.setup(max(the.seat_counts))) if not s.startswith("search")]
+    return run_bench(game=the, quick=quick, strategies=bots if quick else None, progress=say)
 
 
 def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,

@@ -145,7 +145,7 @@ def tournament_field() -> list[str]:
 
 
 def exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: int, phases: str | None,
-            seed: int, chunk_size: int, out: Path | None) -> dict:
+            seed: int, chunk_size: int, out: Path | None, *, game=None) -> dict:
     """``dreamscape exploit``: per seat, the win rate ``search:BOT@K`` gains over ``bot`` on the same deals."""
     from analyses.study.folder import lock_folder
     from analyses.study.progress import progress_bar
@@ -177,7 +177,7 @@ def exploit(bot: str, counts: list[int], variants: list[str], games: int, playou
 
 
 def restrict(bot: str, counts: list[int], variants: list[str], kinds: list[str] | None, games: int, seed: int,
-             chunk_size: int, out: Path | None) -> dict:
+             chunk_size: int, out: Path | None, *, game=None) -> dict:
     """``dreamscape restrict``: how much a seat loses when its bot may never buy (or perform) one dream type."""
     from analyses.study.progress import progress_bar
     from analyses.tools.restrict import games_needed, restrict_data, save_restrict, timed_restrict
