@@ -78,8 +78,7 @@ def test_bad_input_is_one_line(args, words):
 
 @pytest.mark.parametrize("command, missing", [
     (["sweep"], "card swaps"), (["solo"], "solo score bands"), (["decks"], "card swaps"), (["tune"], "tuner"),
-    (["train"], "trainer"), (["fix-seats"], "rules knobs"), (["bench"], "engine benchmark"),
-    (["exploit", "--strategy", "threshold"], "cannot play"), (["restrict"], "cannot play"),
+    (["train"], "trainer"), (["fix-seats"], "rules knobs"),
 ])
 def test_a_command_names_what_pleasant_dreams_lacks(command, missing):
     """Issue #25: a game without what a command needs is one line naming the command and what is missing
@@ -165,3 +164,42 @@ def test_simulate_out_writes_a_study_folder_of_the_game(pd, tmp_path):
     direct = pd.play_games(pd.setup(2, "base"), ["threshold", "threshold"], 1, 0, 150)
     (row,) = data["first_player"]
     assert row["rate"] == pytest.approx(float(np.mean(direct["winner"] == 0)))
+
+
+def test_exploit_plays_pleasant_dreams_search_player(pd):
+    """exploit runs Pleasant Dreams (issue #25): each seat's gain is search@K's win rate minus threshold's on
+    the same deals, and equals the games played directly through the interface."""
+    result = run("exploit", "--game", PD, "--strategy", "threshold", "--players", "2", "--variant", "base",
+                 "-n", "40", "--playouts", "2", "--seed", "3", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [r["seat"] for r in rows] == [0, 1]
+    setup = pd.setup(2, "base")
+    own = pd.play_games(setup, ["threshold", "threshold"], 3, 0, 40)
+    for r in rows:
+        seats = ["search@2" if s == r["seat"] else "threshold" for s in range(2)]
+        mine = pd.play_games(setup, seats, 3, 0, 40)
+        assert r["search_win"] == pytest.approx(float(np.mean(mine["winner"] == r["seat"])))
+        assert r["gain"] == pytest.approx(r["search_win"] - r["own_win"])
+        assert r["own_win"] == pytest.approx(float(np.mean(own["winner"] == r["seat"])))
+
+
+def test_restrict_plays_pleasant_dreams_actions(pd):
+    """restrict runs Pleasant Dreams: one row per action type, and forbidding an action the base game never
+    deals (the Lucid Dreams cards) costs exactly nothing."""
+    result = run("restrict", "--game", PD, "--players", "2", "-n", "30", "--seed", "2", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert {r["type"] for r in rows} >= {"barrier", "mirror", "recurring-dreams"}
+    never = [r for r in rows if r["type"] in ("mirror", "suppression", "recurring-dreams")]
+    assert never and all(r["loss"] == 0.0 for r in never)
+
+
+def test_bench_times_pleasant_dreams_engines():
+    """bench runs Pleasant Dreams: a fast and a reference row for each bot both engines play."""
+    result = run("bench", "--game", PD, "--quick", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert {r["engine"] for r in rows} == {"fast", "reference"}
+    assert {r["strategy"] for r in rows} == {"random", "threshold"}
+    assert all(r["games_per_s"] > 0 for r in rows)
