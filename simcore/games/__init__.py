@@ -29,10 +29,11 @@ from typing import Any
 
 import numpy as np
 
-GAME_NAMES = ("dreamscape", "pleasant-dreams")
+GAME_NAMES = ("dreamscape", "pleasant-dreams", "counting-zzzzs")
 DEFAULT_GAME = "dreamscape"
 ENGINES = ("reference", "fast")
-_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams"}
+_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams",
+            "counting-zzzzs": "simcore.games.counting_zzzzs"}
 
 
 class GameError(ValueError):

@@ -1,0 +1,49 @@
+"""Counting Zzzzs (2-4 players, a Blood and Cardstock game), the lab's third game, played from a card file.
+
+The package in the shape TAG uses per game (``Setup`` = Parameters, ``reference.Game`` = GameState, the
+functions of :mod:`.reference` = ForwardModel) with a numba twin (:mod:`.fast`). Rules as played:
+``interpretations.md`` (Z1..Z18); cards: a designer's TOML file (:func:`load_cards`; the shipped
+``cards.toml`` is invented for illustration). Importing this package compiles nothing: the fast engine
+compiles on first play.
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import numpy as np
+
+from .cards import load_cards
+from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE, CardSet,
+                     CZError, Setup, check_strategy, parse_setup, variant_name)
+from .play import narrate, play_games
+
+PACKAGE_DIR = SCENARIOS_DIR.parent
+STUDY_PLAN = PACKAGE_DIR / "study.toml"             # dreamscape study --game counting-zzzzs
+QUICK_STUDY_PLAN = PACKAGE_DIR / "study_quick.toml"  # ... --quick
+
+
+def check_scenario(path, engine: str):
+    """Play one hand-worked scenario on ``engine``: None = passed, else a one-line failure."""
+    from .scenario import check_scenario as run
+    return run(path, engine)
+
+
+def seat_wins(result: dict, setup: Setup) -> np.ndarray:
+    """Win credit (games, seats): 1 for the winner, 1/k for each of k seats sharing the win (Z15.2, Z16.2)."""
+    winners = np.asarray(result["winners"]).astype(np.float64)
+    return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1.0)
+
+
+def _game():
+    from simcore.games import GameError, game_of_package
+    base = game_of_package(sys.modules[__name__])
+    return dataclasses.replace(base, errors=(CZError, GameError), seat_wins=seat_wins,
+                               reference_strategies=lambda setup: ("random", "greedy", "search@2"))
+
+
+GAME = _game()
+
+__all__ = ["NAME", "TITLE", "SEAT_COUNTS", "ACTION_TYPES", "STRATEGIES", "DEFAULT_STRATEGY", "SCENARIOS_DIR",
+           "CZError", "Setup", "CardSet", "load_cards", "parse_setup", "variant_name", "check_strategy",
+           "play_games", "check_scenario", "narrate", "seat_wins", "GAME", "STUDY_PLAN", "QUICK_STUDY_PLAN"]
