@@ -18,8 +18,8 @@ from __future__ import annotations
 from simcore.rng import GameRng
 
 from . import reference as R
-from .common import (BEND_OWN, BENDER, CONTEXT, FORCE, FORCE_POSITIVE, FORCE_NEGATIVE, FORCED_NEG, FORCED_POS,
-                     MAX_DREAM, MIN_SCORED, NEGATIVE, NEUTRAL, POSITIVE, STRATEGIES, UNFORCED, WAKE_UP,
+from .common import (CONTEXT, FORCE, FORCE_POSITIVE, FORCE_NEGATIVE, FORCED_NEG, FORCED_POS,
+                     MAX_DREAM, MIN_SCORED, NEGATIVE, POSITIVE, STRATEGIES, UNFORCED, WAKE_UP,
                      WIN_POINTS, Bot, Setup)
 
 BIG = 1_000_000

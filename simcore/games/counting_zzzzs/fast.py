@@ -8,106 +8,34 @@ A game is one int64 array ``st`` (fixed-size state, offsets below); the cards ar
 ``Pending`` exception (a scenario's script ran out) is the ``STOP`` flag here, checked after every
 decision.
 
+The layout of ``st``, the deal, sequencing, scoring and the scripted answers are in :mod:`.fast_state`.
 The search bot's playouts use their own turn loop (:func:`playout_turn`, :func:`playout_second_step`) so
 that no function reaches itself through the search (numba types no recursion; every kernel caches).
-Compiled on first use only (this module is imported lazily).
+Compiled on first use only (this module is imported lazily, through ``play.fast_engine``).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from simcore.fast.rng import below, shuffle, stream_state
+from simcore.fast.rng import below, shuffle
 
-from .common import (BEND_OWN, BEND_THEME, BEND_TYPE, BENDER, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING,
-                     CAUSE_STUCK, CAUSE_TEN, CONTEXT, END_FORTY, END_MORNING, FORCE, FORCE_NEGATIVE,
-                     FORCE_POSITIVE, FORCE_THEME0, FORCED_NEG, FORCED_POS, HAND_SIZE, MAX_DREAM, MAX_TOTAL,
-                     MAX_TYPES, MIN_SCORED, NEGATIVE, POSITIVE, UNFORCED, WAKE_ALL, WAKE_ONE, WAKE_SELF, WAKE_UP,
-                     WIN_POINTS)
-from .bots import BIG, BLOCK_COST, FOLLOW, HALF_POINT, THEME_FORCE
-from .reference import M_BENDER, M_DISCARD, M_ELEMENT, M_FORCE, M_WAKE, MAX_TURNS, MOVE, NO_BEND, PASS, SLOT, TARGET
+from .bots import (BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT)
+from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING, CAUSE_STUCK, CAUSE_TEN,
+                     CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
+                     FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
+                     WAKE_UP, WIN_POINTS)
+from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
+                         C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
+                         DREAM_N, DREAM_PTS, END, HAND, HAND_N, HOLDER_CARD, HOLDER_THEME, K_BLOCK, K_ELEMENT,
+                         K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MP, MT, NTYPES, OPTCAP,
+                         OPTS, OPT_N, OVER, PLAYERS, SCORE, SC_WIDTH, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
+                         S_ESCORED, S_PLAYED, S_SCORED, S_WOKE, TURNS, WINNERS, asleep_value, banked_value,
+                         can_follow, dream_points, followers, keep, may_play, script_choice, sort_options,
+                         wake_seats)
+from .reference import (MAX_TURNS, MOVE, M_BENDER, M_DISCARD, M_ELEMENT, M_FORCE, M_WAKE, NO_BEND, PASS, SLOT,
+                        TARGET)
 
-# card table rows (CardSet.array)
-C_ELEMENT, C_KIND, C_THEMES, C_POLARITY, C_PLUS, C_MINUS, C_EFFECT, C_COUNT = range(8)
-# decision kinds (reference.KINDS order) and how ask() answers
-K_ELEMENT, K_SECOND, K_EXTRA, K_BLOCK = range(4)
-MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT = 0, 1, 2
-BOT_RANDOM, BOT_GREEDY, BOT_SEARCH = 0, 1, 2
-MP = 4                          # most seats
-MT = MAX_TYPES
-OPTCAP = 512                    # options of one decision (the most a 5-card hand can have is far fewer)
-
-# ---- layout of st
-PLAYERS, ACTIVE, TURNS, OVER, END, MODE, STOP, SCRIPT_POS, PENDING, PENDING_SEAT, NTYPES, DECK_POS, DECK_END = range(13)
-BOT = 13
-BUDGET = BOT + MP
-BANNED = BUDGET + MP
-SCORE = BANNED + MP
-WINNERS = SCORE + MP
-HAND = WINNERS + MP
-HAND_N = HAND + MP * MT
-DISC = HAND_N + MP
-DREAM_CARD = DISC + MT
-DREAM_FORCED = DREAM_CARD + MP * MAX_DREAM
-DREAM_FCARD = DREAM_FORCED + MP * MAX_DREAM
-DREAM_N = DREAM_FCARD + MP * MAX_DREAM
-HOLDER_THEME = DREAM_N + MP
-HOLDER_CARD = HOLDER_THEME + MP
-DREAM_PTS = HOLDER_CARD + MP    # each dream's points as they stand (dream_points, kept up to date)
-DECK = DREAM_PTS + MP
-S_DREAMS = DECK + MAX_TOTAL
-S_ELEMS = S_DREAMS + MP
-S_SCORED = S_ELEMS + MP
-S_WOKE = S_SCORED + MP
-S_PLAYED = S_WOKE + MP * 4
-S_BLOCKED = S_PLAYED + MP * 4
-S_ESCORED = S_BLOCKED + MP * 4
-OPT_N = S_ESCORED + MP * MT
-OPTS = OPT_N + 4
-SIZE = OPTS + 4 * OPTCAP
-# ---- script rows (scenarios): [choice, kind seen, accepted, seat asked]
-SC_CHOICE, SC_KIND, SC_OK, SC_SEAT = range(4)
-SC_WIDTH = 4
-
-
-@njit(cache=True)
-def new_game(st, cd, players, removed, seed_mixed, game_index):
-    """reference.new_game on st (Z2)."""
-    st[:] = 0
-    nt = cd.shape[1]
-    st[PLAYERS] = players
-    st[NTYPES] = nt
-    for s in range(MP):
-        st[HOLDER_THEME + s] = -1
-        st[HOLDER_CARD + s] = -1
-    total = 0
-    for c in range(nt):
-        total += cd[C_COUNT, c]
-    deck = np.empty(total, np.int64)
-    k = 0
-    for c in range(nt):
-        for _ in range(cd[C_COUNT, c]):
-            deck[k] = c
-            k += 1
-    rng = np.empty(1, np.uint64)
-    rng[0] = stream_state(seed_mixed, np.uint64(game_index))
-    shuffle(rng, deck)                                              # Z2.1
-    left = removed                                                  # Z2.2
-    k = 0
-    for i in range(total):
-        c = deck[i]
-        if left > 0 and cd[C_ELEMENT, c] == 0 and cd[C_KIND, c] == WAKE_UP:
-            left -= 1
-        else:
-            st[DECK + k] = c
-            k += 1
-    st[DECK_END] = k
-    for _ in range(HAND_SIZE):                                      # Z2.3
-        for s in range(players):
-            c = st[DECK + st[DECK_POS]]
-            st[DECK_POS] += 1
-            st[HAND + s * MT + c] += 1
-            st[HAND_N + s] += 1
 
 
 @njit(cache=True)
@@ -130,13 +58,6 @@ def ask_play(st, cd, md, ms, rng, script, seat, kind):
         return search_choice(st, cd, md, ms, rng, seat, kind, st[BUDGET + seat])
     return ask(st, cd, md, ms, rng, script, seat, kind, 0)
 
-
-@njit(cache=True)
-def may_play(st, seat, kind):
-    return (st[BANNED + seat] >> kind) & 1 == 0
-
-
-# ---------------------------------------------------------------- the turn (Z3)
 
 @njit(cache=True)
 def play_game(st, cd, md, ms, rng, script):
@@ -206,21 +127,6 @@ def play_own_element(st, cd, md, ms, seat, card):
 # ---------------------------------------------------------------- sequencing (Z5, Z6)
 
 @njit(cache=True)
-def can_follow(st, cd, owner, card, bend, own):
-    n = st[DREAM_N + owner]
-    if n == 0:
-        return own                                                   # Z6.1
-    last = st[DREAM_CARD + owner * MAX_DREAM + n - 1]
-    if bend != BEND_TYPE and cd[C_KIND, card] == cd[C_KIND, last]:
-        return False                                                 # Z5.1
-    if bend == BEND_THEME:
-        return True
-    ht = st[HOLDER_THEME + owner]
-    need = (1 << ht) if ht >= 0 else cd[C_THEMES, last]              # Z5.2
-    return (cd[C_THEMES, card] & need) != 0
-
-
-@njit(cache=True)
 def element_options(st, cd, seat):
     k = 0
     base = OPTS + K_ELEMENT * OPTCAP
@@ -254,50 +160,6 @@ def put_element(st, cd, md, ms, by, owner, card):
 
 
 # ---------------------------------------------------------------- scoring and waking (Z14-Z16)
-
-@njit(cache=True)
-def dream_points(st, cd, md, ms, seat, extra, fpos, fval):
-    """reference.dream_points of seat's dream, with ``extra`` appended (-1: none) and element ``fpos``
-    forced to ``fval`` (-1: as it is): the bots' what-ifs without copying the state."""
-    n = st[DREAM_N + seat]
-    m = n + 1 if extra >= 0 else n
-    base = seat * MAX_DREAM
-    pos = 0
-    neg = 0
-    for i in range(m):
-        c = st[DREAM_CARD + base + i] if i < n else extra
-        f = st[DREAM_FORCED + base + i] if i < n else UNFORCED
-        if i == fpos:
-            f = fval
-        pol = cd[C_POLARITY, c]
-        if pol == POSITIVE or (pol == CONTEXT and f == FORCED_POS):
-            pos += 1
-        elif pol == NEGATIVE or (pol == CONTEXT and f == FORCED_NEG):
-            neg += 1
-    total = m
-    for i in range(m):
-        c = st[DREAM_CARD + base + i] if i < n else extra
-        f = st[DREAM_FORCED + base + i] if i < n else UNFORCED
-        if i == fpos:
-            f = fval
-        pol = cd[C_POLARITY, c]
-        if pol == POSITIVE:
-            total += cd[C_PLUS, c]
-        elif pol == NEGATIVE:
-            total -= cd[C_MINUS, c]
-        elif pol == CONTEXT:
-            if f == FORCED_POS or (f == UNFORCED and pos > neg):
-                total += cd[C_PLUS, c]
-            elif f == FORCED_NEG or (f == UNFORCED and neg > pos):
-                total -= cd[C_MINUS, c]
-        for r in range(ms[c], ms[c + 1]):                            # Z14.4
-            need = md[r, 2]
-            for j in range(m):
-                if j != i and (st[DREAM_CARD + base + j] if j < n else extra) == need:
-                    total += md[r, 1]
-                    break
-    return total
-
 
 @njit(cache=True)
 def wake(st, cd, md, ms, seat, cause, at_morning):
@@ -364,19 +226,6 @@ def stuck(st, cd, md, ms, seat):
 
 
 # ---------------------------------------------------------------- the second play (Z3.3, Z9-Z13)
-
-@njit(cache=True)
-def sort_options(st, kind):
-    """Ascending codes (Z18.2): insertion sort of the kind's option area."""
-    base = OPTS + kind * OPTCAP
-    for i in range(1, st[OPT_N + kind]):
-        v = st[base + i]
-        j = i - 1
-        while j >= 0 and st[base + j] > v:
-            st[base + j + 1] = st[base + j]
-            j -= 1
-        st[base + j + 1] = v
-
 
 @njit(cache=True)
 def second_options(st, cd, seat):
@@ -488,29 +337,6 @@ def blocked(st, cd, md, ms, rng, script, seat, code):
 
 
 @njit(cache=True)
-def wake_seats(st, cd, seat, target, card, out):
-    """reference.wake_seats into ``out``; returns how many."""
-    effect = cd[C_EFFECT, card]
-    p = st[PLAYERS]
-    k = 0
-    if effect == WAKE_SELF:
-        if st[DREAM_N + seat] > 0:
-            out[0] = seat
-            k = 1
-    elif effect == WAKE_ONE:
-        if st[DREAM_N + target] > 0:
-            out[0] = target
-            k = 1
-    else:
-        for j in range(p):
-            s = (seat + j) % p
-            if st[DREAM_N + s] > 0:
-                out[k] = s
-                k += 1
-    return k
-
-
-@njit(cache=True)
 def wake_targets(st, cd, md, ms, seat, target, card):
     who = np.empty(MP, np.int64)
     k = wake_seats(st, cd, seat, target, card, who)
@@ -563,39 +389,6 @@ def place_force(st, cd, md, ms, target, card):
 
 
 # ---------------------------------------------------------------- greedy (bots.py, Z17.1)
-
-@njit(cache=True)
-def asleep_value(points, n):
-    return 10 * points + HALF_POINT * (MAX_DREAM - n)
-
-
-@njit(cache=True)
-def banked_value(points, n):
-    return 10 * points if n >= MIN_SCORED else 0
-
-
-@njit(cache=True)
-def keep(cd, c):
-    if cd[C_ELEMENT, c] == 0:
-        return BLOCK_COST
-    pol = cd[C_POLARITY, c]
-    if pol == POSITIVE or pol == CONTEXT:
-        return 10 + 4 * cd[C_PLUS, c]
-    if pol == NEGATIVE:
-        return 10 + 2 * cd[C_MINUS, c]
-    return 10
-
-
-@njit(cache=True)
-def followers(st, cd, seat, c):
-    out = 0
-    for d in range(st[NTYPES]):
-        held = st[HAND + seat * MT + d] - (1 if d == c else 0)
-        if cd[C_ELEMENT, d] == 1 and held > 0 and cd[C_KIND, d] != cd[C_KIND, c] and \
-                (cd[C_THEMES, d] & cd[C_THEMES, c]) != 0:
-            out += 1
-    return out
-
 
 @njit(cache=True)
 def element_change(st, cd, md, ms, owner, card):
@@ -777,32 +570,129 @@ def greedy_choice(st, cd, md, ms, seat, kind, info):
     return greedy_block(st, cd, md, ms, seat, info)
 
 
-# ---------------------------------------------------------------- scripts (scenarios)
+# ---------------------------------------------------------------- search@K (Z17.2)
 
 @njit(cache=True)
-def script_choice(st, script, seat, kind):
-    """The next scripted answer that is legal; refused ones are marked (SC_OK = 0) and skipped. When the
-    script runs out the game stops here (STOP, PENDING = kind, PENDING_SEAT = seat)."""
-    base = OPTS + kind * OPTCAP
-    while st[SCRIPT_POS] < script.shape[0]:
-        row = st[SCRIPT_POS]
-        st[SCRIPT_POS] += 1
-        script[row, SC_KIND] = kind
-        script[row, SC_SEAT] = seat
-        c = script[row, SC_CHOICE]
-        ok = False
-        for i in range(st[OPT_N + kind]):
-            if st[base + i] == c:
-                ok = True
-        script[row, SC_OK] = 1 if ok else 0
-        if ok:
-            return c
-    st[STOP] = 1
-    st[PENDING] = kind
-    st[PENDING_SEAT] = seat
-    return PASS
+def sample_world(st, cd, seat, rng):
+    world = st.copy()
+    nt = st[NTYPES]
+    p = st[PLAYERS]
+    unseen = np.empty(nt, np.int64)
+    for c in range(nt):
+        unseen[c] = cd[C_COUNT, c] - st[HAND + seat * MT + c] - st[DISC + c]
+    for s in range(p):
+        for i in range(st[DREAM_N + s]):
+            unseen[st[DREAM_CARD + s * MAX_DREAM + i]] -= 1
+            if st[DREAM_FCARD + s * MAX_DREAM + i] >= 0:
+                unseen[st[DREAM_FCARD + s * MAX_DREAM + i]] -= 1
+        if st[HOLDER_CARD + s] >= 0:
+            unseen[st[HOLDER_CARD + s]] -= 1
+    m = 0
+    for c in range(nt):
+        m += unseen[c]
+    pool = np.empty(m, np.int64)
+    k = 0
+    for c in range(nt):
+        for _ in range(unseen[c]):
+            pool[k] = c
+            k += 1
+    shuffle(rng, pool)
+    k = 0
+    for s in range(p):
+        if s == seat:
+            continue
+        for c in range(nt):
+            world[HAND + s * MT + c] = 0
+        for i in range(st[HAND_N + s]):
+            world[HAND + s * MT + pool[k + i]] += 1
+        k += st[HAND_N + s]
+    for i in range(st[DECK_END] - st[DECK_POS]):
+        world[DECK + st[DECK_POS] + i] = pool[k + i]
+    return world
 
 
-# The search bot (search_choice, called by ask_play) lives in fast_search, which builds on this module:
-# imported last, when every name it takes from here exists (numba resolves it at the first compile).
-from .fast_search import search_choice  # noqa: E402
+@njit(cache=True)
+def evaluate(st, cd, md, ms, seat):
+    value = 0
+    p = st[PLAYERS]
+    if st[OVER] and st[WINNERS + seat]:
+        k = 0
+        for s in range(p):
+            k += st[WINNERS + s]
+        value += WIN_CREDIT // k
+    mine = 0
+    best_other = 0
+    first = True
+    for s in range(p):
+        v = 10 * st[SCORE + s]
+        if st[OVER] == 0 and st[DREAM_N + s] > 0:
+            v += asleep_value(st[DREAM_PTS + s], st[DREAM_N + s])
+        if s == seat:
+            mine = v
+        elif first or v > best_other:
+            best_other = v
+            first = False
+    return value + mine - best_other
+
+
+@njit(cache=True)
+def playout(w, cd, md, ms, seat, kind, option):
+    w[MODE] = MODE_PLAYOUT
+    rng = np.zeros(1, np.uint64)
+    script = np.zeros((0, SC_WIDTH), np.int64)
+    if kind == K_ELEMENT:
+        if play_own_element(w, cd, md, ms, seat, option) and w[OVER] == 0:
+            playout_second_step(w, cd, md, ms, rng, script, seat)
+    else:
+        do_second(w, cd, md, ms, rng, script, seat, option)
+    if w[OVER] == 0:
+        end_turn(w, seat)
+    for _ in range(HORIZON_ROUNDS * w[PLAYERS]):
+        if w[OVER]:
+            break
+        playout_turn(w, cd, md, ms, rng, script)
+    return evaluate(w, cd, md, ms, seat)
+
+
+@njit(cache=True)
+def playout_second_step(w, cd, md, ms, rng, script, seat):
+    second_options(w, cd, seat)
+    code = w[OPTS + K_SECOND * OPTCAP] if w[OPT_N + K_SECOND] == 1 else greedy_second(w, cd, md, ms, seat)
+    do_second(w, cd, md, ms, rng, script, seat, code)
+
+
+@njit(cache=True)
+def playout_turn(w, cd, md, ms, rng, script):
+    w[TURNS] += 1
+    seat = w[ACTIVE]
+    if draw_up(w, cd, md, ms, seat):
+        return
+    element_options(w, cd, seat)
+    if w[OPT_N + K_ELEMENT] == 0:
+        stuck(w, cd, md, ms, seat)
+    else:
+        card = w[OPTS + K_ELEMENT * OPTCAP] if w[OPT_N + K_ELEMENT] == 1 else greedy_element(w, cd, md, ms, seat)
+        if play_own_element(w, cd, md, ms, seat, card) and w[OVER] == 0:
+            playout_second_step(w, cd, md, ms, rng, script, seat)
+    if w[OVER] == 0:
+        end_turn(w, seat)
+
+
+@njit(cache=True)
+def search_choice(st, cd, md, ms, rng, seat, kind, budget):
+    n = st[OPT_N + kind]
+    options = st[OPTS + kind * OPTCAP:OPTS + kind * OPTCAP + n].copy()
+    totals = np.zeros(n, np.int64)
+    for _ in range(budget):
+        world = sample_world(st, cd, seat, rng)
+        for j in range(n):
+            totals[j] += playout(world.copy(), cd, md, ms, seat, kind, options[j])
+    best = 0
+    for j in range(1, n):
+        if totals[j] > totals[best]:
+            best = j
+    return options[best]
+
+
+# ---------------------------------------------------------------- scripts (scenarios)
+

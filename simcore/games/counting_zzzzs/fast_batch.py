@@ -11,8 +11,9 @@ from numba import njit, prange
 from simcore.fast.rng import decision_state, seed_key
 
 from .common import Bot, Setup, empty_results
-from .fast import (BANNED, BOT, BUDGET, DECK_END, DECK_POS, END, MT, S_BLOCKED, S_DREAMS, S_ELEMS, S_ESCORED,
-                   S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, new_game, play_game)
+from .fast import play_game
+from .fast_state import (BANNED, BOT, BUDGET, DECK_END, DECK_POS, END, MT, S_BLOCKED, S_DREAMS, S_ELEMS, S_ESCORED,
+                         S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, new_game)
 
 
 @njit(cache=True)

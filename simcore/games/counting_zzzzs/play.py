@@ -25,13 +25,34 @@ def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: i
     """
     bots = check_run(setup, strategies, seed, first_game, n_games, engine)
     if engine == "fast":
-        from . import fast_batch
-        return fast_batch.play_games_fast(setup, bots, seed, first_game, n_games)
+        return fast_engine().play_games_fast(setup, bots, seed, first_game, n_games)
     out = empty_results(setup, first_game, n_games)
     for i in range(n_games):
         g = play_one(setup, bots, seed, first_game + i)
         fill_row(out, i, g)
     return out
+
+
+_GUARDED: list[bool] = []
+KERNEL_FILES = ("common.py", "bots.py", "reference.py", "fast_state.py", "fast.py", "fast_batch.py")
+
+
+def fast_engine():
+    """The fast engine's batch module, after the numba cache guard of :mod:`simcore.fast.cache`.
+
+    numba re-validates a cached kernel only against its own file, but play_batch (fast_batch.py) and the
+    kernels of fast.py freeze those of fast_state.py and the constants of common.py, bots.py and
+    reference.py: an edit of any of them drops this package's cache once, so nothing runs stale code.
+    """
+    if not _GUARDED:
+        from pathlib import Path
+
+        from simcore.fast.cache import drop_stale_cache
+        here = Path(__file__).resolve().parent
+        drop_stale_cache(here, [here / name for name in KERNEL_FILES])
+        _GUARDED.append(True)
+    from . import fast_batch
+    return fast_batch
 
 
 def fill_row(out: dict, i: int, g) -> None:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from simcore.rng import GameRng
 
 from .common import (BEND_OWN, BEND_THEME, BEND_TYPE, BENDER, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING,
-                     CAUSE_STUCK, CAUSE_TEN, CONTEXT, END_FORTY, END_MORNING, FORCE, FORCE_NEGATIVE,
+                     CAUSE_STUCK, CAUSE_TEN, CONTEXT, END_FORTY, END_MORNING, FORCE_NEGATIVE,
                      FORCE_POSITIVE, FORCE_THEME0, FORCED_NEG, FORCED_POS, HAND_SIZE, MAX_DREAM, MIN_SCORED,
-                     NEGATIVE, POSITIVE, UNFORCED, WAKE_ALL, WAKE_ONE, WAKE_SELF, WAKE_UP, WIN_POINTS, CardSet,
+                     NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP, WIN_POINTS, CardSet,
                      Setup)
 
 # Option codes (Z18.2): MOVE * move + TARGET * target + card row. Targets: a seat, or for a Force on a

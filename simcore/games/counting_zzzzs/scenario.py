@@ -173,7 +173,7 @@ def run_reference(data: dict, base: Path | None) -> dict:
 
 def fast_state(game: R.Game) -> np.ndarray:
     """The fast engine's state array for a reference Game (scripted mode)."""
-    from . import fast as F
+    from . import fast_state as F
     st = np.zeros(F.SIZE, np.int64)
     st[F.PLAYERS], st[F.NTYPES], st[F.ACTIVE], st[F.TURNS] = game.players, len(game.cards), game.active, game.turns
     st[F.MODE] = F.MODE_SCRIPT
@@ -200,8 +200,10 @@ def fast_state(game: R.Game) -> np.ndarray:
 
 
 def run_fast(data: dict, base: Path | None) -> dict:
-    from . import fast as F
-    from .fast_batch import modifier_tables
+    from .play import fast_engine
+    modifier_tables = fast_engine().modifier_tables
+    from . import fast_state as F
+    from .fast import play_game
     game = build_reference(data, base)                    # the setup's parsing, shared; state copied to arrays
     cards = game.cards
     choices = data.get("choices", [])
@@ -212,7 +214,7 @@ def run_fast(data: dict, base: Path | None) -> dict:
         script[r, F.SC_KIND] = -1
     st = fast_state(game)
     md, ms = modifier_tables(cards)
-    F.play_game(st, cards.array(), md, ms, np.zeros(1, np.uint64), script)
+    play_game(st, cards.array(), md, ms, np.zeros(1, np.uint64), script)
     for r, entry in enumerate(choices):
         if script[r, F.SC_KIND] < 0:
             raise ScenarioFail(f"{len(choices) - r} choice(s) left over when the game ended")
@@ -226,7 +228,7 @@ def run_fast(data: dict, base: Path | None) -> dict:
 
 
 def snapshot_fast(game: R.Game, st: np.ndarray) -> dict:
-    from . import fast as F
+    from . import fast_state as F
     c, p = game.cards, game.players
     nt = len(c)
     over = bool(st[F.OVER])
