@@ -15,7 +15,8 @@ import numpy as np
 
 from .cards import load_cards
 from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE, CardSet,
-                     CZError, Setup, check_strategy, parse_setup, variant_name)
+                     CZError, Setup, check_strategy)
+from .config import parse_setup, variant_name
 from .play import narrate, play_games
 
 PACKAGE_DIR = SCENARIOS_DIR.parent

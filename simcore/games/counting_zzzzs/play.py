@@ -72,7 +72,7 @@ def fill_row(out: dict, i: int, g) -> None:
 
 def narrate(setup: Setup, strategies: Sequence[str], seed: int, game: int) -> list[str]:
     """Game ``game`` told turn by turn (seats from 1): the same game play_games plays."""
-    from .common import variant_name
+    from .config import variant_name
     bots = check_run(setup, strategies, seed, game, 1, "reference")
     log: list[str] = [f"{setup.players} players ({variant_name(setup)}: {setup.removed} Wake Ups removed), "
                       f"{setup.cards.total} cards; " + ", ".join(f"seat {s + 1}: {b.spec}" for s, b in enumerate(bots))]

@@ -15,7 +15,8 @@ import numpy as np
 
 from . import reference as R
 from .cards import load_cards
-from .common import CZError, THEMES, parse_setup
+from .common import CZError, THEMES
+from .config import parse_setup
 
 ILLEGAL = -999                  # a code no decision accepts (malformed answers)
 END_WORDS = {0: None, 1: "forty", 2: "morning"}
