@@ -1,6 +1,6 @@
 """Counting Zzzzs, the numba engine: :mod:`.reference` (and the bots of :mod:`.bots`) function for function.
 
-A game is one int64 array ``st`` (fixed-size state, offsets below); the cards are ``cd`` (rows of
+A game is one int64 array ``st`` (fixed-size state, offsets in :mod:`.fast_state`); the cards are ``cd`` (rows of
 :meth:`CardSet.array`), the modifiers ``md`` ((M, 3): card, points, needed card, sorted by card) with
 ``ms`` (row c's modifiers are ``md[ms[c]:ms[c + 1]]``); the decision stream is a 1-element uint64 array
 (simcore.fast.rng, bit-identical to simcore.rng). Each decision kind has its own option area in ``st``
@@ -25,7 +25,7 @@ from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORN
                      CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
                      FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
                      WAKE_UP, WIN_POINTS)
-from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
+from .fast_state import (HCAP, HELD, HELD_N, hand_add, hand_take, ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
                          C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
                          DREAM_N, DREAM_PTS, END, HAND, HAND_N, HOLDER_CARD, HOLDER_THEME, K_BLOCK, K_ELEMENT,
                          K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MP, MT, NTYPES, OPTCAP,
@@ -85,8 +85,7 @@ def draw_up(st, cd, md, ms, seat):
     while st[HAND_N + seat] < HAND_SIZE:
         c = st[DECK + st[DECK_POS]]
         st[DECK_POS] += 1
-        st[HAND + seat * MT + c] += 1
-        st[HAND_N + seat] += 1
+        hand_add(st, seat, c)
         if st[DECK_POS] == st[DECK_END]:
             morning(st, cd, md, ms)
             return True
@@ -130,18 +129,19 @@ def play_own_element(st, cd, md, ms, seat, card):
 def element_options(st, cd, seat):
     k = 0
     base = OPTS + K_ELEMENT * OPTCAP
-    for c in range(st[NTYPES]):
-        if st[HAND + seat * MT + c] > 0 and cd[C_ELEMENT, c] == 1 and can_follow(st, cd, seat, c, NO_BEND, True):
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        if cd[C_ELEMENT, c] == 1 and can_follow(st, cd, seat, c, NO_BEND, True):
             st[base + k] = c
             k += 1
     st[OPT_N + K_ELEMENT] = k
+    sort_options(st, K_ELEMENT)
 
 
 @njit(cache=True)
 def put_element(st, cd, md, ms, by, owner, card):
     """Z12.1, Z6.2, Z8.1; True when the owner woke."""
-    st[HAND + by * MT + card] -= 1
-    st[HAND_N + by] -= 1
+    hand_take(st, by, card)
     n = st[DREAM_N + owner]
     st[DREAM_CARD + owner * MAX_DREAM + n] = card
     st[DREAM_FORCED + owner * MAX_DREAM + n] = UNFORCED
@@ -217,10 +217,12 @@ def morning(st, cd, md, ms):
 
 @njit(cache=True)
 def stuck(st, cd, md, ms, seat):
-    for c in range(st[NTYPES]):
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
         st[DISC + c] += st[HAND + seat * MT + c]
         st[HAND + seat * MT + c] = 0
     st[HAND_N + seat] = 0
+    st[HELD_N + seat] = 0
     wake(st, cd, md, ms, seat, CAUSE_STUCK, False)
     check_forty(st)
 
@@ -232,9 +234,8 @@ def second_options(st, cd, seat):
     p = st[PLAYERS]
     base = OPTS + K_SECOND * OPTCAP
     k = 0
-    for c in range(st[NTYPES]):
-        if st[HAND + seat * MT + c] == 0:
-            continue
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
         st[base + k] = M_DISCARD * MOVE + c
         k += 1
         if cd[C_ELEMENT, c] == 1:
@@ -281,16 +282,14 @@ def do_second(st, cd, md, ms, rng, script, seat, code):
     target = code % MOVE // TARGET
     card = code % TARGET
     if move == M_DISCARD:
-        st[HAND + seat * MT + card] -= 1
-        st[HAND_N + seat] -= 1
+        hand_take(st, seat, card)
         st[DISC + card] += 1
         return
     if move == M_ELEMENT:
         put_element(st, cd, md, ms, seat, target, card)
         return
     kind = cd[C_KIND, card]
-    st[HAND + seat * MT + card] -= 1
-    st[HAND_N + seat] -= 1
+    hand_take(st, seat, card)
     st[DISC + card] += 1
     st[S_PLAYED + seat * 4 + kind] += 1
     if blocked(st, cd, md, ms, rng, script, seat, code):
@@ -318,18 +317,19 @@ def blocked(st, cd, md, ms, rng, script, seat, code):
             continue
         st[base] = PASS
         n = 1
-        for c in range(st[NTYPES]):
-            if st[HAND + b * MT + c] > 0 and cd[C_ELEMENT, c] == 0 and cd[C_KIND, c] == BLOCK and \
+        for j in range(st[HELD_N + b]):
+            c = st[HELD + b * HCAP + j]
+            if cd[C_ELEMENT, c] == 0 and cd[C_KIND, c] == BLOCK and \
                     (cd[C_EFFECT, c] == kind or cd[C_EFFECT, c] == CANCEL_ANY):
                 st[base + n] = c
                 n += 1
         st[OPT_N + K_BLOCK] = n
+        sort_options(st, K_BLOCK)
         choice = ask(st, cd, md, ms, rng, script, b, K_BLOCK, code)
         if st[STOP]:
             return False
         if choice != PASS:
-            st[HAND + b * MT + choice] -= 1
-            st[HAND_N + b] -= 1
+            hand_take(st, b, choice)
             st[DISC + choice] += 1
             st[S_PLAYED + b * 4 + BLOCK] += 1
             return True
@@ -351,8 +351,9 @@ def extra_options(st, cd, seat, bend):
     st[base] = PASS
     k = 1
     rule = NO_BEND if bend == BEND_OWN else bend
-    for c in range(st[NTYPES]):
-        if st[HAND + seat * MT + c] == 0 or cd[C_ELEMENT, c] == 0:
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        if cd[C_ELEMENT, c] == 0:
             continue
         for s in range(st[PLAYERS]):
             if bend == BEND_OWN and s != seat:
@@ -601,10 +602,12 @@ def sample_world(st, cd, seat, rng):
     for s in range(p):
         if s == seat:
             continue
-        for c in range(nt):
-            world[HAND + s * MT + c] = 0
+        for j in range(st[HELD_N + s]):
+            world[HAND + s * MT + st[HELD + s * HCAP + j]] = 0
+        world[HAND_N + s] = 0
+        world[HELD_N + s] = 0
         for i in range(st[HAND_N + s]):
-            world[HAND + s * MT + pool[k + i]] += 1
+            hand_add(world, s, pool[k + i])
         k += st[HAND_N + s]
     for i in range(st[DECK_END] - st[DECK_POS]):
         world[DECK + st[DECK_POS] + i] = pool[k + i]

@@ -25,6 +25,7 @@ MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT = 0, 1, 2
 BOT_RANDOM, BOT_GREEDY, BOT_SEARCH = 0, 1, 2
 MP = 4                          # most seats
 MT = MAX_TYPES
+HCAP = 16                       # distinct card rows a hand may hold (5 in play; scenarios up to 16)
 OPTCAP = 512                    # options of one decision (the most a 5-card hand can have is far fewer)
 
 # ---- layout of st
@@ -36,7 +37,9 @@ SCORE = BANNED + MP
 WINNERS = SCORE + MP
 HAND = WINNERS + MP
 HAND_N = HAND + MP * MT
-DISC = HAND_N + MP
+HELD_N = HAND_N + MP             # the distinct card rows in each hand, any order (no scans of every row)
+HELD = HELD_N + MP
+DISC = HELD + MP * HCAP
 DREAM_CARD = DISC + MT
 DREAM_FORCED = DREAM_CARD + MP * MAX_DREAM
 DREAM_FCARD = DREAM_FORCED + MP * MAX_DREAM
@@ -96,8 +99,7 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
         for s in range(players):
             c = st[DECK + st[DECK_POS]]
             st[DECK_POS] += 1
-            st[HAND + s * MT + c] += 1
-            st[HAND_N + s] += 1
+            hand_add(st, s, c)
 
 
 @njit(cache=True)
@@ -228,7 +230,8 @@ def keep(cd, c):
 @njit(cache=True)
 def followers(st, cd, seat, c):
     out = 0
-    for d in range(st[NTYPES]):
+    for j in range(st[HELD_N + seat]):
+        d = st[HELD + seat * HCAP + j]
         held = st[HAND + seat * MT + d] - (1 if d == c else 0)
         if cd[C_ELEMENT, d] == 1 and held > 0 and cd[C_KIND, d] != cd[C_KIND, c] and \
                 (cd[C_THEMES, d] & cd[C_THEMES, c]) != 0:
@@ -258,3 +261,30 @@ def script_choice(st, script, seat, kind):
     st[PENDING] = kind
     st[PENDING_SEAT] = seat
     return PASS
+
+
+@njit(cache=True)
+def hand_add(st, seat, c):
+    """One card of row ``c`` into the seat's hand (counts, size and the list of rows held)."""
+    k = HAND + seat * MT + c
+    if st[k] == 0:
+        n = st[HELD_N + seat]
+        st[HELD + seat * HCAP + n] = c
+        st[HELD_N + seat] = n + 1
+    st[k] += 1
+    st[HAND_N + seat] += 1
+
+
+@njit(cache=True)
+def hand_take(st, seat, c):
+    """One card of row ``c`` out of the seat's hand."""
+    k = HAND + seat * MT + c
+    st[k] -= 1
+    st[HAND_N + seat] -= 1
+    if st[k] == 0:
+        n = st[HELD_N + seat] - 1
+        for j in range(n + 1):
+            if st[HELD + seat * HCAP + j] == c:
+                st[HELD + seat * HCAP + j] = st[HELD + seat * HCAP + n]
+                break
+        st[HELD_N + seat] = n

@@ -187,9 +187,14 @@ def fast_state(game: R.Game) -> np.ndarray:
     for s in range(game.players):
         st[F.SCORE + s] = game.score[s]
         st[F.BANNED + s] = game.banned[s]
+        held = [c for c, n in enumerate(game.hands[s]) if n]
+        if len(held) > F.HCAP:
+            raise ScenarioFail(f"seat {s} holds {len(held)} different cards, at most {F.HCAP}")
         for c, n in enumerate(game.hands[s]):
             st[F.HAND + s * F.MT + c] = n
         st[F.HAND_N + s] = sum(game.hands[s])
+        st[F.HELD_N + s] = len(held)
+        st[F.HELD + s * F.HCAP:F.HELD + s * F.HCAP + len(held)] = held
         d = game.dreams[s]
         st[F.DREAM_N + s] = len(d.cards)
         for i, (c, f, fc) in enumerate(zip(d.cards, d.forced, d.force_card)):
