@@ -78,11 +78,17 @@ def _page(title: str) -> tuple[Figure, object]:
     return fig, fig.add_subplot(111)
 
 
+def _err(value, low, high) -> np.ndarray:
+    """Error bar lengths (no interval, e.g. a single game or no spread: none drawn)."""
+    value, low, high = (np.asarray(a, dtype=np.float64) for a in (value, low, high))
+    return np.nan_to_num(np.clip(np.vstack([value - low, high - value]), 0, None))
+
+
 def _bars(ax, labels, value, low, high, ref=None):
     x = np.arange(len(labels))
-    value, low, high = map(np.asarray, (value, low, high))
+    value, low, high = (np.asarray(a, dtype=np.float64) for a in (value, low, high))
     ax.bar(x, value, color="#5b8db8")
-    ax.errorbar(x, value, yerr=[value - low, high - value], fmt="none", color="black", capsize=3)
+    ax.errorbar(x, value, yerr=_err(value, low, high), fmt="none", color="black", capsize=3)
     ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
     if ref is not None:
         for i, r in enumerate(np.broadcast_to(ref, x.shape)):
@@ -103,7 +109,7 @@ def charts(tables: dict) -> list[tuple[str, Figure]]:
         ax = fig.add_subplot(1, 2, k + 1)
         for p in sorted(set(shape["players"].to_list())):
             s = shape.filter(pl.col("players") == p).sort("removed")
-            ax.errorbar(s["removed"], s[col], yerr=[s[col] - s[f"{col}_low"], s[f"{col}_high"] - s[col]],
+            ax.errorbar(s["removed"], s[col], yerr=_err(s[col], s[f"{col}_low"], s[f"{col}_high"]),
                         marker="o", label=f"{p} players", capsize=2)
             rb = s.filter(pl.col("rulebook"))
             ax.scatter(rb["removed"], rb[col], s=160, facecolors="none", edgecolors="black")
@@ -128,7 +134,7 @@ def charts(tables: dict) -> list[tuple[str, Figure]]:
         fig, ax = _page("Element cards: win rate with the card scored minus without (top 15, bottom 5)")
         y = np.arange(pick.height)[::-1]
         v = pick["difference"].to_numpy()
-        ax.errorbar(v, y, xerr=[v - pick["low"].to_numpy(), pick["high"].to_numpy() - v], fmt="o", capsize=2)
+        ax.errorbar(v, y, xerr=_err(v, pick["low"], pick["high"]), fmt="o", capsize=2)
         ax.axvline(0, color="red", linewidth=1)
         ax.set_yticks(y, pick["card"].to_list(), fontsize=7)
         out.append(("element_cards", fig))
