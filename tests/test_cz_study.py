@@ -85,11 +85,20 @@ def test_balance_rule_spread():
 def test_element_cards_difference():
     r = made_up(2, [0, 0, 1, 1] * 10, [20] * 40, [2] * 40)
     r["element_scored"][:, 0, 3] = 1                                     # seat 1 always scored card 3
+    won = np.array([0, 0, 1, 1] * 10) == 0
+    r["element_scored"][won, 0, 5] = 1                                   # seat 1 scored card 5 in its wins only
+    other = made_up(2, [1] * 40, [20] * 40, [2] * 40)                     # kept without card columns:
     rows, _ = A.frame_of_results([(r, "base", 2, ["greedy", "greedy"])])
+    rows_other, _ = A.frame_of_results([(other, "remove=0", 2, ["greedy", "greedy"])], elements=False)
     names = [f"E{i}" for i in range(r["element_scored"].shape[2])]
-    t = A.element_cards(rows, names, min_seats=10)
-    row = t.filter(pl.col("card") == "E3").row(0, named=True)
+    t = A.element_cards(pl.concat([rows, rows_other], how="diagonal"), names, min_seats=10)
+    row = t.filter(pl.col("card") == "E3").row(0, named=True)   # its rows must not count as "without"
     assert row["win_with"] == 0.5 and row["win_without"] == 0.5 and row["difference"] == 0.0
+    # card 5: with = seat 1's 20 wins (1.0); without = seat 1's 20 losses and seat 2's 40 games (20 wins):
+    # 20 / 60 (the other configuration's 80 seat-games, where seat 2 always wins, left out)
+    row = t.filter(pl.col("card") == "E5").row(0, named=True)
+    assert row["win_with"] == 1.0 and row["win_without"] == pytest.approx(1 / 3)
+    assert row["scored_share"] == 0.25
 
 
 def test_quick_study_writes_a_report(tmp_path):

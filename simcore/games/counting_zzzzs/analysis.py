@@ -44,8 +44,12 @@ def mean_ci(values) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def frame_of_results(results: list[tuple[dict, str, int, list[str]]]) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(rows, configs) from ``(play_games result, variant, players, strategies)`` tuples (tests, scripts)."""
+def frame_of_results(results: list[tuple[dict, str, int, list[str]]],
+                     elements: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(rows, configs) from ``(play_games result, variant, players, strategies)`` tuples (tests, scripts).
+
+    ``elements=False`` leaves out the ``element_scored_i`` columns (one per element card: most of a row),
+    for configurations whose card attribution is not asked; counts are kept as int16."""
     from . import seat_wins
     from .common import Setup
 
@@ -60,16 +64,16 @@ def frame_of_results(results: list[tuple[dict, str, int, list[str]]]) -> tuple[p
                                    "strategy": list(np.tile(np.array(strategies, dtype=object), n)),
                                    "win": win.reshape(-1)}
         for key, a in result.items():
-            if key in ("game", "win"):
+            if key in ("game", "win") or (key == "element_scored" and not elements):
                 continue
             a = np.asarray(a)
             if a.ndim == 1:
-                cols[key] = np.repeat(a, players).astype(np.int32)
+                cols[key] = np.repeat(a, players).astype(np.int16)
             elif a.ndim == 2:
-                cols[key] = a.reshape(-1).astype(np.int32)
+                cols[key] = a.reshape(-1).astype(np.int16)
             else:
                 for j in range(a.shape[2]):
-                    cols[f"{key}_{j}"] = a[:, :, j].reshape(-1).astype(np.int32)
+                    cols[f"{key}_{j}"] = a[:, :, j].reshape(-1).astype(np.int16)
         frames.append(pl.DataFrame(cols))
         meta.append({"config": config, "variant": variant, "players": players, "strategies": list(strategies)})
     return pl.concat(frames, how="diagonal"), pl.DataFrame(meta)
@@ -199,12 +203,13 @@ def element_cards(rows: pl.DataFrame, names: list[str], min_seats: int = 30) -> 
     those that did not (same configurations pooled), the difference with its interval, and how often it
     is scored. Cards scored by fewer than ``min_seats`` seat-games are left out."""
     out = []
-    win = rows["win"].to_numpy()
     for i, name in enumerate(names):
         col = f"element_scored_{i}"
         if col not in rows.columns:
             continue
-        had = rows[col].to_numpy() > 0
+        sub = rows.filter(pl.col(col).is_not_null())          # configurations that kept the card columns
+        win = sub["win"].to_numpy()
+        had = sub[col].to_numpy() > 0
         k = int(had.sum())
         if k < min_seats or had.size - k < min_seats:
             continue

@@ -14,6 +14,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from .common import ACTION_TYPES, CZError
@@ -74,8 +75,12 @@ def play_plan(path: Path, cards=None, progress=print) -> tuple[pl.DataFrame, pl.
             n = min(chunk, c["games"] - first)
             result = play_games(c["setup"], c["strategies"], seed, first, n)
             parts.append(result)
-        merged = {k: __import__("numpy").concatenate([r[k] for r in parts]) for k in parts[0]}
-        rows, meta = frame_of_results([(merged, c["variant"], c["players"], c["strategies"])])
+        merged = {k: np.concatenate([r[k] for r in parts]) for k in parts[0]}
+        del parts
+        # card attribution reads the base game with one bot on every seat; elsewhere the per-card columns
+        # (most of a row) are left out, which keeps the full study's rows well under 1 GB
+        attribution = c["variant"] == "base" and len(set(c["strategies"])) == 1 and "/no-" not in c["strategies"][0]
+        rows, meta = frame_of_results([(merged, c["variant"], c["players"], c["strategies"])], elements=attribution)
         label = f"{c['label']}: {c['players']}p {c['variant']} {' / '.join(c['strategies'])}"
         frames.append(rows)
         metas.append(meta.with_columns(pl.lit(c["label"]).alias("label")))
