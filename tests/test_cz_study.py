@@ -110,3 +110,18 @@ def test_quick_study_writes_a_report(tmp_path):
                                                     "element_cards", "bot_strength"}
     shape = pl.read_csv(out / "game_shape.csv")
     assert set(shape["players"].to_list()) == {2, 3, 4}
+
+
+def test_report_of_a_pipeline_study_folder(tmp_path):
+    """The lab's study runner plays the quick plan into a folder; the package's report reads that folder."""
+    from typer.testing import CliRunner
+
+    from cli import app
+    from simcore.games.counting_zzzzs.report import build_report
+    out = tmp_path / "study"
+    result = CliRunner().invoke(app, ["study", "--config", str(QUICK_STUDY_PLAN), "--out", str(out), "--no-progress"])
+    assert (out / "manifest.json").exists(), result.output
+    files = build_report(out)
+    assert files["pdf"].stat().st_size > 10_000 and len(files["png"]) == 6
+    fp = pl.read_csv(out / "first_player.csv")
+    assert sorted(fp["players"].to_list()) == [2, 2, 3, 3, 4, 4] and (fp["games"] == 1000).all()

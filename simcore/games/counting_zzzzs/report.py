@@ -179,3 +179,47 @@ def write_report(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str], ou
             chart.savefig(out / f"{name}.png", dpi=110)
             doc.savefig(chart)
     return pdf
+
+
+def build_report(folder, pdf=None, png_dir=None) -> dict:
+    """The report of a study folder written by the lab's pipeline (``dreamscape study --game counting-zzzzs``).
+
+    Reads the folder's ``manifest.json`` (configurations, the card file's text) and its per-game rows
+    (``chunks/<config>/games-*.parquet``), and writes the PDF, PNG charts and CSV tables beside them (or
+    at ``pdf`` / in ``png_dir``). Returns ``{"pdf": Path, "png": [Path, ...], "csv": [Path, ...]}``.
+    """
+    import json
+    import tomllib
+    from datetime import datetime
+
+    from .cards import load_cards, read_cards
+
+    folder = Path(folder)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    meta = manifest.get("meta", {})
+    text = meta.get("cards")
+    cards = read_cards(tomllib.loads(text), "the study's card file") if text else load_cards(None)
+    names = [n for n, e in zip(cards.names, cards.element) if e]
+    configs, frames = [], []
+    for c in manifest["configs"]:
+        files = sorted((folder / "chunks" / c["id"]).glob("games-*.parquet"))
+        if not files:
+            continue
+        frames.append(pl.concat([pl.read_parquet(f) for f in files], how="diagonal"))
+        configs.append({"config": c["id"], "variant": c["variant"], "players": c["players"],
+                        "strategies": list(c["strategies"])})
+    if not frames:
+        raise ValueError(f"{folder}: no per-game rows (a study kept with --aggregate-only has none to analyse)")
+    rows = pl.concat(frames, how="diagonal")
+    games = sum(rows.filter(pl.col("seat") == 0).group_by("config").len()["len"].to_list())
+    try:
+        seconds = (datetime.fromisoformat(manifest["updated"]) - datetime.fromisoformat(manifest["created"])).total_seconds()
+    except (KeyError, ValueError):
+        seconds = float("nan")
+    out = Path(png_dir) if png_dir else folder
+    path = write_report(rows, pl.DataFrame(configs), names, out, {"games": games, "seconds": seconds},
+                        source="the study's card file" if text else "shipped example deck (invented for illustration)")
+    if pdf is not None and Path(pdf) != path:
+        Path(pdf).write_bytes(path.read_bytes())
+        path = Path(pdf)
+    return {"pdf": path, "png": sorted(out.glob("*.png")), "csv": sorted(out.glob("*.csv"))}
