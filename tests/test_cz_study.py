@@ -38,7 +38,7 @@ def test_plans_hold_every_question():
                 assert (p, "base" if n == {2: 4, 3: 2, 4: 0}[p] else f"remove={n}", ("greedy",) * p) in keys
             for action in ("wake-up", "bender", "force", "block"):
                 assert (p, "base", (f"greedy/no-{action}",) + ("greedy",) * (p - 1)) in keys
-        assert (3, "base", ("search@4", "greedy", "greedy")) in keys
+        assert (3, "base", ("search@16", "greedy", "greedy")) in keys
 
 
 def test_first_player_and_game_shape_by_hand():

@@ -615,6 +615,11 @@ def sample_world(st, cd, seat, rng):
 
 
 @njit(cache=True)
+def dream_outlook(points, n):
+    return 10 * points if n >= MIN_SCORED else 2 * points * n
+
+
+@njit(cache=True)
 def evaluate(st, cd, md, ms, seat):
     value = 0
     p = st[PLAYERS]
@@ -629,7 +634,7 @@ def evaluate(st, cd, md, ms, seat):
     for s in range(p):
         v = 10 * st[SCORE + s]
         if st[OVER] == 0 and st[DREAM_N + s] > 0:
-            v += asleep_value(st[DREAM_PTS + s], st[DREAM_N + s])
+            v += dream_outlook(st[DREAM_PTS + s], st[DREAM_N + s])
         if s == seat:
             mine = v
         elif first or v > best_other:
