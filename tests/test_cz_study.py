@@ -122,6 +122,7 @@ def test_report_of_a_pipeline_study_folder(tmp_path):
     result = CliRunner().invoke(app, ["study", "--config", str(QUICK_STUDY_PLAN), "--out", str(out), "--no-progress"])
     assert (out / "manifest.json").exists(), result.output
     files = build_report(out)
-    assert files["pdf"].stat().st_size > 10_000 and len(files["png"]) == 6
-    fp = pl.read_csv(out / "first_player.csv")
+    assert files.pdf == out / "report.pdf" and files.pdf.stat().st_size > 10_000
+    assert [p.parent for p in files.pngs] == [out / "charts"] * 6
+    fp = pl.read_csv(out / "charts" / "first_player.csv")
     assert sorted(fp["players"].to_list()) == [2, 2, 3, 3, 4, 4] and (fp["games"] == 1000).all()

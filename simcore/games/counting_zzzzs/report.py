@@ -7,6 +7,7 @@ first); every rate has its 95% interval and a finding is starred when the interv
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -158,14 +159,15 @@ def all_tables(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str]) -> d
 
 
 def write_report(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str], out: Path, timing: dict,
-                 source: str = "") -> Path:
-    """Write ``out/report.pdf``, ``out/*.png`` and ``out/*.csv`` (the tables); the PDF's path."""
+                 source: str = "", pdf: Path | None = None) -> Path:
+    """Write ``out/*.png`` and ``out/*.csv`` (the tables) and the PDF (default ``out/report.pdf``); its path."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tables = all_tables(rows, configs, names)
     for name, table in tables.items():
         table.write_csv(out / f"{name}.csv")
-    pdf = out / "report.pdf"
+    pdf = Path(pdf) if pdf is not None else out / "report.pdf"
+    pdf.parent.mkdir(parents=True, exist_ok=True)
     with PdfPages(pdf) as doc:
         fig = Figure(figsize=(8.27, 11.69))
         lines = ["Counting Zzzzs balance study", f"cards: {source}",
@@ -181,12 +183,21 @@ def write_report(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str], ou
     return pdf
 
 
-def build_report(folder, pdf=None, png_dir=None) -> dict:
+@dataclass(frozen=True)
+class ReportFiles:
+    """What :func:`build_report` wrote (the fields of reports.pdf.ReportFiles, and the tables)."""
+
+    pdf: Path
+    pngs: list[Path]
+    csvs: list[Path]
+
+
+def build_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     """The report of a study folder written by the lab's pipeline (``dreamscape study --game counting-zzzzs``).
 
     Reads the folder's ``manifest.json`` (configurations, the card file's text) and its per-game rows
-    (``chunks/<config>/games-*.parquet``), and writes the PDF, PNG charts and CSV tables beside them (or
-    at ``pdf`` / in ``png_dir``). Returns ``{"pdf": Path, "png": [Path, ...], "csv": [Path, ...]}``.
+    (``chunks/<config>/games-*.parquet``), and writes the PDF (``pdf``, default ``folder/report.pdf``) and
+    the PNG charts and CSV tables (in ``png_dir``, default ``folder/charts``).
     """
     import json
     import tomllib
@@ -216,10 +227,8 @@ def build_report(folder, pdf=None, png_dir=None) -> dict:
         seconds = (datetime.fromisoformat(manifest["updated"]) - datetime.fromisoformat(manifest["created"])).total_seconds()
     except (KeyError, ValueError):
         seconds = float("nan")
-    out = Path(png_dir) if png_dir else folder
+    out = Path(png_dir) if png_dir else folder / "charts"
     path = write_report(rows, pl.DataFrame(configs), names, out, {"games": games, "seconds": seconds},
-                        source="the study's card file" if text else "shipped example deck (invented for illustration)")
-    if pdf is not None and Path(pdf) != path:
-        Path(pdf).write_bytes(path.read_bytes())
-        path = Path(pdf)
-    return {"pdf": path, "png": sorted(out.glob("*.png")), "csv": sorted(out.glob("*.csv"))}
+                        source="the study's card file" if text else "shipped example deck (invented for illustration)",
+                        pdf=Path(pdf) if pdf is not None else folder / "report.pdf")
+    return ReportFiles(path, sorted(out.glob("*.png")), sorted(out.glob("*.csv")))
