@@ -37,10 +37,10 @@ def same(a: dict, b: dict) -> None:
 
 
 def test_registry_names_every_game_and_refuses_others():
-    assert set(GAME_NAMES) == {"dreamscape", "pleasant-dreams"}
+    assert set(GAME_NAMES) == {"dreamscape", "pleasant-dreams", "counting-zzzzs"}
     with pytest.raises(GameError) as info:
         get_game("chess")
-    assert str(info.value) == "unknown game 'chess' (games: dreamscape, pleasant-dreams)"
+    assert str(info.value) == "unknown game 'chess' (games: dreamscape, pleasant-dreams, counting-zzzzs)"
 
 
 def test_identity(game):

@@ -38,10 +38,11 @@ from typing import Any
 
 import numpy as np
 
-GAME_NAMES = ("dreamscape", "pleasant-dreams")  # the registry: --game names, in the order commands list them
+GAME_NAMES = ("dreamscape", "pleasant-dreams", "counting-zzzzs")  # the registry: --game names, in the order commands list them
 DEFAULT_GAME = "dreamscape"
 ENGINES = ("reference", "fast")
-_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams"}
+_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams",
+            "counting-zzzzs": "simcore.games.counting_zzzzs"}
 
 
 class GameError(ValueError):

@@ -1,0 +1,706 @@
+"""Counting Zzzzs, the numba engine: :mod:`.reference` (and the bots of :mod:`.bots`) function for function.
+
+A game is one int64 array ``st`` (fixed-size state, offsets in :mod:`.fast_state`); the cards are ``cd`` (rows of
+:meth:`CardSet.array`), the modifiers ``md`` ((M, 3): card, points, needed card, sorted by card) with
+``ms`` (row c's modifiers are ``md[ms[c]:ms[c + 1]]``); the decision stream is a 1-element uint64 array
+(simcore.fast.rng, bit-identical to simcore.rng). Each decision kind has its own option area in ``st``
+(a Bender's options are listed while the second play's are still being scored). The reference's
+``Pending`` exception (a scenario's script ran out) is the ``STOP`` flag here, checked after every
+decision.
+
+The layout of ``st``, the deal, sequencing, scoring and the scripted answers are in :mod:`.fast_state`.
+The search bot's playouts use their own turn loop (:func:`playout_turn`, :func:`playout_second_step`) so
+that no function reaches itself through the search (numba types no recursion; every kernel caches).
+Compiled on first use only (this module is imported lazily, through ``play.fast_engine``).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.fast.rng import below, shuffle
+
+from .bots import (BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT)
+from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING, CAUSE_STUCK, CAUSE_TEN,
+                     CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
+                     FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
+                     WAKE_UP, WIN_POINTS)
+from .fast_state import (HCAP, HELD, HELD_N, hand_add, hand_take, ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
+                         C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
+                         DREAM_N, DREAM_PTS, END, HAND, HAND_N, HOLDER_CARD, HOLDER_THEME, K_BLOCK, K_ELEMENT,
+                         K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MP, MT, NTYPES, OPTCAP,
+                         OPTS, OPT_N, OVER, PLAYERS, SCORE, SC_WIDTH, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
+                         S_ESCORED, S_PLAYED, S_SCORED, S_WOKE, TURNS, WINNERS, asleep_value, banked_value,
+                         can_follow, dream_points, followers, keep, may_play, script_choice, sort_options,
+                         wake_seats)
+from .reference import (MAX_TURNS, MOVE, M_BENDER, M_DISCARD, M_ELEMENT, M_FORCE, M_WAKE, NO_BEND, PASS, SLOT,
+                        TARGET)
+
+
+
+@njit(cache=True)
+def ask(st, cd, md, ms, rng, script, seat, kind, info):
+    """Seat ``seat``'s answer among the options of ``kind``; one option is taken without asking (Z18.1)."""
+    n = st[OPT_N + kind]
+    if n == 1:
+        return st[OPTS + kind * OPTCAP]
+    if st[MODE] == MODE_SCRIPT:
+        return script_choice(st, script, seat, kind)
+    if st[MODE] == MODE_BOTS and st[BOT + seat] == BOT_RANDOM:
+        return st[OPTS + kind * OPTCAP + below(rng, n)]
+    return greedy_choice(st, cd, md, ms, seat, kind, info)
+
+
+@njit(cache=True)
+def ask_play(st, cd, md, ms, rng, script, seat, kind):
+    """The element and second decisions: the only ones the search bot searches."""
+    if st[OPT_N + kind] > 1 and st[MODE] == MODE_BOTS and st[BOT + seat] == BOT_SEARCH:
+        return search_choice(st, cd, md, ms, rng, seat, kind, st[BUDGET + seat])
+    return ask(st, cd, md, ms, rng, script, seat, kind, 0)
+
+
+@njit(cache=True)
+def play_game(st, cd, md, ms, rng, script):
+    while st[OVER] == 0 and st[STOP] == 0:
+        play_turn(st, cd, md, ms, rng, script)
+        if st[TURNS] >= MAX_TURNS:
+            raise RuntimeError("Counting Zzzzs game did not end")
+
+
+@njit(cache=True)
+def play_turn(st, cd, md, ms, rng, script):
+    st[TURNS] += 1
+    seat = st[ACTIVE]
+    if draw_up(st, cd, md, ms, seat):
+        return
+    if element_step(st, cd, md, ms, rng, script, seat) and st[OVER] == 0 and st[STOP] == 0:
+        second_step(st, cd, md, ms, rng, script, seat)
+    if st[OVER] == 0 and st[STOP] == 0:
+        end_turn(st, seat)
+
+
+@njit(cache=True)
+def draw_up(st, cd, md, ms, seat):
+    """Z3.1, Z4.1."""
+    while st[HAND_N + seat] < HAND_SIZE:
+        c = st[DECK + st[DECK_POS]]
+        st[DECK_POS] += 1
+        hand_add(st, seat, c)
+        if st[DECK_POS] == st[DECK_END]:
+            morning(st, cd, md, ms)
+            return True
+    return False
+
+
+@njit(cache=True)
+def element_step(st, cd, md, ms, rng, script, seat):
+    element_options(st, cd, seat)
+    if st[OPT_N + K_ELEMENT] == 0:
+        stuck(st, cd, md, ms, seat)
+        return False
+    card = ask_play(st, cd, md, ms, rng, script, seat, K_ELEMENT)
+    if st[STOP]:
+        return False
+    return play_own_element(st, cd, md, ms, seat, card)
+
+
+@njit(cache=True)
+def second_step(st, cd, md, ms, rng, script, seat):
+    second_options(st, cd, seat)
+    code = ask_play(st, cd, md, ms, rng, script, seat, K_SECOND)
+    if st[STOP]:
+        return
+    do_second(st, cd, md, ms, rng, script, seat, code)
+
+
+@njit(cache=True)
+def end_turn(st, seat):
+    st[ACTIVE] = (seat + 1) % st[PLAYERS]
+
+
+@njit(cache=True)
+def play_own_element(st, cd, md, ms, seat, card):
+    return not put_element(st, cd, md, ms, seat, seat, card)
+
+
+# ---------------------------------------------------------------- sequencing (Z5, Z6)
+
+@njit(cache=True)
+def element_options(st, cd, seat):
+    k = 0
+    base = OPTS + K_ELEMENT * OPTCAP
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        if cd[C_ELEMENT, c] == 1 and can_follow(st, cd, seat, c, NO_BEND, True):
+            st[base + k] = c
+            k += 1
+    st[OPT_N + K_ELEMENT] = k
+    sort_options(st, K_ELEMENT)
+
+
+@njit(cache=True)
+def put_element(st, cd, md, ms, by, owner, card):
+    """Z12.1, Z6.2, Z8.1; True when the owner woke."""
+    hand_take(st, by, card)
+    n = st[DREAM_N + owner]
+    st[DREAM_CARD + owner * MAX_DREAM + n] = card
+    st[DREAM_FORCED + owner * MAX_DREAM + n] = UNFORCED
+    st[DREAM_FCARD + owner * MAX_DREAM + n] = -1
+    st[DREAM_N + owner] = n + 1
+    if st[HOLDER_CARD + owner] >= 0:
+        st[DISC + st[HOLDER_CARD + owner]] += 1
+        st[HOLDER_CARD + owner] = -1
+        st[HOLDER_THEME + owner] = -1
+    st[DREAM_PTS + owner] = dream_points(st, cd, md, ms, owner, -1, -1, -1)
+    if n + 1 >= MAX_DREAM:
+        wake(st, cd, md, ms, owner, CAUSE_TEN, False)
+        check_forty(st)
+        return True
+    return False
+
+
+# ---------------------------------------------------------------- scoring and waking (Z14-Z16)
+
+@njit(cache=True)
+def wake(st, cd, md, ms, seat, cause, at_morning):
+    n = st[DREAM_N + seat]
+    base = seat * MAX_DREAM
+    if n > 0:
+        st[S_DREAMS + seat] += 1
+        st[S_ELEMS + seat] += n
+        st[S_WOKE + seat * 4 + cause] += 1
+        if n >= MIN_SCORED or at_morning:
+            st[SCORE + seat] += st[DREAM_PTS + seat]
+            st[S_SCORED + seat] += 1
+            for i in range(n):
+                st[S_ESCORED + seat * MT + st[DREAM_CARD + base + i]] += 1
+    for i in range(n):
+        st[DISC + st[DREAM_CARD + base + i]] += 1
+        if st[DREAM_FCARD + base + i] >= 0:
+            st[DISC + st[DREAM_FCARD + base + i]] += 1
+    if st[HOLDER_CARD + seat] >= 0:
+        st[DISC + st[HOLDER_CARD + seat]] += 1
+    st[DREAM_N + seat] = 0
+    st[DREAM_PTS + seat] = 0
+    st[HOLDER_CARD + seat] = -1
+    st[HOLDER_THEME + seat] = -1
+
+
+@njit(cache=True)
+def set_winners(st, end):
+    p = st[PLAYERS]
+    best = st[SCORE]
+    for s in range(1, p):
+        best = max(best, st[SCORE + s])
+    for s in range(p):
+        st[WINNERS + s] = 1 if st[SCORE + s] == best else 0
+    st[OVER] = 1
+    st[END] = end
+
+
+@njit(cache=True)
+def check_forty(st):
+    if st[OVER]:
+        return
+    for s in range(st[PLAYERS]):
+        if st[SCORE + s] >= WIN_POINTS:
+            set_winners(st, END_FORTY)
+            return
+
+
+@njit(cache=True)
+def morning(st, cd, md, ms):
+    for s in range(st[PLAYERS]):
+        wake(st, cd, md, ms, s, CAUSE_MORNING, True)
+    set_winners(st, END_MORNING)
+
+
+@njit(cache=True)
+def stuck(st, cd, md, ms, seat):
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        st[DISC + c] += st[HAND + seat * MT + c]
+        st[HAND + seat * MT + c] = 0
+    st[HAND_N + seat] = 0
+    st[HELD_N + seat] = 0
+    wake(st, cd, md, ms, seat, CAUSE_STUCK, False)
+    check_forty(st)
+
+
+# ---------------------------------------------------------------- the second play (Z3.3, Z9-Z13)
+
+@njit(cache=True)
+def second_options(st, cd, seat):
+    p = st[PLAYERS]
+    base = OPTS + K_SECOND * OPTCAP
+    k = 0
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        st[base + k] = M_DISCARD * MOVE + c
+        k += 1
+        if cd[C_ELEMENT, c] == 1:
+            for s in range(p):
+                if s != seat and can_follow(st, cd, s, c, NO_BEND, False):
+                    st[base + k] = M_ELEMENT * MOVE + s * TARGET + c
+                    k += 1
+            continue
+        kind = cd[C_KIND, c]
+        effect = cd[C_EFFECT, c]
+        if kind == BLOCK or not may_play(st, seat, kind):
+            continue
+        if kind == WAKE_UP:
+            if effect == WAKE_ONE:
+                for s in range(p):
+                    if s != seat and st[DREAM_N + s] > 0:
+                        st[base + k] = M_WAKE * MOVE + s * TARGET + c
+                        k += 1
+            else:
+                st[base + k] = M_WAKE * MOVE + c
+                k += 1
+        elif kind == BENDER:
+            st[base + k] = M_BENDER * MOVE + c
+            k += 1
+        elif effect <= FORCE_NEGATIVE:
+            for s in range(p):
+                for i in range(st[DREAM_N + s]):
+                    e = st[DREAM_CARD + s * MAX_DREAM + i]
+                    if cd[C_POLARITY, e] == CONTEXT and st[DREAM_FORCED + s * MAX_DREAM + i] == UNFORCED:
+                        st[base + k] = M_FORCE * MOVE + (SLOT * s + i) * TARGET + c
+                        k += 1
+        else:
+            for s in range(p):
+                if st[DREAM_N + s] > 0 and st[HOLDER_CARD + s] < 0:
+                    st[base + k] = M_FORCE * MOVE + s * TARGET + c
+                    k += 1
+    st[OPT_N + K_SECOND] = k
+    sort_options(st, K_SECOND)
+
+
+@njit(cache=True)
+def do_second(st, cd, md, ms, rng, script, seat, code):
+    move = code // MOVE
+    target = code % MOVE // TARGET
+    card = code % TARGET
+    if move == M_DISCARD:
+        hand_take(st, seat, card)
+        st[DISC + card] += 1
+        return
+    if move == M_ELEMENT:
+        put_element(st, cd, md, ms, seat, target, card)
+        return
+    kind = cd[C_KIND, card]
+    hand_take(st, seat, card)
+    st[DISC + card] += 1
+    st[S_PLAYED + seat * 4 + kind] += 1
+    if blocked(st, cd, md, ms, rng, script, seat, code):
+        st[S_BLOCKED + seat * 4 + kind] += 1
+        return
+    if st[STOP]:
+        return
+    if move == M_WAKE:
+        wake_targets(st, cd, md, ms, seat, target, card)
+    elif move == M_BENDER:
+        extra_play(st, cd, md, ms, rng, script, seat, cd[C_EFFECT, card])
+    else:
+        place_force(st, cd, md, ms, target, card)
+
+
+@njit(cache=True)
+def blocked(st, cd, md, ms, rng, script, seat, code):
+    """Z13.2."""
+    kind = cd[C_KIND, code % TARGET]
+    p = st[PLAYERS]
+    base = OPTS + K_BLOCK * OPTCAP
+    for k in range(1, p):
+        b = (seat + k) % p
+        if not may_play(st, b, BLOCK):
+            continue
+        st[base] = PASS
+        n = 1
+        for j in range(st[HELD_N + b]):
+            c = st[HELD + b * HCAP + j]
+            if cd[C_ELEMENT, c] == 0 and cd[C_KIND, c] == BLOCK and \
+                    (cd[C_EFFECT, c] == kind or cd[C_EFFECT, c] == CANCEL_ANY):
+                st[base + n] = c
+                n += 1
+        st[OPT_N + K_BLOCK] = n
+        sort_options(st, K_BLOCK)
+        choice = ask(st, cd, md, ms, rng, script, b, K_BLOCK, code)
+        if st[STOP]:
+            return False
+        if choice != PASS:
+            hand_take(st, b, choice)
+            st[DISC + choice] += 1
+            st[S_PLAYED + b * 4 + BLOCK] += 1
+            return True
+    return False
+
+
+@njit(cache=True)
+def wake_targets(st, cd, md, ms, seat, target, card):
+    who = np.empty(MP, np.int64)
+    k = wake_seats(st, cd, seat, target, card, who)
+    for i in range(k):
+        wake(st, cd, md, ms, who[i], CAUSE_CARD, False)
+    check_forty(st)
+
+
+@njit(cache=True)
+def extra_options(st, cd, seat, bend):
+    base = OPTS + K_EXTRA * OPTCAP
+    st[base] = PASS
+    k = 1
+    rule = NO_BEND if bend == BEND_OWN else bend
+    for j in range(st[HELD_N + seat]):
+        c = st[HELD + seat * HCAP + j]
+        if cd[C_ELEMENT, c] == 0:
+            continue
+        for s in range(st[PLAYERS]):
+            if bend == BEND_OWN and s != seat:
+                continue
+            if can_follow(st, cd, s, c, rule, s == seat):
+                st[base + k] = M_ELEMENT * MOVE + s * TARGET + c
+                k += 1
+    st[OPT_N + K_EXTRA] = k
+    sort_options(st, K_EXTRA)
+
+
+@njit(cache=True)
+def extra_play(st, cd, md, ms, rng, script, seat, bend):
+    extra_options(st, cd, seat, bend)
+    code = ask(st, cd, md, ms, rng, script, seat, K_EXTRA, bend)
+    if st[STOP] or code == PASS:
+        return
+    put_element(st, cd, md, ms, seat, code % MOVE // TARGET, code % TARGET)
+
+
+@njit(cache=True)
+def place_force(st, cd, md, ms, target, card):
+    effect = cd[C_EFFECT, card]
+    st[DISC + card] -= 1
+    if effect <= FORCE_NEGATIVE:
+        owner = target // SLOT
+        pos = target % SLOT
+        st[DREAM_FORCED + owner * MAX_DREAM + pos] = FORCED_POS if effect == FORCE_POSITIVE else FORCED_NEG
+        st[DREAM_FCARD + owner * MAX_DREAM + pos] = card
+        st[DREAM_PTS + owner] = dream_points(st, cd, md, ms, owner, -1, -1, -1)
+    else:
+        st[HOLDER_THEME + target] = effect - FORCE_THEME0
+        st[HOLDER_CARD + target] = card
+
+
+# ---------------------------------------------------------------- greedy (bots.py, Z17.1)
+
+@njit(cache=True)
+def element_change(st, cd, md, ms, owner, card):
+    n = st[DREAM_N + owner]
+    before = asleep_value(st[DREAM_PTS + owner], n)
+    w2 = dream_points(st, cd, md, ms, owner, card, -1, -1)
+    n2 = n + 1
+    if n2 >= MAX_DREAM:
+        return banked_value(w2, n2) - before, 1 if st[SCORE + owner] + w2 >= WIN_POINTS else 0
+    return asleep_value(w2, n2) - before, 0
+
+
+@njit(cache=True)
+def wake_change(st, cd, md, ms, who, k, me):
+    q = st[PLAYERS] - 1
+    value = 0
+    best = -(1 << 40)
+    mine = 0
+    for s in range(st[PLAYERS]):
+        t = st[SCORE + s]
+        hit = False
+        for i in range(k):
+            if who[i] == s:
+                hit = True
+        if hit:
+            n = st[DREAM_N + s]
+            w = st[DREAM_PTS + s]
+            value += (q if s == me else -1) * (banked_value(w, n) - asleep_value(w, n))
+            if n >= MIN_SCORED:
+                t += w
+        if s == me:
+            mine = t
+        best = max(best, t)
+    if best >= WIN_POINTS:
+        value += BIG if mine == best else -BIG
+    return value
+
+
+@njit(cache=True)
+def others_win(st, cd, md, ms, who, k, me):
+    best = -(1 << 40)
+    mine = 0
+    for s in range(st[PLAYERS]):
+        t = st[SCORE + s]
+        for i in range(k):
+            if who[i] == s and st[DREAM_N + s] >= MIN_SCORED:
+                t += st[DREAM_PTS + s]
+        if s == me:
+            mine = t
+        best = max(best, t)
+    return -BIG if best >= WIN_POINTS and mine != best else 0
+
+
+@njit(cache=True)
+def force_change(st, cd, md, ms, owner, pos, card):
+    w = st[DREAM_PTS + owner]
+    f = FORCED_POS if cd[C_EFFECT, card] == FORCE_POSITIVE else FORCED_NEG
+    return 10 * (dream_points(st, cd, md, ms, owner, -1, pos, f) - w)
+
+
+@njit(cache=True)
+def extra_value(st, cd, md, ms, seat, code):
+    if code == PASS:
+        return 0
+    owner = code % MOVE // TARGET
+    delta, win = element_change(st, cd, md, ms, owner, code % TARGET)
+    if owner == seat:
+        return (st[PLAYERS] - 1) * delta + BIG * win
+    return -delta - BIG * win
+
+
+@njit(cache=True)
+def greedy_element(st, cd, md, ms, seat):
+    base = OPTS + K_ELEMENT * OPTCAP
+    best = st[base]
+    best_value = 0
+    for i in range(st[OPT_N + K_ELEMENT]):
+        c = st[base + i]
+        delta, win = element_change(st, cd, md, ms, seat, c)
+        value = delta + FOLLOW * followers(st, cd, seat, c) + BIG * win
+        if i == 0 or value > best_value:
+            best = c
+            best_value = value
+    return best
+
+
+@njit(cache=True)
+def second_value(st, cd, md, ms, seat, code):
+    q = st[PLAYERS] - 1
+    move = code // MOVE
+    target = code % MOVE // TARGET
+    card = code % TARGET
+    value = -q * keep(cd, card)
+    if move == M_ELEMENT:
+        delta, win = element_change(st, cd, md, ms, target, card)
+        return value - delta - BIG * win
+    if move == M_WAKE:
+        who = np.empty(MP, np.int64)
+        k = wake_seats(st, cd, seat, target, card, who)
+        return value + wake_change(st, cd, md, ms, who, k, seat)
+    if move == M_BENDER:
+        extra_options(st, cd, seat, cd[C_EFFECT, card])
+        best = 0
+        for i in range(st[OPT_N + K_EXTRA]):
+            v = extra_value(st, cd, md, ms, seat, st[OPTS + K_EXTRA * OPTCAP + i])
+            if i == 0 or v > best:
+                best = v
+        return value + best
+    if move == M_FORCE:
+        if cd[C_EFFECT, card] <= FORCE_NEGATIVE:
+            owner = target // SLOT
+            delta = force_change(st, cd, md, ms, owner, target % SLOT, card)
+            return value + (q * delta if owner == seat else -delta)
+        return value + (-q * THEME_FORCE if target == seat else THEME_FORCE)
+    return value
+
+
+@njit(cache=True)
+def greedy_second(st, cd, md, ms, seat):
+    base = OPTS + K_SECOND * OPTCAP
+    best = st[base]
+    best_value = 0
+    for i in range(st[OPT_N + K_SECOND]):
+        code = st[base + i]
+        value = second_value(st, cd, md, ms, seat, code)
+        if i == 0 or value > best_value:
+            best = code
+            best_value = value
+    return best
+
+
+@njit(cache=True)
+def greedy_extra(st, cd, md, ms, seat):
+    base = OPTS + K_EXTRA * OPTCAP
+    best = st[base]
+    best_value = 0
+    for i in range(st[OPT_N + K_EXTRA]):
+        code = st[base + i]
+        value = extra_value(st, cd, md, ms, seat, code)
+        if i == 0 or value > best_value:
+            best = code
+            best_value = value
+    return best
+
+
+@njit(cache=True)
+def greedy_block(st, cd, md, ms, seat, action):
+    target = action % MOVE // TARGET
+    card = action % TARGET
+    kind = cd[C_KIND, card]
+    delta = 0
+    if kind == WAKE_UP:
+        who = np.empty(MP, np.int64)
+        k = wake_seats(st, cd, st[ACTIVE], target, card, who)
+        if k > 0:
+            hit = False
+            for i in range(k):
+                if who[i] == seat:
+                    hit = True
+            delta = wake_change(st, cd, md, ms, who, k, seat) if hit else others_win(st, cd, md, ms, who, k, seat)
+    elif kind == FORCE:
+        if cd[C_EFFECT, card] <= FORCE_NEGATIVE:
+            if target // SLOT == seat:
+                delta = force_change(st, cd, md, ms, seat, target % SLOT, card)
+        elif target == seat:
+            delta = -THEME_FORCE
+    base = OPTS + K_BLOCK * OPTCAP
+    return st[base + 1] if delta < -BLOCK_COST else st[base]
+
+
+@njit(cache=True)
+def greedy_choice(st, cd, md, ms, seat, kind, info):
+    if kind == K_ELEMENT:
+        return greedy_element(st, cd, md, ms, seat)
+    if kind == K_SECOND:
+        return greedy_second(st, cd, md, ms, seat)
+    if kind == K_EXTRA:
+        return greedy_extra(st, cd, md, ms, seat)
+    return greedy_block(st, cd, md, ms, seat, info)
+
+
+# ---------------------------------------------------------------- search@K (Z17.2)
+
+@njit(cache=True)
+def sample_world(st, cd, seat, rng):
+    world = st.copy()
+    nt = st[NTYPES]
+    p = st[PLAYERS]
+    unseen = np.empty(nt, np.int64)
+    for c in range(nt):
+        unseen[c] = cd[C_COUNT, c] - st[HAND + seat * MT + c] - st[DISC + c]
+    for s in range(p):
+        for i in range(st[DREAM_N + s]):
+            unseen[st[DREAM_CARD + s * MAX_DREAM + i]] -= 1
+            if st[DREAM_FCARD + s * MAX_DREAM + i] >= 0:
+                unseen[st[DREAM_FCARD + s * MAX_DREAM + i]] -= 1
+        if st[HOLDER_CARD + s] >= 0:
+            unseen[st[HOLDER_CARD + s]] -= 1
+    m = 0
+    for c in range(nt):
+        m += unseen[c]
+    pool = np.empty(m, np.int64)
+    k = 0
+    for c in range(nt):
+        for _ in range(unseen[c]):
+            pool[k] = c
+            k += 1
+    shuffle(rng, pool)
+    k = 0
+    for s in range(p):
+        if s == seat:
+            continue
+        for j in range(st[HELD_N + s]):
+            world[HAND + s * MT + st[HELD + s * HCAP + j]] = 0
+        world[HAND_N + s] = 0
+        world[HELD_N + s] = 0
+        for i in range(st[HAND_N + s]):
+            hand_add(world, s, pool[k + i])
+        k += st[HAND_N + s]
+    for i in range(st[DECK_END] - st[DECK_POS]):
+        world[DECK + st[DECK_POS] + i] = pool[k + i]
+    return world
+
+
+@njit(cache=True)
+def dream_outlook(points, n):
+    return 10 * points if n >= MIN_SCORED else 2 * points * n
+
+
+@njit(cache=True)
+def evaluate(st, cd, md, ms, seat):
+    value = 0
+    p = st[PLAYERS]
+    if st[OVER] and st[WINNERS + seat]:
+        k = 0
+        for s in range(p):
+            k += st[WINNERS + s]
+        value += WIN_CREDIT // k
+    mine = 0
+    best_other = 0
+    first = True
+    for s in range(p):
+        v = 10 * st[SCORE + s]
+        if st[OVER] == 0 and st[DREAM_N + s] > 0:
+            v += dream_outlook(st[DREAM_PTS + s], st[DREAM_N + s])
+        if s == seat:
+            mine = v
+        elif first or v > best_other:
+            best_other = v
+            first = False
+    return value + mine - best_other
+
+
+@njit(cache=True)
+def playout(w, cd, md, ms, seat, kind, option):
+    w[MODE] = MODE_PLAYOUT
+    rng = np.zeros(1, np.uint64)
+    script = np.zeros((0, SC_WIDTH), np.int64)
+    if kind == K_ELEMENT:
+        if play_own_element(w, cd, md, ms, seat, option) and w[OVER] == 0:
+            playout_second_step(w, cd, md, ms, rng, script, seat)
+    else:
+        do_second(w, cd, md, ms, rng, script, seat, option)
+    if w[OVER] == 0:
+        end_turn(w, seat)
+    for _ in range(HORIZON_ROUNDS * w[PLAYERS]):
+        if w[OVER]:
+            break
+        playout_turn(w, cd, md, ms, rng, script)
+    return evaluate(w, cd, md, ms, seat)
+
+
+@njit(cache=True)
+def playout_second_step(w, cd, md, ms, rng, script, seat):
+    second_options(w, cd, seat)
+    code = w[OPTS + K_SECOND * OPTCAP] if w[OPT_N + K_SECOND] == 1 else greedy_second(w, cd, md, ms, seat)
+    do_second(w, cd, md, ms, rng, script, seat, code)
+
+
+@njit(cache=True)
+def playout_turn(w, cd, md, ms, rng, script):
+    w[TURNS] += 1
+    seat = w[ACTIVE]
+    if draw_up(w, cd, md, ms, seat):
+        return
+    element_options(w, cd, seat)
+    if w[OPT_N + K_ELEMENT] == 0:
+        stuck(w, cd, md, ms, seat)
+    else:
+        card = w[OPTS + K_ELEMENT * OPTCAP] if w[OPT_N + K_ELEMENT] == 1 else greedy_element(w, cd, md, ms, seat)
+        if play_own_element(w, cd, md, ms, seat, card) and w[OVER] == 0:
+            playout_second_step(w, cd, md, ms, rng, script, seat)
+    if w[OVER] == 0:
+        end_turn(w, seat)
+
+
+@njit(cache=True)
+def search_choice(st, cd, md, ms, rng, seat, kind, budget):
+    n = st[OPT_N + kind]
+    options = st[OPTS + kind * OPTCAP:OPTS + kind * OPTCAP + n].copy()
+    totals = np.zeros(n, np.int64)
+    for _ in range(budget):
+        world = sample_world(st, cd, seat, rng)
+        for j in range(n):
+            totals[j] += playout(world.copy(), cd, md, ms, seat, kind, options[j])
+    best = 0
+    for j in range(1, n):
+        if totals[j] > totals[best]:
+            best = j
+    return options[best]
+
+
+# ---------------------------------------------------------------- scripts (scenarios)
+

@@ -1,0 +1,83 @@
+"""Counting Zzzzs, the fast engine's batch driver: many games in parallel (numba prange), one state each.
+
+Game g plays from the streams of (seed, g) whatever thread plays it, so results do not depend on the
+thread count or on how games are cut into calls.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.fast.rng import decision_state, seed_key
+
+from .common import Bot, Setup, empty_results
+from .fast import play_game
+from .fast_state import (BANNED, BOT, BUDGET, DECK_END, DECK_POS, END, MT, S_BLOCKED, S_DREAMS, S_ELEMS, S_ESCORED,
+                         S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, new_game)
+
+
+@njit(cache=True)
+def run_one(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, g, st):
+    new_game(st, cd, players, removed, seed_mixed, g)
+    for s in range(players):
+        st[BOT + s] = bots[s]
+        st[BUDGET + s] = budgets[s]
+        st[BANNED + s] = banned[s]
+    rng = np.empty(1, np.uint64)
+    rng[0] = decision_state(seed_mixed, np.uint64(g))
+    play_game(st, cd, md, ms, rng, np.zeros((0, SC_WIDTH), np.int64))
+
+
+@njit(cache=True, parallel=True)
+def play_batch(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, first_game, n_games,
+               winner, winners, turns, end, deck_left, score, dreams, elems, scored, woke, played, blocked_n,
+               escored):
+    ne = escored.shape[2]
+    for i in prange(n_games):
+        st = np.zeros(SIZE, np.int64)
+        run_one(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, first_game + i, st)
+        k = 0
+        for s in range(players):
+            k += st[WINNERS + s]
+        winner[i] = -1
+        for s in range(players):
+            winners[i, s] = st[WINNERS + s]
+            if k == 1 and st[WINNERS + s] == 1:
+                winner[i] = s
+            score[i, s] = st[SCORE + s]
+            dreams[i, s] = st[S_DREAMS + s]
+            elems[i, s] = st[S_ELEMS + s]
+            scored[i, s] = st[S_SCORED + s]
+            for j in range(4):
+                woke[i, s, j] = st[S_WOKE + s * 4 + j]
+                played[i, s, j] = st[S_PLAYED + s * 4 + j]
+                blocked_n[i, s, j] = st[S_BLOCKED + s * 4 + j]
+            for c in range(ne):
+                escored[i, s, c] = st[S_ESCORED + s * MT + c]
+        turns[i] = st[TURNS]
+        end[i] = st[END]
+        deck_left[i] = st[DECK_END] - st[DECK_POS]
+
+
+def modifier_tables(cards) -> tuple[np.ndarray, np.ndarray]:
+    """(md, ms): the modifiers sorted by card row, and each row's start in md."""
+    md = cards.modifier_array()
+    real = md[md[:, 0] >= 0]
+    real = real[np.argsort(real[:, 0], kind="stable")]
+    ms = np.zeros(len(cards) + 1, np.int64)
+    for c in real[:, 0]:
+        ms[c + 1] += 1
+    ms = np.cumsum(ms)
+    return (real if len(real) else md), ms
+
+
+def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
+    out = empty_results(setup, first_game, n_games)
+    md, ms = modifier_tables(setup.cards)
+    play_batch(setup.cards.array(), md, ms, setup.players, setup.removed,
+               np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
+               np.array([b.banned for b in bots], np.int64), seed_key(seed), first_game, n_games,
+               out["winner"], out["winners"], out["turns"], out["end"], out["deck_left"], out["score"],
+               out["dreams"], out["dream_elements"], out["scored_dreams"], out["woke"], out["played"],
+               out["blocked"], out["element_scored"])
+    return out

@@ -1,0 +1,128 @@
+"""Counting Zzzzs study: the plan files read into configurations, the analysis tables against numbers worked
+out by hand on small made-up results, and the quick study end to end (PDF, PNG, CSV)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN, analysis as A
+from simcore.games.counting_zzzzs.common import empty_results
+from simcore.games.counting_zzzzs.config import parse_setup
+from simcore.games.counting_zzzzs.study import plan_configs
+
+
+def made_up(players: int, winners: list[int], turns: list[int], end: list[int], dreams=None, elements=None):
+    setup = parse_setup(players)
+    r = empty_results(setup, 0, len(winners))
+    for i, w in enumerate(winners):
+        r["winners"][i, w] = 1
+        r["winner"][i] = w
+    r["turns"][:] = turns
+    r["end"][:] = end
+    r["dreams"][:] = 1 if dreams is None else dreams
+    r["dream_elements"][:] = 5 if elements is None else elements
+    return r
+
+
+def test_plans_hold_every_question():
+    for path in (STUDY_PLAN, QUICK_STUDY_PLAN):
+        data, configs = plan_configs(path)
+        assert data["game"] == "counting-zzzzs"
+        keys = {(c["players"], c["variant"], tuple(c["strategies"])) for c in configs}
+        for p in (2, 3, 4):
+            assert (p, "base", ("greedy",) * p) in keys and (p, "base", ("random",) * p) in keys
+            for n in (0, 2, 4, 6):
+                assert (p, "base" if n == {2: 4, 3: 2, 4: 0}[p] else f"remove={n}", ("greedy",) * p) in keys
+            for action in ("wake-up", "bender", "force", "block"):
+                assert (p, "base", (f"greedy/no-{action}",) + ("greedy",) * (p - 1)) in keys
+        assert (3, "base", ("search@16", "greedy", "greedy")) in keys
+
+
+def test_first_player_and_game_shape_by_hand():
+    # 3 players, 4 games: seat 1 wins 2; turns 30, 33, 36, 39; 1 of 4 ends at 40 points
+    r = made_up(3, [0, 1, 0, 2], [30, 33, 36, 39], [1, 2, 2, 2])
+    rows, configs = A.frame_of_results([(r, "base", 3, ["greedy"] * 3)])
+    fp = A.first_player(rows, configs).row(0, named=True)
+    rate, lo, hi = 0.5, *A.wilson(2, 4)[1:]
+    assert fp["seat1_win"] == rate and (fp["low"], fp["high"]) == (lo, hi) and fp["fair"] == pytest.approx(1 / 3)
+    # Wilson by hand: centre (0.5 + z^2/8) / (1 + z^2/4), half z sqrt(0.0625 + z^2/64) / (1 + z^2/4)
+    z = 1.959963984540054
+    d = 1 + z * z / 4
+    assert lo == pytest.approx((0.5 + z * z / 8) / d - z * math.sqrt(0.0625 + z * z / 64) / d)
+    shape = A.game_shape(rows, configs).row(0, named=True)
+    assert shape["turns"] == 34.5 and shape["rounds"] == 11.5 and shape["removed"] == 2 and shape["rulebook"]
+    sd = np.std([30, 33, 36, 39], ddof=1)
+    assert shape["turns_high"] - shape["turns"] == pytest.approx(z * sd / 2)
+    assert shape["forty_share"] == 0.25 and shape["dream_length"] == 5.0
+
+
+def test_action_kinds_pair_games_by_index():
+    full = made_up(2, [0, 0, 1, 1], [20] * 4, [2] * 4)
+    no_block_seat1 = made_up(2, [1, 0, 1, 1], [20] * 4, [2] * 4)      # seat 1 loses game 0 without blocks
+    rows, configs = A.frame_of_results([(full, "base", 2, ["greedy", "greedy"]),
+                                        (no_block_seat1, "base", 2, ["greedy/no-block", "greedy"])])
+    t = A.action_kinds(rows, configs).row(0, named=True)
+    assert (t["players"], t["action"], t["seat_games"]) == (2, "block", 4)
+    assert t["win_change"] == -0.25                                      # differences -1, 0, 0, 0
+    assert t["high"] - t["win_change"] == pytest.approx(1.959963984540054 * 0.5 / 2)
+
+
+def test_balance_rule_spread():
+    shape = pl.DataFrame([{"players": p, "removed": n, "bot": "greedy", "rounds": rounds, "dream_length": dl}
+                          for p, n, rounds, dl in [(2, 4, 20.0, 6.0), (3, 2, 18.0, 5.5), (4, 0, 15.0, 5.0),
+                                                   (2, 0, 24.0, 6.5), (3, 0, 19.0, 5.8)]])
+    table = A.balance_rule(shape)
+    rows = {r["policy"]: r for r in table.iter_rows(named=True)}
+    assert rows["rulebook"]["rounds_spread"] == 5.0 and rows["rulebook"]["removed"] == "4 / 2 / 0"
+    assert rows["remove 0 always"]["rounds_spread"] == 9.0
+    assert rows["remove 0 always"]["dream_length_spread"] == pytest.approx(1.5)
+    assert "remove 2 always" not in rows                                 # not measured for every count
+
+
+def test_element_cards_difference():
+    r = made_up(2, [0, 0, 1, 1] * 10, [20] * 40, [2] * 40)
+    r["element_scored"][:, 0, 3] = 1                                     # seat 1 always scored card 3
+    won = np.array([0, 0, 1, 1] * 10) == 0
+    r["element_scored"][won, 0, 5] = 1                                   # seat 1 scored card 5 in its wins only
+    other = made_up(2, [1] * 40, [20] * 40, [2] * 40)                     # kept without card columns:
+    rows, _ = A.frame_of_results([(r, "base", 2, ["greedy", "greedy"])])
+    rows_other, _ = A.frame_of_results([(other, "remove=0", 2, ["greedy", "greedy"])], elements=False)
+    names = [f"E{i}" for i in range(r["element_scored"].shape[2])]
+    t = A.element_cards(pl.concat([rows, rows_other], how="diagonal"), names, min_seats=10)
+    row = t.filter(pl.col("card") == "E3").row(0, named=True)   # its rows must not count as "without"
+    assert row["win_with"] == 0.5 and row["win_without"] == 0.5 and row["difference"] == 0.0
+    # card 5: with = seat 1's 20 wins (1.0); without = seat 1's 20 losses and seat 2's 40 games (20 wins):
+    # 20 / 60 (the other configuration's 80 seat-games, where seat 2 always wins, left out)
+    row = t.filter(pl.col("card") == "E5").row(0, named=True)
+    assert row["win_with"] == 1.0 and row["win_without"] == pytest.approx(1 / 3)
+    assert row["scored_share"] == 0.25
+
+
+def test_quick_study_writes_a_report(tmp_path):
+    from simcore.games.counting_zzzzs.study import main
+    main(["--quick", "--out", str(tmp_path / "out")])
+    out = tmp_path / "out"
+    assert (out / "report.pdf").stat().st_size > 10_000
+    assert {p.stem for p in out.glob("*.png")} >= {"first_player", "balance_rule", "how_games_end", "action_kinds",
+                                                    "element_cards", "bot_strength"}
+    shape = pl.read_csv(out / "game_shape.csv")
+    assert set(shape["players"].to_list()) == {2, 3, 4}
+
+
+def test_report_of_a_pipeline_study_folder(tmp_path):
+    """The lab's study runner plays the quick plan into a folder; the package's report reads that folder."""
+    from typer.testing import CliRunner
+
+    from cli import app
+    from simcore.games.counting_zzzzs.report import build_report
+    out = tmp_path / "study"
+    result = CliRunner().invoke(app, ["study", "--config", str(QUICK_STUDY_PLAN), "--out", str(out), "--no-progress"])
+    assert (out / "manifest.json").exists(), result.output
+    files = build_report(out)
+    assert files.pdf == out / "report.pdf" and files.pdf.stat().st_size > 10_000
+    assert [p.parent for p in files.pngs] == [out / "charts"] * 6
+    fp = pl.read_csv(out / "charts" / "first_player.csv")
+    assert sorted(fp["players"].to_list()) == [2, 2, 3, 3, 4, 4] and (fp["games"] == 1000).all()
