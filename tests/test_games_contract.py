@@ -165,3 +165,70 @@ def test_narration_tells_the_game_it_plays(game):
     lines = game.narrate(setup, [bot, bot], SEED, 0)
     assert len(lines) > 3 and all(isinstance(line, str) for line in lines)
     assert any("seat 1" in line.lower() or "Seat 1" in line for line in lines)  # seats counted from 1 for people
+
+
+# ---------------------------------------------------------------------------- declared capabilities
+
+
+def test_every_capability_is_declared_or_refused_by_name(game):
+    """A capability a game lacks is a GameError naming it and the command; one it declares answers."""
+    from simcore.games import CAPABILITIES
+
+    for capability, words in CAPABILITIES.items():
+        if game.has(capability):
+            continue
+        with pytest.raises(GameError) as info:
+            game.need(capability, "some-command")
+        assert words in str(info.value) and "`dreamscape some-command`" in str(info.value)
+        assert game.title in str(info.value)
+
+
+def test_declared_variants_parse_and_are_distinct(game):
+    if not game.has("variants"):
+        pytest.skip(f"{game.title} declares no variants")
+    for players in game.seat_counts:
+        names = game.variants(players)
+        assert len(names) >= 2 and names[0] == "base"
+        canonical = [game.variant_name(game.setup(players, v)) for v in names]
+        assert len(set(canonical)) == len(canonical), canonical
+
+
+def test_declared_search_seat_is_a_strategy_of_the_game(game):
+    if not game.has("search"):
+        pytest.skip(f"{game.title} declares no search player")
+    players = max(n for n in game.seat_counts if n > 1) if max(game.seat_counts) > 1 else 1
+    setup = game.setup(players)
+    # the bot the search plays over: the game's default, or the first listed bot the search accepts
+    for bot in [game.default_strategy, *game.strategies()]:
+        try:
+            spec = game.search(bot, 2, None)
+        except ValueError:
+            continue
+        assert game.check_strategy(spec, setup)
+        result = game.play_games(setup, [spec] + [bot] * (players - 1), 5, 0, 2)
+        assert game.seat_wins(result, setup).shape == (2, players)
+        return
+    pytest.fail(f"{game.title}'s search player searches over none of its bots")
+
+
+def test_declared_restrictions_are_strategies_of_the_game(game):
+    if not game.has("restrictions"):
+        pytest.skip(f"{game.title} declares no restricted play")
+    players = 2 if 2 in game.seat_counts else max(game.seat_counts)
+    setup = game.setup(players)
+    names = game.restrictions(setup)
+    assert names and len(set(names)) == len(names)
+    spec = game.restrict(game.default_strategy, names[0], setup)
+    result = game.play_games(setup, [spec] + [game.default_strategy] * (players - 1), 3, 0, 2)
+    assert game.seat_wins(result, setup).shape == (2, players)
+    with pytest.raises(ValueError):
+        game.restrict(game.default_strategy, "no-such-restriction", setup)
+
+
+def test_declared_study_plans_and_extensions_exist(game):
+    import importlib.util
+
+    for kind, path in game.study_plans.items():
+        assert kind in ("main", "quick") and path.is_file(), (kind, path)
+    for capability, module in game.extensions.items():
+        assert importlib.util.find_spec(module) is not None, (capability, module)
