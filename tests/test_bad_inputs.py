@@ -434,8 +434,8 @@ def test_study_files(raw):
         seen["ran"] = config
         return Path(config).parent
 
-    with tempfile.TemporaryDirectory() as d, mock.patch("reports.main_study.run_main_study", run_main_study), \
-            mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
+    with tempfile.TemporaryDirectory() as d, mock.patch("analyses.lab.studies.run_study", run_main_study), \
+            mock.patch("analyses.lab.common.warm", lambda game, backend, scheduler=None: None):
         path = Path(d) / "study.toml"
         path.write_bytes(raw)
         result = invoke(["study", "--config", path, "--out", Path(d) / "out", "--no-progress"])
