@@ -67,7 +67,7 @@ def one_line_or_success(result, success=None) -> None:
 @contextmanager
 def fake_engine():
     """Study commands play the stand-in engine: a valid fuzzed request finishes in milliseconds."""
-    with mock.patch("analyses.study.folder.play_chunk", fake_chunk), mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
+    with mock.patch("analyses.study.folder.play_chunk", fake_chunk), mock.patch("analyses.lab.common.warm", lambda game, backend, scheduler=None: None):
         yield
 
 

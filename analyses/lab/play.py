@@ -24,7 +24,7 @@ def setup_of(game, players: int | None = None, variant: str | None = None, cards
     cards = one_cards(deck, cards)
     text = variant_text(variant, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens}, swaps)
     players = check_players(game, default_players(game) if players is None else players)
-    return game.setup(players, text or "base", cards), cards
+    return game.setup(players, "base" if text is None else text, cards), cards
 
 
 def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1, *,
