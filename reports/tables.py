@@ -109,7 +109,9 @@ def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
     d = data or summary_data(folder)
     lines = []
     title = d["name"] or Path(d["folder"]).name
-    lines.append(f"study {title}: {d['configs']} configuration(s), {d['games']:,} games, seed {d['seed']}"
+    bots = bots_of(d["seats"]) if d["seats"] else "none"
+    lines.append(f"study {title}: {d['configs']} configuration(s), {d['games']:,} games, seed {d['seed']}, "
+                 f"{'bots' if '/' in bots else 'bot'} {bots}"
                  + (f", precision +-{100 * d['precision']:.1f} points" if d.get("precision") else "")
                  + (", aggregates only" if d["aggregate_only"] else "") + f"; deck {d['deck']}")
     lines.append("has: " + ", ".join(d["kinds"]))
