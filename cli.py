@@ -415,7 +415,8 @@ def strategies(as_json: JsonOpt = False, game: GameOpt = DEFAULT_GAME) -> None:
         return
     from reports.tables import game_strategy_lines
 
-    echo(game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]]))
+    echo(game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]],
+                             data["note"]))
 
 
 @app.command(rich_help_panel=BOTS)

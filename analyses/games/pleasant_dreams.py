@@ -36,6 +36,9 @@ from analyses.study.folder import MANIFEST, finished_configs, load_manifest, sca
 
 SOLVER_FILE = "solver_gap.json"
 
+# How to bring a bot of one's own (`dreamscape strategies --game pleasant-dreams`).
+STRATEGY_NOTE = "A suffix /no-ACTION (repeatable) keeps a bot from ever using that action card (restricted play), e.g. threshold/no-mirror."
+
 
 def _actions(game) -> tuple[str, ...]:
     from analyses.study.gameplan import game_actions

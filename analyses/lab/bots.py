@@ -99,7 +99,7 @@ def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies:
     return {**data, "standings": pl.DataFrame(data["standings"]), "payoff": pl.DataFrame(data["payoff"])}
 
 
-def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequence[int] | None = None,
+def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
             variants: Sequence[str] | None = None, games: int = 1000, playouts: int = 8, phases: str | None = None,
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
             interrupts: bool = False) -> dict:
@@ -121,7 +121,7 @@ def exploit(game: str = DEFAULT_GAME, strategy: str = "expert", players: Sequenc
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
-    return run(strategy, counts, list(variants or DEFAULT_VARIANTS), games, playouts, phases, seed, chunk_size, out)
+    return run(strategy or the.default_strategy, counts, list(variants or DEFAULT_VARIANTS), games, playouts, phases, seed, chunk_size, out)
 
 
 def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,

@@ -176,8 +176,9 @@ def strategies(game: str = DEFAULT_GAME) -> dict:
     the = game_of(game)
     listed = own(the, "strategy_rows")
     rows = listed() if listed is not None else sorted(the.strategies().items())
+    notes = [getattr(m, "STRATEGY_NOTE", None) for m in (the.extension("study"), the.extension("analyses")) if m]
     return {"game": the.name, "title": the.title, "default": the.default_strategy,
-            "strategies": [{"name": n, "description": d} for n, d in rows]}
+            "strategies": [{"name": n, "description": d} for n, d in rows], "note": next(filter(None, notes), None)}
 
 
 def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:
