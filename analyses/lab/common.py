@@ -105,8 +105,7 @@ def check_players(game, players: int, least: int = 1, why: str = "") -> int:
     """``players`` is a count the game is played by (and at least ``least``), else one line."""
     if players not in game.seat_counts:
         low, high = min(game.seat_counts), max(game.seat_counts)
-        counts = ", ".join(map(str, game.seat_counts))
-        raise LabInputError(f"--players must be {low} to {high} ({game.title} is played by {counts}), got {players}")
+        raise LabInputError(f"--players must be {low} to {high}, got {players}")
     if players < least:
         raise LabInputError(why or f"--players must be {least} to {max(game.seat_counts)}, got {players}")
     return players
