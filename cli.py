@@ -251,10 +251,9 @@ def simulate(
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
     summary = lab().simulate_summary(
-        game, players, games, seed, variant=variant, strategies=strategy, cards=cards, deck=deck,
-        sleep_token=sleep_token, shifting_tokens=shifting_tokens, swaps=swap, chunk_size=chunk_size, out=out,
-        precision=precision, max_games=max_games, aggregate_only=aggregate_only, backend=backend,
-        scheduler=scheduler, workers=workers, progress=progress, interrupts=_PROCESS["console"])
+        game, players, games, variant=variant, strategies=strategy, cards=cards, deck=deck, sleep_token=sleep_token,
+        shifting_tokens=shifting_tokens, swaps=swap, precision=precision, max_games=max_games,
+        aggregate_only=aggregate_only, **folder(out, backend, scheduler, workers, seed, chunk_size, progress))
     if "folder" in summary:
         print_summary(Path(summary["folder"]), as_json)
         return
@@ -365,8 +364,7 @@ def study(
     cards: CardsOpt = None,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
-    wrote = lab().study(game, quick, config, cards, out, seed, backend, scheduler, workers, progress,
-                        _PROCESS["console"])
+    wrote = lab().study(game, quick, config, cards, **folder(out, backend, scheduler, workers, seed, progress=progress))
     if as_json:
         typer.echo(json.dumps(wrote))
         return
@@ -417,7 +415,8 @@ def strategies(as_json: JsonOpt = False, game: GameOpt = DEFAULT_GAME) -> None:
         return
     from reports.tables import game_strategy_lines
 
-    echo(game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]]))
+    echo(game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]],
+                             data["note"]))
 
 
 @app.command(rich_help_panel=BOTS)

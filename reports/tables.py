@@ -75,21 +75,12 @@ def deck_lines(decks, source: str) -> list[str]:
     return lines
 
 
-def strategy_lines(rows: list[tuple[str, str]]) -> list[str]:
-    """``dreamscape strategies``: one row per built-in strategy and how to bring your own."""
+def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]], note: str | None = None) -> list[str]:
+    """``dreamscape strategies``: the game's bots, one row each, its default bot, and how to bring your own (``note``)."""
     width = max(len(name) for name, _ in rows) + 2
+    owner = f"{title}{chr(39) if title.endswith('s') else chr(39) + 's'}"
     return [f"{name:<{width}}{description}" for name, description in rows] + [
-        "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
-        "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME; "
-        "search:NAME@K:late searches the last third of the game only (:mid+late, :early alike)"]
-
-
-def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]]) -> list[str]:
-    """``dreamscape strategies --game NAME``: the game's bots, one row each."""
-    width = max(len(name) for name, _ in rows) + 2
-    return [f"{name:<{width}}{description}" for name, description in rows] + [
-        f"{title}{chr(39) if title.endswith('s') else chr(39) + 's'} default bot: {default}. A suffix /no-ACTION (repeatable) keeps a bot from ever using that action "
-        "card (restricted play), e.g. threshold/no-mirror."]
+        f"{owner} default bot: {default} (every command's, unless --strategy)." + (f" {note}" if note else "")]
 
 
 def _pct(x: float) -> str:
@@ -109,7 +100,9 @@ def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
     d = data or summary_data(folder)
     lines = []
     title = d["name"] or Path(d["folder"]).name
-    lines.append(f"study {title}: {d['configs']} configuration(s), {d['games']:,} games, seed {d['seed']}"
+    bots = bots_of(d["seats"]) if d["seats"] else "none"
+    lines.append(f"study {title}: {d['configs']} configuration(s), {d['games']:,} games, seed {d['seed']}, "
+                 f"{'bots' if '/' in bots else 'bot'} {bots}"
                  + (f", precision +-{100 * d['precision']:.1f} points" if d.get("precision") else "")
                  + (", aggregates only" if d["aggregate_only"] else "") + f"; deck {d['deck']}")
     lines.append("has: " + ", ".join(d["kinds"]))

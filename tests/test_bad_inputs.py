@@ -67,7 +67,7 @@ def one_line_or_success(result, success=None) -> None:
 @contextmanager
 def fake_engine():
     """Study commands play the stand-in engine: a valid fuzzed request finishes in milliseconds."""
-    with mock.patch("analyses.study.folder.play_chunk", fake_chunk), mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
+    with mock.patch("analyses.study.folder.play_chunk", fake_chunk), mock.patch("analyses.lab.common.warm", lambda game, backend, scheduler=None: None):
         yield
 
 
@@ -434,8 +434,8 @@ def test_study_files(raw):
         seen["ran"] = config
         return Path(config).parent
 
-    with tempfile.TemporaryDirectory() as d, mock.patch("reports.main_study.run_main_study", run_main_study), \
-            mock.patch("cli.warm_local", lambda backend, scheduler=None: None):
+    with tempfile.TemporaryDirectory() as d, mock.patch("analyses.lab.studies.run_study", run_main_study), \
+            mock.patch("analyses.lab.common.warm", lambda game, backend, scheduler=None: None):
         path = Path(d) / "study.toml"
         path.write_bytes(raw)
         result = invoke(["study", "--config", path, "--out", Path(d) / "out", "--no-progress"])

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import types
 from pathlib import Path
 
@@ -131,8 +130,11 @@ def test_solo_reports_the_rulebook_bands(tmp_path):
 # ----------------------------------------------------------------------------- report and study delegate
 
 
-def test_report_and_study_delegate_to_the_reports_package(tmp_path, monkeypatch):
-    import reports
+def test_report_and_study_delegate_to_the_games_report_and_the_lab(tmp_path, monkeypatch):
+    """``report`` builds the report the folder's game declares; ``study`` runs the lab's study runner
+    (it was ``reports.main_study.run_main_study``: studies are run by the lab, issue #25)."""
+    import analyses.lab.studies
+    import reports.pdf
 
     ok("simulate", "--players", "2", "--games", "100", "--out", tmp_path / "s")
     calls = {}
@@ -141,19 +143,16 @@ def test_report_and_study_delegate_to_the_reports_package(tmp_path, monkeypatch)
         calls["report"] = (Path(folder), pdf, png_dir)
         return types.SimpleNamespace(pdf=tmp_path / "r.pdf", pngs=[tmp_path / "a.png"])
 
-    monkeypatch.setattr(reports, "build_report", build_report, raising=False)
+    monkeypatch.setattr(reports.pdf, "build_report", build_report)
     out = ok("report", tmp_path / "s", "--pdf", tmp_path / "r.pdf").output
     assert calls["report"] == (tmp_path / "s", tmp_path / "r.pdf", None)
     assert str(tmp_path / "r.pdf") in out and str(tmp_path / "a.png") in out
 
-    main_study = types.ModuleType("reports.main_study")
-
-    def run_main_study(out=None, quick=False, config=None, seed=1, progress=True, backend=None):
+    def run_study(out=None, quick=False, config=None, seed=1, progress=True, backend=None):
         calls["study"] = (out, quick, config, seed, backend.name)
         return tmp_path / "study-x"
 
-    main_study.run_main_study = run_main_study
-    monkeypatch.setitem(sys.modules, "reports.main_study", main_study)
+    monkeypatch.setattr(analyses.lab.studies, "run_study", run_study)
     out = ok("study", "--quick", "--out", tmp_path / "o", "--seed", "7").output
     assert calls["study"] == (tmp_path / "o", True, None, 7, "local")
     assert str(tmp_path / "study-x") in out

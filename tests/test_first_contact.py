@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ROOT / "tests" / "scenarios"
+SCENARIOS = ROOT / "simcore" / "games" / "dreamscape" / "scenarios"  # the project's own (moved with the game package)
 
 
 def run(*args: str):
@@ -324,10 +324,12 @@ def test_warmup_json_says_how_long_and_whether_it_was_compiled():
 
 def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engine(capsys):
     # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
-    import cli
+    from analyses.lab.common import forget_notices, warm
     from analyses.study.warmup import WORKER_NOTICE
+    from simcore.games import get_game
 
-    cli.warm_local("dask", "tcp://127.0.0.1:8786")
+    forget_notices()  # said at most once per process: a test before may have said it
+    warm(get_game("dreamscape"), "dask", "tcp://127.0.0.1:8786")
     captured = capsys.readouterr()
     assert captured.err.strip().endswith(WORKER_NOTICE) and "Dask worker" in WORKER_NOTICE
     assert captured.out == ""

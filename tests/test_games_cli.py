@@ -63,7 +63,7 @@ def test_cards_file_changes_the_game(tmp_path):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["simulate", "--game", PD, "-p", "3"], ["1, 2", "3"]),
+    (["simulate", "--game", PD, "-p", "3"], ["--players", "1 to 2", "3"]),
     (["simulate", "--game", PD, "--sleep-token"], ["--sleep-token"]),
     (["simulate", "--game", PD, "--variant", "lucid+x"], ["lucid+x"]),
     (["simulate", "--game", PD, "--strategy", "nobody"], ["nobody"]),

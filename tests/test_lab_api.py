@@ -68,3 +68,25 @@ def test_open_study_reads_back_what_was_played(tmp_path):
         assert mine["win_rate"].item() == pytest.approx(row["win_rate"], abs=1e-12)
     assert study.summary["first_seat_win"].to_list() == study.seats.filter(study.seats["seat"] == 0)["win_rate"].to_list()
     assert study.data["kinds"] == summary["kinds"]
+
+
+def test_the_guides_example_runs_as_written(tmp_path, monkeypatch):
+    """docs/guide/python-api.md's code block, with small game counts, in a fresh folder: its numbers are the CLI's."""
+    from pathlib import Path
+
+    guide = Path(__file__).resolve().parents[1] / "docs" / "guide" / "python-api.md"
+    code = guide.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
+    code = code.replace("20_000", "200").replace("2_000", "20")
+    # The example reads back a study folder: the one its compare just wrote under out/ (its default folder).
+    code = code.replace('lab.open_study("out/study")', 'lab.open_study(next(Path("out").iterdir()))')
+    monkeypatch.chdir(tmp_path)
+    names = {"Path": Path}
+    exec(compile(code, str(guide), "exec"), names)  # noqa: S102 - the guide's own example
+    df, cmp, t, study = names["df"], names["cmp"], names["t"], names["study"]
+    data = cli_json("simulate", "--players", "3", "--games", "200", "--seed", "1")
+    assert df["win_rate"].to_list() == [s["win_rate"] for s in data["seats"]]
+    assert cmp.to_dicts() == cli_json("summarize", study.folder)["compare"]
+    assert study.configs["variant"].to_list() == ["base", "sleep-token"]
+    pd = cli_json("tournament", "--game", "pleasant-dreams", "--players", "2", "--strategy", "random", "--strategy",
+                  "threshold", "--strategy", "search@8", "--games", "20")
+    assert t["standings"].to_dicts() == pd["standings"]

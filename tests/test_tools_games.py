@@ -207,7 +207,7 @@ def test_bench_defaults_are_the_games_own():
 
 def test_a_game_without_a_capability_is_one_game_error_naming_it(pd):
     bare = dataclasses.replace(pd, search=None, restrictions=None, restrict=None, variants=None)
-    with pytest.raises(GameError, match="a search player, which `dreamscape exploit`"):
+    with pytest.raises(GameError, match="no search player, which `dreamscape exploit`"):
         exploit_table("threshold", players=[2], games=2, game=bare)
     with pytest.raises(GameError, match="restricted play .*`dreamscape restrict`"):
         restrict_table("threshold", [2], games=2, game=bare)

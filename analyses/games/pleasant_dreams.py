@@ -42,6 +42,9 @@ SOLVER_FILE = "solver_gap.json"
 CHOICE_FILE = "solo_choice.json"
 CHOICE_MAX_CARDS = 6             # the chosen-cards search goes on past the random rows' N up to this
 
+# How to bring a bot of one's own (`dreamscape strategies --game pleasant-dreams`).
+STRATEGY_NOTE = "A suffix /no-ACTION (repeatable) keeps a bot from ever using that action card (restricted play), e.g. threshold/no-mirror."
+
 
 def _actions(game) -> tuple[str, ...]:
     from analyses.study.gameplan import game_actions

@@ -12,9 +12,10 @@ import re
 import sys
 import zlib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from analyses.study.model import GameDeal, StudyError
+from analyses.study.model import GameDeal
 from analyses.study.progress import set_progress
 from simcore.files import check_output_file, check_output_folder
 from simcore.games import DEFAULT_GAME, get_game
@@ -26,6 +27,31 @@ _NOTICES: set[str] = set()
 
 class LabInputError(ValueError):
     """Bad input to a lab function: one line naming the problem (the command line's exit code 2)."""
+
+
+@dataclass(frozen=True)
+class FolderOptions:
+    """The options every command that writes a study folder shares (one definition, one check).
+
+    ``out`` None: a default folder under ``out/`` named after the question.
+    """
+
+    out: Path | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    workers: int | None = None
+    seed: int = 1
+    chunk_size: int = 50_000
+    progress: bool | None = None
+    interrupts: bool = False
+
+    def check(self) -> "FolderOptions":
+        check_study_numbers(chunk_size=self.chunk_size, workers=self.workers)
+        return self
+
+    def folder(self, kind: str, *words: object) -> Path:
+        """``out``, or the default folder of the question (said on stderr)."""
+        return writable_folder(Path(self.out) if self.out is not None else default_out(kind, *words))
 
 
 def stderr_line(line: str) -> None:
@@ -79,8 +105,7 @@ def check_players(game, players: int, least: int = 1, why: str = "") -> int:
     """``players`` is a count the game is played by (and at least ``least``), else one line."""
     if players not in game.seat_counts:
         low, high = min(game.seat_counts), max(game.seat_counts)
-        counts = ", ".join(map(str, game.seat_counts))
-        raise LabInputError(f"--players must be {low} to {high} ({game.title} is played by {counts}), got {players}")
+        raise LabInputError(f"--players must be {low} to {high}, got {players}")
     if players < least:
         raise LabInputError(why or f"--players must be {least} to {max(game.seat_counts)}, got {players}")
     return players

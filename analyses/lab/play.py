@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
+from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
 from analyses.study.progress import progress_bar
 from simcore.games import DEFAULT_GAME
@@ -24,7 +24,7 @@ def setup_of(game, players: int | None = None, variant: str | None = None, cards
     cards = one_cards(deck, cards)
     text = variant_text(variant, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens}, swaps)
     players = check_players(game, default_players(game) if players is None else players)
-    return game.setup(players, text or "base", cards), cards
+    return game.setup(players, "base" if text is None else text, cards), cards
 
 
 def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1, *,
@@ -33,7 +33,7 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
                      swaps: Sequence[str] | None = None, chunk_size: int = 50_000, out: Path | None = None,
                      precision: float | None = None, max_games: int = 1_000_000, aggregate_only: bool = False,
                      backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-                     progress: bool | None = None, interrupts: bool = False) -> dict:
+                     progress: bool | None = None, interrupts: bool = False, options: FolderOptions | None = None) -> dict:
     """Play ``games`` games of one configuration on the fast engine; the per-seat summary (``dreamscape simulate``).
 
     Parameters
@@ -47,6 +47,9 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         and the summary is the folder's (:func:`analyses.lab.open_study`).
     precision, max_games, aggregate_only, backend, scheduler, workers
         Study-folder options (they need ``out``).
+    options : FolderOptions, optional
+        The study-folder option block as one object (the command line's); it replaces
+        ``out``, ``backend``, ``scheduler``, ``workers``, ``seed``, ``chunk_size`` and ``progress``.
 
     Returns
     -------
@@ -54,6 +57,9 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         ``seats`` (one row per seat: strategy, win rate and its 95% interval, means), the run's
         totals, ``seconds`` and ``games_per_s`` (the same as ``dreamscape simulate --json``).
     """
+    if options is not None:
+        out, backend, scheduler, workers = options.out, options.backend, options.scheduler, options.workers
+        seed, chunk_size, progress, interrupts = options.seed, options.chunk_size, options.progress, options.interrupts
     the = game_of(game)
     check_study_numbers(games, precision, max_games, chunk_size, workers)
     setup, cards = setup_of(the, players, variant, cards, sleep_token=sleep_token, shifting_tokens=shifting_tokens,
@@ -170,8 +176,9 @@ def strategies(game: str = DEFAULT_GAME) -> dict:
     the = game_of(game)
     listed = own(the, "strategy_rows")
     rows = listed() if listed is not None else sorted(the.strategies().items())
+    notes = [getattr(m, "STRATEGY_NOTE", None) for m in (the.extension("study"), the.extension("analyses")) if m]
     return {"game": the.name, "title": the.title, "default": the.default_strategy,
-            "strategies": [{"name": n, "description": d} for n, d in rows]}
+            "strategies": [{"name": n, "description": d} for n, d in rows], "note": next(filter(None, notes), None)}
 
 
 def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:

@@ -16,38 +16,13 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_out, default_players,
-                                 game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal,
+                                 default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
 from analyses.study.model import RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
 from simcore.games import DEFAULT_GAME
 
 # --------------------------------------------------------------------------- the study-folder options
-
-
-@dataclass(frozen=True)
-class FolderOptions:
-    """The options every command that writes a study folder shares (one definition, one check).
-
-    ``out`` None: a default folder under ``out/`` named after the question.
-    """
-
-    out: Path | None = None
-    backend: str = "local"
-    scheduler: str | None = None
-    workers: int | None = None
-    seed: int = 1
-    chunk_size: int = 50_000
-    progress: bool | None = None
-    interrupts: bool = False
-
-    def check(self) -> "FolderOptions":
-        check_study_numbers(chunk_size=self.chunk_size, workers=self.workers)
-        return self
-
-    def folder(self, kind: str, *words: object) -> Path:
-        """``out``, or the default folder of the question (said on stderr)."""
-        return writable_folder(Path(self.out) if self.out is not None else default_out(kind, *words))
 
 
 def _folder_options(options: FolderOptions | None, **given) -> FolderOptions:
@@ -374,22 +349,23 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
 
 
 def study(game: str | None = None, quick: bool = False, config: Path | None = None, cards: Path | None = None,
-          out: Path | None = None, seed: int = 1, backend: str = "local", scheduler: str | None = None,
-          workers: int | None = None, progress: bool | None = None, interrupts: bool = False) -> dict:
+          options: FolderOptions | None = None, **folder) -> dict:
     """``dreamscape study``: check the request, run the study on a backend and say what it wrote.
 
-    Returns ``folder``, ``report`` (None when none was written) and ``charts``.
+    ``options`` (or its fields as keywords): the study folder (default ``out/study-<date>...``), backend,
+    seed, progress. Returns ``folder``, ``report`` (None when none was written) and ``charts``.
     """
+    opts = (options or FolderOptions(**folder)).check()
+    out, seed, backend, scheduler, workers = opts.out, opts.seed, opts.backend, opts.scheduler, opts.workers
     from analyses.study.backends import make_backend
     from analyses.study.gameplan import file_game, load_any_study_file
 
     if config is not None and game is not None and file_game(config) != game:
         raise LabInputError(f"{config} is a study of {file_game(config)}, not {game}")
     the = game_of(file_game(config) if config is not None else (game or DEFAULT_GAME))
-    prepare(the, progress, interrupts=interrupts)
+    prepare(the, opts.progress, interrupts=opts.interrupts)
     if config is not None:
         load_any_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
-    check_study_numbers(workers=workers)
     writable_folder(Path(out) if out is not None else Path("out"))
     from analyses.lab.common import warm
 

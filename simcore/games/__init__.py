@@ -52,15 +52,15 @@ class GameError(ValueError):
 # Every optional capability a game may declare, with the words a missing one is named by.
 CAPABILITIES = {
     "variants": "rules variants to compare",
-    "search": "a search player",
+    "search": "search player",
     "restrictions": "restricted play (bots that may not take an action)",
-    "trainer": "a trainer for its bots",
-    "tuner": "a tuner for its bots' weights",
+    "trainer": "trainer for its bots",
+    "tuner": "tuner for its bots' weights",
     "knobs": "rules knobs",
     "card_swaps": "card swaps (expansion decks)",
     "solo_bands": "solo score bands",
-    "study": "its own study chunks",
-    "report": "a study report",
+    "study": "study chunks of its own",
+    "report": "study report",
     "analyses": "analyses of its own",
 }
 

@@ -132,6 +132,12 @@ def bench(quick: bool, say: Callable[[str], None]) -> dict:
     return run_bench(quick=quick, hook_strategies=bots, progress=say)
 
 
+STRATEGY_NOTE = (
+    "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
+    "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME; "
+    "search:NAME@K:late searches the last third of the game only (:mid+late, :early alike)")
+
+
 def strategy_rows() -> list[tuple[str, str]]:
     """The built-in strategies in the order ``dreamscape strategies`` lists them."""
     from simcore.games.dreamscape.bots.api import strategy_table

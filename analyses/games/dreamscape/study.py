@@ -208,5 +208,5 @@ def load_study_file(path, seed=None, cards=None):
 # The lab's commands use Project Dreamscape's own steps where it has more to say than the generic ones
 # (analyses.lab.common.own); they load the engine on first use, not with this module.
 from analyses.games.dreamscape.commands import (  # noqa: E402,F401 - part of this adapter's API
-    bench, conformance, exploit, load_bots, prepare_engine, restrict, simulate_summary, strategy_rows, tournament_field,
+    STRATEGY_NOTE, bench, conformance, exploit, load_bots, prepare_engine, restrict, simulate_summary, strategy_rows, tournament_field,
     train, tune, warm_local, warm_up)
