@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from cli import app
 from cli_checks import assert_one_line_error
 from simcore.games.counting_zzzzs import SCENARIOS_DIR
-from strategies.games import ready_game
+from simcore.games import get_game
 
 runner = CliRunner()
 CZ = "counting-zzzzs"
@@ -24,7 +24,7 @@ def run(*args: str):
 
 
 def test_simulate_json_equals_the_games_played_directly():
-    game = ready_game(CZ)
+    game = get_game(CZ)
     result = run("simulate", "--game", CZ, "-p", "3", "-n", "300", "--seed", "4", "--chunk-size", "70", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

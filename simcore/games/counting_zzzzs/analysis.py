@@ -1,7 +1,7 @@
 """Counting Zzzzs balance questions (issue #28): tables with 95% intervals from per-game results.
 
 Every function takes ``rows``, the study's per-game rows (one row per game and seat, as
-``analyses.games.game_rows_frame`` writes them: ``config``, ``game``, ``seat``, ``strategy``, ``win``
+``analyses.study.gamechunks.game_rows_frame`` writes them: ``config``, ``game``, ``seat``, ``strategy``, ``win``
 and every array of :func:`~.play.play_games` as columns: ``turns``, ``end``, ``score``, ``dreams``,
 ``dream_elements``, ``woke_0..3``, ``played_0..3``, ``blocked_0..3``, ``element_scored_0..E-1``), and
 ``configs``, one row per configuration: ``config`` (its id), ``variant``, ``players``, ``strategies``

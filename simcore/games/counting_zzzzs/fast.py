@@ -3,7 +3,7 @@
 A game is one int64 array ``st`` (fixed-size state, offsets in :mod:`.fast_state`); the cards are ``cd`` (rows of
 :meth:`CardSet.array`), the modifiers ``md`` ((M, 3): card, points, needed card, sorted by card) with
 ``ms`` (row c's modifiers are ``md[ms[c]:ms[c + 1]]``); the decision stream is a 1-element uint64 array
-(simcore.fast.rng, bit-identical to simcore.rng). Each decision kind has its own option area in ``st``
+(simcore.fast_rng, bit-identical to simcore.rng). Each decision kind has its own option area in ``st``
 (a Bender's options are listed while the second play's are still being scored). The reference's
 ``Pending`` exception (a scenario's script ran out) is the ``STOP`` flag here, checked after every
 decision.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.fast.rng import below, shuffle
+from simcore.fast_rng import below, shuffle
 
 from .bots import (BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT)
 from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING, CAUSE_STUCK, CAUSE_TEN,

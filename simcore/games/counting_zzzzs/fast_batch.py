@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simcore.fast.rng import decision_state, seed_key
+from simcore.fast_rng import decision_state, seed_key
 
 from .common import Bot, Setup, empty_results
 from .fast import play_game

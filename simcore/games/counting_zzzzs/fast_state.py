@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.fast.rng import shuffle, stream_state
+from simcore.fast_rng import shuffle, stream_state
 
 from .bots import BLOCK_COST, HALF_POINT
 from .common import (BEND_THEME, BEND_TYPE, CONTEXT, FORCED_NEG, FORCED_POS, HAND_SIZE, MAX_DREAM, MAX_TOTAL,
