@@ -79,7 +79,7 @@ def test_bad_card_files_are_one_line_exit_2(tmp_path, old, new, words):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["simulate", "--game", CZ, "-p", "5"], ["2, 3, 4", "5"]),
+    (["simulate", "--game", CZ, "-p", "5"], ["2 to 4", "5"]),
     (["simulate", "--game", CZ, "--variant", "remove=x"], ["remove=x"]),
     (["simulate", "--game", CZ, "--strategy", "search@0"], ["search@0"]),
     (["simulate", "--game", CZ, "--cards", "missing-cards.toml"], ["missing-cards.toml"]),

@@ -190,7 +190,7 @@ def test_bench_starts_the_console_script_not_an_import_of_cli():
     assert command[0].endswith("dreamscape") or command[1:] == ["-m", "cli"]
     assert "import cli" not in inspect.getsource(bench)
     assert bench.small_run_args(PD)[:3] == ("simulate", "--game", PD)
-    assert bench.start_args("dreamscape") == ["simulate", "--games", "1000", "--json"]
+    assert bench.start_args("dreamscape") == ["simulate", "--game", "dreamscape", "--games", "1000", "--json"]
 
 
 def test_bench_defaults_are_the_games_own():

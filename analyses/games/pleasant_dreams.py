@@ -37,6 +37,7 @@ from analyses.study.gamechunks import load_game
 from analyses.study.model import StudyError
 from analyses.stats.intervals import paired_difference, unpaired_difference, wilson
 from analyses.study.folder import MANIFEST, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
+from simcore.games.pleasant_dreams import NAME as PD_NAME
 
 SOLVER_FILE = "solver_gap.json"
 CHOICE_FILE = "solo_choice.json"
@@ -257,7 +258,7 @@ def write_solo_choice(folder: str | Path, seed: int, progress=None) -> list[dict
     set of N cards; kept in ``solo_choice.json`` (reused when its plan and seed match)."""
     folder = Path(folder)
     m = load_manifest(folder)
-    if m.meta.get("game") != "pleasant-dreams":
+    if m.meta.get("game") != PD_NAME:  # another game's folder has no solo challenge
         return []
     plan = choice_plan(study_rows(folder))
     if plan is None:

@@ -30,8 +30,11 @@ EXTENSIONS = {"report": "simcore.games.counting_zzzzs.report"}
 
 
 def variants(players: int) -> tuple[str, ...]:
-    """The rules a comparison sets side by side: the rulebook's Wake Up removal (Z2), then none removed."""
-    return ("base", "remove=0")
+    """The rules a comparison sets side by side: the rulebook's Wake Up removal (Z2), then another removal
+    (none where the rulebook removes some; two where it removes none)."""
+    from .config import RULEBOOK_REMOVED
+
+    return ("base", "remove=0" if RULEBOOK_REMOVED[players] else "remove=2")
 
 
 def search_strategy(bot: str, playouts: int, phases: str | None = None) -> str:

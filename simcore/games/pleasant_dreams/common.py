@@ -10,12 +10,10 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .bots import Bot
 
 NAME = "pleasant-dreams"
 TITLE = "Pleasant Dreams"
@@ -244,25 +242,6 @@ def variant_name(setup: Setup) -> str:
     if setup.public_backs:
         parts.append("public-backs")
     return "+".join(parts) or "base"
-
-
-def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
-    """Check play_games' arguments; the parsed bots, one per seat."""
-    from simcore.rng import MAX_GAMES, MAX_SEED
-    if not isinstance(setup, Setup) or setup.cards is None:
-        raise PDError("play_games needs a Setup from parse_setup")
-    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
-        raise PDError(f"need {setup.players} strategies (one per seat), got {strategies!r}")
-    for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
-                        ("n_games", n_games, MAX_GAMES)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
-            raise PDError(f"{name} must be a whole number from 0 to {hi}, not {v!r}")
-    if first_game + n_games > MAX_GAMES:
-        raise PDError(f"games beyond index {MAX_GAMES} are not allowed")
-    if engine not in ("fast", "reference"):
-        raise PDError(f"engine must be 'fast' or 'reference', not {engine!r}")
-    from .bots import parse_bot
-    return [parse_bot(s) for s in strategies]
 
 
 def empty_results(setup: Setup, first_game: int, n_games: int) -> dict[str, np.ndarray]:

@@ -6,7 +6,8 @@ from typing import Sequence
 import numpy as np
 
 from . import reference
-from .common import ACTION_TYPES, PDError, Setup, check_run, empty_results
+from .bots import check_run
+from .common import ACTION_TYPES, PDError, Setup, empty_results
 
 
 def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: int, n_games: int,
