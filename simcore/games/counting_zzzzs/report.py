@@ -192,6 +192,11 @@ class ReportFiles:
     pngs: list[Path]
     csvs: list[Path]
 
+    @property
+    def pages(self) -> list[str]:
+        """The PDF's pages: the findings page, then one page per chart (one PNG each)."""
+        return ["findings"] + [p.stem for p in self.pngs]
+
 
 def read_folder(folder) -> tuple[pl.DataFrame, pl.DataFrame, list[str], dict, str | None]:
     """A pipeline study folder's per-game rows, configurations, element names, manifest and card text."""
