@@ -244,29 +244,10 @@ def build_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     (``chunks/<config>/games-*.parquet``), and writes the PDF (``pdf``, default ``folder/report.pdf``) and
     the PNG charts and CSV tables (in ``png_dir``, default ``folder/charts``).
     """
-    import json
-    import tomllib
     from datetime import datetime
 
-    from .cards import load_cards, read_cards
-
     folder = Path(folder)
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    meta = manifest.get("meta", {})
-    text = meta.get("cards")
-    cards = read_cards(tomllib.loads(text), "the study's card file") if text else load_cards(None)
-    names = [n for n, e in zip(cards.names, cards.element) if e]
-    configs, frames = [], []
-    for c in manifest["configs"]:
-        files = sorted((folder / "chunks" / c["id"]).glob("games-*.parquet"))
-        if not files:
-            continue
-        frames.append(pl.concat([pl.read_parquet(f) for f in files], how="diagonal"))
-        configs.append({"config": c["id"], "variant": c["variant"], "players": c["players"],
-                        "strategies": list(c["strategies"])})
-    if not frames:
-        raise ValueError(f"{folder}: no per-game rows (a study kept with --aggregate-only has none to analyse)")
-    rows = pl.concat(frames, how="diagonal")
+    rows, configs, names, manifest, text = read_folder(folder)
     games = sum(rows.filter(pl.col("seat") == 0).group_by("config").len()["len"].to_list())
     try:
         seconds = (datetime.fromisoformat(manifest["updated"]) - datetime.fromisoformat(manifest["created"])).total_seconds()
