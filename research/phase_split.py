@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.expert_diagnostics import KIND_SEED_OFFSET  # noqa: E402 - the same deals as the kind split
+from research.expert_diagnostics import KIND_SEED_OFFSET  # noqa: E402 - the same deals as the kind split
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

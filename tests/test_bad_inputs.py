@@ -565,12 +565,13 @@ def test_every_bound_is_stated_in_help(command):
         assert "at most 256 cards in all" in text  # --deck
 
 
-def test_the_readme_states_the_promises_and_bounds_the_code_enforces():
+def test_the_docs_state_the_promises_and_bounds_the_code_enforces():
     from analyses.study.model import MAX_CHUNK_SIZE
     from simcore.games.dreamscape.decks import MAX_DECK_CARDS
     from simcore.rng import MAX_SEED
 
-    text = (ROOT / "README.md").read_text()
+    # the conventions every command follows, and the study guide
+    text = (ROOT / "docs" / "getting-started.md").read_text() + (ROOT / "docs" / "guide" / "studies.md").read_text()
     assert "**Bad input → one line, exit 2.**" in text
     assert "**A study folder has one writer; damaged chunks are named and replayed.**" in text
     assert MAX_SEED == 2**64 - 1 and "| 0 to 2\\*\\*64-1 |" in text

@@ -14,7 +14,7 @@ from cli import app
 from simcore.games.dreamscape.conformance import failure_reason, scenario_files
 
 HERE = Path(__file__).resolve().parent
-OWN = HERE / "scenarios"
+OWN = HERE.parent / "simcore" / "games" / "dreamscape" / "scenarios"  # installed with the game package
 BASIC = OWN / "t05-nothing-affordable-no-purchase.json"
 runner = CliRunner()
 

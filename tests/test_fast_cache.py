@@ -12,9 +12,10 @@ from simcore.games.dreamscape.fast import cache
 
 def test_dependencies_are_every_kernel_module_and_the_rule_files():
     names = {p.name for p in cache.dependency_files()}
-    kernel_modules = {"jit.py", "layout.py", "rng.py", "scratch.py", "zones.py", "features.py", "decisions.py",
+    kernel_modules = {"jit.py", "layout.py", "scratch.py", "zones.py", "chains.py", "features.py", "decisions.py",
                       "script.py", "prefix.py", "kernels.py", "search.py", "isearch.py", "batch.py", "strategies.py"}
-    assert names == kernel_modules | {"rules.py", "scoring.py", "cards.py"}
+    # the rule files, and the random streams every game's fast engine shares (simcore/fast_rng.py)
+    assert names == kernel_modules | {"rules.py", "scoring.py", "cards.py", "fast_rng.py"}
     # every module that compiles with numba is guarded; pure-Python drivers are not
     for path in Path(cache.__file__).parent.glob("*.py"):
         uses_numba = "@kernel" in path.read_text() or "@njit" in path.read_text() or "cfunc(" in path.read_text()

@@ -328,7 +328,7 @@ def test_best_hand_is_the_best_set_measured_on_other_deals():
 # ---------------------------------------------------------------- P2.2 difficulty is a solo rule
 
 def test_two_player_difficulty_rows_are_labelled_a_variant():
-    from analyses.pleasant_dreams import difficulty_rows
+    from analyses.games.pleasant_dreams import difficulty_rows
     from reports.pleasant_dreams import make_findings
     rows = [{"players": p, "bots": [("threshold", ())] * p, "expansion": False, "actions": -1, "start": st,
              "games": 100, "seat_rates": [(0.5, 0.4, 0.6)] * p, "turns": 9.0} for p in (1, 2) for st in (1, 4)]
@@ -348,9 +348,9 @@ def test_study_writes_the_chosen_cards_answer(tmp_path, monkeypatch):
     # A small study with solo random-deal rows at start 4 (0 and 2 cards): the chosen-cards search covers
     # N = 0..2 (here capped at 2), its rows equal best_hand run directly with the same budgets, and the
     # findings give both readings.
-    import analyses.pleasant_dreams as A
-    from analyses.gameplan import load_any_study_file
-    from analyses.studyfile import run_plan
+    import analyses.games.pleasant_dreams as A
+    from analyses.study.gameplan import load_any_study_file
+    from analyses.study.studyfile import run_plan
     from reports.pleasant_dreams import make_findings
     from simcore.games.pleasant_dreams.challenge import best_hand
     plan = tmp_path / "plan.toml"

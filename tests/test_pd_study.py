@@ -181,9 +181,8 @@ def test_bad_study_files_are_one_line_errors(tmp_path):
 
 
 def test_shipped_plans_load():
-    from analyses.study.gameplan import PLANS, QUICK_PLANS
 
-    for path in (PLANS["pleasant-dreams"], QUICK_PLANS["pleasant-dreams"]):
+    for path in (get_game("pleasant-dreams").study_plans["main"], get_game("pleasant-dreams").study_plans["quick"]):
         plan = load_any_study_file(path)
         assert plan.game.game == "pleasant-dreams" and plan.meta["solver"]["strategies"]
         assert json.loads(json.dumps(plan.meta))  # the manifest keeps it as JSON

@@ -561,7 +561,9 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
                     '[[configs]]\nlabel = "rules options"\ngames = 800\nplayers = 3\nvariants = ["base", "sleep-token"]\n'
                     'strategy = "linear"\n'
                     '[[configs]]\nlabel = "solo"\ngames = 400\nplayers = 1\nstrategy = "greedy"\n')
-    monkeypatch.setattr(main_study, "MAIN_STUDY_QUICK", tiny)
+    from simcore.games import get_game
+
+    monkeypatch.setitem(get_game("dreamscape").study_plans, "quick", tiny)  # the game's declared quick study
     monkeypatch.chdir(tmp_path)
     folder = main_study.run_main_study(quick=True, progress=False)
     assert folder == Path("out") / f"study-{date.today().isoformat()}-quick"
@@ -570,7 +572,7 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
     assert m.total_games() == 2 * 800 + 400 and m.meta["request"] == main_study.main_plan(quick=True).fingerprint()
     assert m.meta["parts"] == [{"label": "rules options", "configs": 2, "games": 800}, {"label": "solo", "configs": 1, "games": 400}]
     rebuilt = []
-    monkeypatch.setattr(main_study, "build_report", lambda f: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     assert main_study.run_main_study(quick=True, progress=False) == folder  # the same request: the same folder
     again = load_manifest(folder)
     assert again.total_games() == m.total_games()  # nothing played twice
@@ -586,7 +588,7 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
     from reports.main_study import run_main_study
 
     rebuilt = []
-    monkeypatch.setattr("reports.main_study.build_report", lambda f: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     path = tmp_path / "mine.toml"
     path.write_text('name = "two rules"\ngames = 500\n[[configs]]\nvariants = ["base", "sleep-token"]\nplayers = 2\nstrategy = "greedy"\n')
     folder = run_main_study(out=tmp_path / "mine", config=path, progress=False)

@@ -28,7 +28,7 @@ def _shared_root() -> Path:
 
 
 SHARED = _shared_root() / "conformance"
-OWN = HERE / "scenarios"
+OWN = HERE.parent / "simcore" / "games" / "dreamscape" / "scenarios"  # installed with the game package
 RULES = _shared_root() / "rules" / "interpretations.md"
 
 

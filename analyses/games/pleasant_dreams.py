@@ -268,7 +268,7 @@ def write_solo_choice(folder: str | Path, seed: int, progress=None) -> list[dict
         held = json.loads(path.read_text("utf-8"))
         if held.get("plan") == plan and held.get("seed") == seed:
             return solo_choice_rows(folder)
-    from analyses.games import cards_from_text
+    from analyses.study.gamechunks import cards_from_text
     from simcore.games.pleasant_dreams.challenge import best_hand
 
     cards = cards_from_text(load_game("pleasant-dreams"), m.meta.get("cards"))

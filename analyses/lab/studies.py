@@ -210,10 +210,8 @@ def check_folder_game(folder: Path, game: str | None) -> None:
 
 
 def main_plan(quick: bool = False, seed: int = 1) -> StudyPlan:
-    """The main study's plan (``dreamscape study``), or the quick one's."""
-    from analyses.study.studyfile import MAIN_STUDY, MAIN_STUDY_QUICK, load_study_file
-
-    return load_study_file(MAIN_STUDY_QUICK if quick else MAIN_STUDY, seed=seed)
+    """The main study's plan (``dreamscape study``: the default game's), or the quick one's."""
+    return study_plan(None, quick, None, seed)
 
 
 def request_of(m) -> str | None:
