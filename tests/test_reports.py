@@ -578,6 +578,8 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
     assert again.total_games() == m.total_games()  # nothing played twice
     assert {c: [r.first for r in recs] for c, recs in again.chunks.items()} == {c: [r.first for r in recs] for c, recs in m.chunks.items()}
     assert rebuilt == [folder]  # the report is rebuilt from the folder
+    # naming the default game changes nothing: the same study, the same folder
+    assert main_study.run_main_study(quick=True, progress=False, game="dreamscape") == folder
 
 
 class _Files:

@@ -18,7 +18,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
-from analyses.study.model import RunConfig, StudyError
+from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
 from simcore.games import DEFAULT_GAME
 
@@ -289,8 +289,8 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     ----------
     out : path, optional
         The study folder. Default ``out/study-<YYYY-MM-DD>`` (``-quick`` for the
-        quick study, ``-<file stem>`` for a study file, ``-<game>-study`` for a
-        named game's default study, ``-seed<S>`` for another seed); an existing
+        quick study, ``-<file stem>`` for a study file, ``-<game>-study`` for
+        another game's default study, ``-seed<S>`` for another seed); an existing
         folder of the same request is resumed (finished chunks are kept). A
         default folder holding another request is left alone: the next free
         ``-2``, ``-3``... name is used instead.
@@ -318,7 +318,8 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     from analyses.study.studyfile import run_plan
 
     plan = study_plan(game, quick, config, seed, cards)
-    named = config if config is not None else (f"{game}-study" if game is not None else None)
+    # the registry's default game keeps the folder names its studies always had (out/study-<date>[-quick])
+    named = config if config is not None else (None if plan.game == GameDeal.default() else f"{plan.game.game}-study")
     folder = Path(out) if out is not None else default_folder(plan, quick, named)
     plan.meta["request"] = plan.fingerprint()
     if out is not None and (folder / MANIFEST).is_file():  # resume only the same request, name any other
