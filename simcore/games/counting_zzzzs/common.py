@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.games.botspec import bot_spec_text, parse_bot_spec
+
 NAME = "counting-zzzzs"
 TITLE = "Counting Zzzzs"
 SEAT_COUNTS = (2, 3, 4)
@@ -142,6 +144,9 @@ class Setup:
     cards: CardSet | None = None
 
 
+BOTS = ("random", "greedy", "search")  # kind 0, 1, 2 of a Bot
+
+
 @dataclass(frozen=True)
 class Bot:
     """A parsed strategy spec: kind 0 random, 1 greedy, 2 search; budget K; banned action kinds (bit mask)."""
@@ -152,36 +157,12 @@ class Bot:
 
     @property
     def spec(self) -> str:
-        name = ("random", "greedy", "search")[self.kind]
-        if self.kind == 2:
-            name += f"@{self.budget}"
-        return name + "".join(f"/no-{a}" for i, a in enumerate(ACTION_TYPES) if self.banned >> i & 1)
+        return bot_spec_text(BOTS, ACTION_TYPES, self.kind, self.budget, self.banned)
 
 
 def parse_bot(spec: str) -> Bot:
     """A Bot from a spec (random, greedy, search@K, then any number of /no-ACTION); CZError naming the problem."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise CZError("strategy is empty (random, greedy, search@K)")
-    head, *restrictions = spec.strip().split("/")
-    name, at, budget_text = head.partition("@")
-    if name not in STRATEGIES:
-        raise CZError(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(STRATEGIES)})")
-    kind = ("random", "greedy", "search").index(name)
-    budget = 0
-    if kind == 2:
-        budget = DEFAULT_SEARCH_BUDGET
-        if at:
-            if not budget_text.isdigit() or not 1 <= int(budget_text) <= MAX_SEARCH_BUDGET:
-                raise CZError(f"strategy {spec!r}: K in search@K must be 1 to {MAX_SEARCH_BUDGET}")
-            budget = int(budget_text)
-    elif at:
-        raise CZError(f"strategy {spec!r}: {name} takes no budget @K")
-    banned = 0
-    for r in restrictions:
-        if not r.startswith("no-") or r[3:] not in ACTION_TYPES:
-            raise CZError(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION (actions: {', '.join(ACTION_TYPES)})")
-        banned |= 1 << ACTION_TYPES.index(r[3:])
-    return Bot(kind, budget, banned)
+    return Bot(*parse_bot_spec(spec, BOTS, ACTION_TYPES, CZError, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET))
 
 
 def check_strategy(spec: str, setup: Setup) -> str:

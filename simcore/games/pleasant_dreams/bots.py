@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simcore.games.botspec import bot_spec_text, parse_bot_spec
+
 from .common import ACTION_TYPES, PDError, Setup
 
 STRATEGIES = {
@@ -20,6 +22,9 @@ DEFAULT_SEARCH_BUDGET = 16
 MAX_SEARCH_BUDGET = 10_000
 
 
+BOTS = ("random", "threshold", "search")  # kind 0, 1, 2 of a Bot
+
+
 @dataclass(frozen=True)
 class Bot:
     """A parsed strategy spec: kind 0 random, 1 threshold, 2 search; budget K; banned action mask."""
@@ -30,37 +35,12 @@ class Bot:
 
     @property
     def spec(self) -> str:
-        name = ("random", "threshold", "search")[self.kind]
-        if self.kind == 2:
-            name += f"@{self.budget}"
-        return name + "".join(f"/no-{a}" for i, a in enumerate(ACTION_TYPES) if self.banned >> i & 1)
+        return bot_spec_text(BOTS, ACTION_TYPES, self.kind, self.budget, self.banned)
 
 
 def parse_bot(spec: str) -> Bot:
     """A Bot from a spec (NAME, search@K, any number of /no-ACTION); PDError naming the problem."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise PDError("strategy is empty (random, threshold, search@K)")
-    head, *restrictions = spec.strip().split("/")
-    name, _, budget_text = head.partition("@")
-    if name not in STRATEGIES:
-        raise PDError(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(STRATEGIES)})")
-    kind = ("random", "threshold", "search").index(name)
-    budget = 0
-    if kind == 2:
-        budget = DEFAULT_SEARCH_BUDGET
-        if budget_text:
-            if not budget_text.isdigit() or not 1 <= int(budget_text) <= MAX_SEARCH_BUDGET:
-                raise PDError(f"strategy {spec!r}: K in search@K must be 1 to {MAX_SEARCH_BUDGET}")
-            budget = int(budget_text)
-    elif "@" in head:
-        raise PDError(f"strategy {spec!r}: {name} takes no budget @K")
-    banned = 0
-    for r in restrictions:
-        if not r.startswith("no-") or r[3:] not in ACTION_TYPES:
-            raise PDError(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION "
-                          f"(actions: {', '.join(ACTION_TYPES)})")
-        banned |= 1 << ACTION_TYPES.index(r[3:])
-    return Bot(kind, budget, banned)
+    return Bot(*parse_bot_spec(spec, BOTS, ACTION_TYPES, PDError, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET))
 
 
 def check_strategy(spec: str, setup: Setup) -> str:

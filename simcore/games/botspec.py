@@ -1,0 +1,47 @@
+"""The bot notation the card games share: ``NAME``, ``search@K``, then any number of ``/no-ACTION``.
+
+Pleasant Dreams and Counting Zzzzs name their bots the same way (three bots, the third a search
+player with a budget K, each of which may be forbidden action types); each game keeps its own bot
+names, action types, budgets and error class, and this module reads and writes the text.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SEARCH = 2  # the kind of the search player: the third bot name
+
+
+def parse_bot_spec(spec: str, bots: Sequence[str], actions: Sequence[str], error: type[Exception],
+                   default_budget: int, max_budget: int) -> tuple[int, int, int]:
+    """``(kind, budget, banned)`` of a spec: the bot's index in ``bots``, K (0 but for search), a bit per banned action.
+
+    Raises ``error`` with one line naming the problem.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise error(f"strategy is empty ({', '.join(bots[:SEARCH])}, {bots[SEARCH]}@K)")
+    head, *restrictions = spec.strip().split("/")
+    name, at, budget_text = head.partition("@")
+    if name not in bots:
+        raise error(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(bots)})")
+    kind = list(bots).index(name)
+    budget = 0
+    if kind == SEARCH:
+        budget = default_budget
+        if at:
+            if not budget_text.isdigit() or not 1 <= int(budget_text) <= max_budget:
+                raise error(f"strategy {spec!r}: K in {bots[SEARCH]}@K must be 1 to {max_budget}")
+            budget = int(budget_text)
+    elif at:
+        raise error(f"strategy {spec!r}: {name} takes no budget @K")
+    banned = 0
+    for r in restrictions:
+        if not r.startswith("no-") or r[3:] not in actions:
+            raise error(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION (actions: {', '.join(actions)})")
+        banned |= 1 << list(actions).index(r[3:])
+    return kind, budget, banned
+
+
+def bot_spec_text(bots: Sequence[str], actions: Sequence[str], kind: int, budget: int, banned: int) -> str:
+    """The canonical spec of a parsed bot (``search@8/no-mirror``); parse_bot_spec reads it back."""
+    name = bots[kind] + (f"@{budget}" if kind == SEARCH else "")
+    return name + "".join(f"/no-{a}" for i, a in enumerate(actions) if banned >> i & 1)
