@@ -38,7 +38,7 @@ KERNEL_FILES = ("common.py", "bots.py", "reference.py", "fast_state.py", "fast.p
 
 
 def fast_engine():
-    """The fast engine's batch module, after the numba cache guard of :mod:`simcore.games.dreamscape.fast.cache`.
+    """The fast engine's batch module, after the numba cache guard of :mod:`simcore.numba_cache`.
 
     numba re-validates a cached kernel only against its own file, but play_batch (fast_batch.py) and the
     kernels of fast.py freeze those of fast_state.py and the constants of common.py, bots.py and
@@ -47,9 +47,10 @@ def fast_engine():
     if not _GUARDED:
         from pathlib import Path
 
-        from simcore.games.dreamscape.fast.cache import drop_stale_cache
+        from simcore.numba_cache import drop_stale_cache
         here = Path(__file__).resolve().parent
-        drop_stale_cache(here, [here / name for name in KERNEL_FILES])
+        # and the random streams the kernels inline, shared with every game (simcore/fast_rng.py)
+        drop_stale_cache(here, [here / name for name in KERNEL_FILES] + [here.parents[1] / "fast_rng.py"])
         _GUARDED.append(True)
     from . import fast_batch
     return fast_batch

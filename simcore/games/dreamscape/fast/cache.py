@@ -15,16 +15,14 @@ fast engine.
 """
 from __future__ import annotations
 
-import glob
-import hashlib
-import os
 import re
-import types
-from collections.abc import Iterable
 from pathlib import Path
 
+from simcore.numba_cache import STAMP_NAME, digest_of  # noqa: F401 - this engine's guard, re-exported
+from simcore.numba_cache import numba_cache_dir as shared_cache_dir
+from simcore.numba_cache import drop_stale_cache as shared_drop
+
 HERE = Path(__file__).resolve().parent
-STAMP_NAME = "fast-engine.deps-stamp"
 
 
 def compiles_kernels(path: Path) -> bool:
@@ -45,71 +43,13 @@ def dependency_files(package_dir: Path = HERE) -> list[Path]:
         package_dir.parents[2] / "fast_rng.py"]
 
 
-def digest_of(files: Iterable[Path]) -> str:
-    """sha256 over the files' names and contents, in the given order."""
-    h = hashlib.sha256()
-    for path in files:
-        h.update(path.name.encode())
-        h.update(b"\0")
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def _probe() -> None:  # stands in for a kernel of the guarded package when asking numba where it caches
-    pass
-
-
 def numba_cache_dir(package_dir: Path = HERE) -> str | None:
-    """The directory numba caches ``package_dir``'s kernels in (NUMBA_CACHE_DIR and locators honoured)."""
-    try:
-        from numba.core.caching import FunctionCache
-
-        # numba picks the directory from the defining file: a probe "defined" in package_dir
-        code = _probe.__code__.replace(co_filename=str(package_dir / "__init__.py"))
-        probe = types.FunctionType(code, {}, "_probe")
-        return FunctionCache(probe)._cache_path  # noqa: SLF001 - numba keeps the resolved path here
-    except Exception:  # pragma: no cover - numba internals moved, or no writable cache dir
-        return None
+    """Where numba caches the fast engine's kernels (:func:`simcore.numba_cache.numba_cache_dir`)."""
+    return shared_cache_dir(package_dir)
 
 
 def drop_stale_cache(
     package_dir: Path = HERE, deps: list[Path] | None = None, cache_dir: str | None = None
 ) -> bool:
-    """Drop the numba cache of ``package_dir``'s modules if any dependency changed since the last stamp.
-
-    Parameters
-    ----------
-    package_dir : Path
-        The package whose modules' caches are guarded (every ``*.py`` in it).
-    deps : list of Path, optional
-        The files hashed into the stamp (default :func:`dependency_files`).
-    cache_dir : str, optional
-        Where numba caches them (default :func:`numba_cache_dir`).
-
-    Returns
-    -------
-    bool
-        True when cache files were dropped (the stamp was missing or stale).
-    """
-    if cache_dir is None:
-        cache_dir = numba_cache_dir(package_dir)
-        if cache_dir is None:  # pragma: no cover
-            return False
-    digest = digest_of(dependency_files(package_dir) if deps is None else deps)
-    stamp = os.path.join(cache_dir, STAMP_NAME)
-    try:
-        with open(stamp, encoding="ascii") as fh:
-            if fh.read() == digest:
-                return False
-    except OSError:
-        pass
-    try:
-        os.makedirs(cache_dir, exist_ok=True)
-        for module in package_dir.glob("*.py"):
-            for path in glob.glob(os.path.join(glob.escape(cache_dir), glob.escape(module.stem) + ".*.nb[ic]")):
-                os.remove(path)
-        with open(stamp, "w", encoding="ascii") as fh:
-            fh.write(digest)
-    except OSError:  # pragma: no cover - read-only cache: numba copes on its own
-        return False
-    return True
+    """:func:`simcore.numba_cache.drop_stale_cache` of the fast engine (default: this package, :func:`dependency_files`)."""
+    return shared_drop(package_dir, dependency_files(package_dir) if deps is None else deps, cache_dir)
