@@ -45,3 +45,22 @@ def bot_spec_text(bots: Sequence[str], actions: Sequence[str], kind: int, budget
     """The canonical spec of a parsed bot (``search@8/no-mirror``); parse_bot_spec reads it back."""
     name = bots[kind] + (f"@{budget}" if kind == SEARCH else "")
     return name + "".join(f"/no-{a}" for i, a in enumerate(actions) if banned >> i & 1)
+
+
+def check_play_args(setup, setup_type: type, strategies, seed: int, first_game: int, n_games: int, engine: str,
+                    error: type[Exception]) -> None:
+    """Check a card game's ``play_games`` arguments (its setup, one strategy per seat, the game range, the engine)."""
+    from simcore.rng import MAX_GAMES, MAX_SEED
+
+    if not isinstance(setup, setup_type) or setup.cards is None:
+        raise error("play_games needs a Setup from parse_setup")
+    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
+        raise error(f"need {setup.players} strategies (one per seat), got {strategies!r}")
+    for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
+                        ("n_games", n_games, MAX_GAMES)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+            raise error(f"{name} must be a whole number from 0 to {hi}, not {v!r}")
+    if first_game + n_games > MAX_GAMES:
+        raise error(f"games beyond index {MAX_GAMES} are not allowed")
+    if engine not in ("fast", "reference"):
+        raise error(f"engine must be 'fast' or 'reference', not {engine!r}")

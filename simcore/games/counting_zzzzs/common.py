@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.games.botspec import bot_spec_text, parse_bot_spec
+from simcore.games.botspec import bot_spec_text, check_play_args, parse_bot_spec
 
 NAME = "counting-zzzzs"
 TITLE = "Counting Zzzzs"
@@ -174,19 +174,7 @@ def check_strategy(spec: str, setup: Setup) -> str:
 
 def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
     """Check play_games' arguments; the parsed bots, one per seat."""
-    from simcore.rng import MAX_GAMES, MAX_SEED
-    if not isinstance(setup, Setup) or setup.cards is None:
-        raise CZError("play_games needs a Setup from parse_setup")
-    if isinstance(strategies, str) or not hasattr(strategies, "__len__") or len(strategies) != setup.players:
-        raise CZError(f"need {setup.players} strategies (one per seat), got {strategies!r}")
-    for name, v, hi in (("seed", seed, MAX_SEED), ("first_game", first_game, MAX_GAMES),
-                        ("n_games", n_games, MAX_GAMES)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
-            raise CZError(f"{name} must be a whole number from 0 to {hi}, not {v!r}")
-    if first_game + n_games > MAX_GAMES:
-        raise CZError(f"games beyond index {MAX_GAMES} are not allowed")
-    if engine not in ("fast", "reference"):
-        raise CZError(f"engine must be 'fast' or 'reference', not {engine!r}")
+    check_play_args(setup, Setup, strategies, seed, first_game, n_games, engine, CZError)
     return [parse_bot(s) for s in strategies]
 
 
