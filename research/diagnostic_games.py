@@ -13,15 +13,14 @@ very same options: what the label noise ceiling needs.
 decision kinds of its bit mask and plays its policy (the rollout policy, e.g.
 ``expert``) at every other kind: where does the search's gain come from?
 
-Why here and not in :mod:`simcore.games.dreamscape.fast`: both are small drivers around the
-search player's public kernels (:func:`simcore.games.dreamscape.fast.isearch.search_buffers`,
-:func:`~simcore.games.dreamscape.fast.isearch.search_decision`,
-:func:`~simcore.games.dreamscape.fast.isearch.keep_record`), wanted by a diagnostic only; the
-engine's kernels stay untouched (and their numba cache warm). The turn loop
-is :func:`simcore.games.dreamscape.fast.isearch.search_turn`'s, line for line, plus the extra
-evaluations; the tests check that the games and records are the engine's.
+Why here and not in :mod:`simcore.games.dreamscape.fast`: both are small drivers on the search
+player's public loop, wanted by a diagnostic only. They do not copy the loop: they build it with three hooks
+(:func:`simcore.games.dreamscape.fast.isearch.search_loop` and
+:class:`~simcore.games.dreamscape.fast.isearch.SearchHooks`): which kinds each seat searches this
+turn, the extra evaluations before the game's own, and their rows after its record. The tests check
+that the games and records are the engine's.
 
-numba caches these kernels beside this file; the guard of
+numba caches these drivers beside this file; the guard of
 :mod:`simcore.games.dreamscape.fast.cache` drops that cache when any fast-engine source (or
 this file) changed, since the kernels inline the engine's.
 """
@@ -45,52 +44,32 @@ from simcore.games.dreamscape.fast.isearch import (  # noqa: E402
     ALL_KINDS_MASK,
     REC_DECISION,
     REC_WIDTH,
-    keep_record,
-    search_buffers,
+    SearchHooks,
     search_decision,
+    search_loop,
 )
-from simcore.games.dreamscape.fast.kernels import play_turn  # noqa: E402
 from simcore.games.dreamscape.fast.jit import kernel  # noqa: E402
 from simcore.games.dreamscape.fast.layout import (  # noqa: E402
     H_ABORTED,
     H_DECK_PTR,
-    H_GAME_OVER,
     H_N_CARDS,
     H_N_WINNERS,
     H_WINNERS,
     MAX_SEATS,
-    OPT_WIDTH,
     knob_vector,
 )
 from simcore.games.dreamscape.fast.decisions import COLLECT_WIDTH  # noqa: E402
-from simcore.games.dreamscape.fast.prefix import (  # noqa: E402
-    HP_LEN,
-    HP_POS,
-    HP_RECORD,
-    HP_RESTORED,
-    HP_STATUS,
-    HP_STOP_ON,
-    PX_ENTRY_ROWS,
-    PX_HEAD,
-    PX_KIND_BITS,
-    PX_KINDS,
-    PX_PHASE_SHIFT,
-    PX_RNG,
-    PX_RUNNING,
-    PX_STOP,
-    PX_STOPPED,
-    RP_AFTER,
-    RP_FULL,
-    RP_STOP,
-    get_u64,
-    prefix_base,
-    put_u64,
-    restore_stream,
-    set_entry,
-)
+from simcore.games.dreamscape.fast.prefix import PX_KIND_BITS, PX_KINDS, PX_PHASE_SHIFT  # noqa: E402
 from simcore.fast_rng import decision_state, mix64, seed_key, stream_state  # noqa: E402
 from simcore.games.dreamscape.fast.runner import deck_arrays, resolve_strategies, strategy_args  # noqa: E402
-from simcore.games.dreamscape.fast.scratch import FW_COLLECT_AT, MD_PLAYOUTS, MD_SCORE, MODE_SEARCH, WK_TRACE_COUNTERS, get_rng, new_work  # noqa: E402
+from simcore.games.dreamscape.fast.scratch import (  # noqa: E402
+    FW_COLLECT_AT,
+    MD_PLAYOUTS,
+    MD_SCORE,
+    MODE_SEARCH,
+    n_opt_rows,
+    new_work,
+)
 
 ALL_KINDS = ALL_KINDS_MASK  # every kind searched, in every phase
 # A mask may also skip game phases (simcore.games.dreamscape.fast.prefix.PX_PHASE_SHIFT): ``only_phase(mask, p)`` searches
@@ -108,92 +87,64 @@ def only_phase(mask: int, phase: int) -> int:
 LABEL_SALT = np.uint64(0x5DEECE66D1B54A33)  # extra label e draws from mix64(stop stream ^ (e + 1) * salt)
 
 
+# The hooks (simcore.games.dreamscape.fast.isearch.SearchHooks) the labelled games plug into the engine's
+# search loop. Their ``data``: (masks, deck_at_most, extra_k, extra, vals, m2), see labelled_chunk.
+
+
 @kernel
-def labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc,
-                  rec, rec_n, extra_k, extra, vals, m2):
-    """simcore.games.dreamscape.fast.isearch.search_turn, plus the extra labels of every kept decision (``extra`` rows as ``rec``'s)."""
-    rows = rwk.shape[0]
-    base = prefix_base(st, rwk)
-    head = rwk[base + PX_HEAD]
-    for j in range(st.shape[0]):
-        st0[j] = st[j]
-    for j in range(OPT_WIDTH):
-        tc[j] = rwk[rows + WK_TRACE_COUNTERS, j]
-    head[HP_LEN] = 0
-    head[HP_RECORD] = 1
-    head[HP_STOP_ON] = 1
-    rwk[base + PX_RNG, RP_FULL] = 0
-    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
-    while True:
-        for j in range(st.shape[0]):
-            st[j] = st0[j]
-        for j in range(OPT_WIDTH):
-            rwk[rows + WK_TRACE_COUNTERS, j] = tc[j]
-        head[HP_POS] = 0
-        head[HP_STATUS] = PX_RUNNING
-        head[HP_RESTORED] = 0
-        play_turn(st, rwk, fw, strats)
-        if head[HP_STATUS] != PX_STOPPED:
-            if head[HP_RESTORED] == 0:
-                restore_stream(rwk, base)
-            return
-        stop = rwk[base + PX_STOP]
-        kind = stop[0]
-        seat = stop[1]
-        n = stop[2]
-        stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
-        collecting = fw[FW_COLLECT_AT] > 0
-        wanted = collecting and fw[np.int64(fw[FW_COLLECT_AT])] == n  # keep_record will keep it (room aside)
-        if wanted:
-            # the extra labels first: the game's own evaluation comes last, so it leaves the stream as in a game
-            for e in range(extra_k.shape[0]):
-                for s in range(m2.shape[1]):
-                    m2[MD_PLAYOUTS, s] = modes[MD_PLAYOUTS, s]
-                m2[MD_PLAYOUTS, seat] = extra_k[e]
-                salted = mix64(stop_rng ^ (np.uint64(e + 1) * LABEL_SALT))
-                search_decision(st0, rwk, base, strats, m2, weights, kind, seat, n, salted,
-                                pst, pwk, pfw, slots, cards, deal, totals)
-                for i in range(n):
-                    vals[e, i] = totals[i]
-        best = search_decision(
-            st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals
-        )
-        if collecting:
-            row = rec_n[0]
-            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
-            if wanted and rec_n[0] == row + n:
-                for e in range(extra_k.shape[0]):
-                    for i in range(n):
-                        extra[row + i, e] = vals[e, i]
-        length = head[HP_LEN]
-        set_entry(rwk, base, length, best)
-        head[HP_LEN] = length + 1
-        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
-        if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
-            head[HP_STOP_ON] = 0
-            head[HP_RECORD] = 0
+def masked_turn_start(data, st, rwk, base, modes):
+    """Each search seat searches its mask's kinds, in the turns that start near enough to the deck's end."""
+    masks = data[0]
+    deck_at_most = data[1]
+    for s in range(MAX_SEATS):
+        if modes[MD_SCORE, s] == MODE_SEARCH:
+            near = st[H_N_CARDS] - st[H_DECK_PTR] <= deck_at_most[s]  # zones.deck_left at the turn start
+            rwk[base + PX_KINDS, s] = masks[s] if near else 0
+
+
+@kernel
+def label_before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng,
+                        pst, pwk, pfw, slots, cards, deal, totals):
+    """A decision keep_record will keep (room aside) is first evaluated again at each extra playout count.
+
+    Each extra label draws from a salted copy of the stop's stream; the game's own evaluation comes
+    after this hook, so it sets the stream as in a game.
+    """
+    extra_k = data[2]
+    vals = data[4]
+    m2 = data[5]
+    if fw[FW_COLLECT_AT] <= 0 or fw[np.int64(fw[FW_COLLECT_AT])] != n:
+        return
+    for e in range(extra_k.shape[0]):
+        for s in range(m2.shape[1]):
+            m2[MD_PLAYOUTS, s] = modes[MD_PLAYOUTS, s]
+        m2[MD_PLAYOUTS, seat] = extra_k[e]
+        salted = mix64(stop_rng ^ (np.uint64(e + 1) * LABEL_SALT))
+        search_decision(st0, rwk, base, strats, m2, weights, kind, seat, n, salted,
+                        pst, pwk, pfw, slots, cards, deal, totals)
+        for i in range(n):
+            vals[e, i] = totals[i]
+
+
+@kernel
+def label_after_record(data, row, rec_n, n):
+    """The extra labels join the decision's rows when keep_record kept it (only kept decisions were labelled)."""
+    extra = data[3]
+    vals = data[4]
+    if rec_n[0] == row + n:
+        for e in range(vals.shape[0]):
+            for i in range(n):
+                extra[row + i, e] = vals[e, i]
+
+
+labelled_loop = search_loop(SearchHooks(masked_turn_start, label_before_search, label_after_record))
 
 
 @njit(cache=True)
 def labelled_game(st, wk, fw, strats, modes, weights, masks, deck_at_most, rec, rec_n, extra_k, extra):
-    """simcore.games.dreamscape.fast.isearch.search_game_loop with per-seat kind masks and extra labels (see the module docstring).
-
-    ``deck_at_most[s]``: seat s searches only in turns that start with at most that many cards in the Sleep
-    Deck (every turn when it is at least the deck size); in the others it plays its policy.
-    """
-    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
-    st0, pst, slots, cards, deal, totals, tc = bufs
-    base = prefix_base(st, rwk)
-    vals = np.zeros((extra_k.shape[0], totals.shape[0]), dtype=np.float64)
-    m2 = modes.copy()  # the modes of an extra label (its playouts per option)
-    while st[H_GAME_OVER] == 0:
-        for s in range(MAX_SEATS):
-            if modes[MD_SCORE, s] == MODE_SEARCH:
-                near = st[H_N_CARDS] - st[H_DECK_PTR] <= deck_at_most[s]  # zones.deck_left at the turn start
-                rwk[base + PX_KINDS, s] = masks[s] if near else 0
-        labelled_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc,
-                      rec, rec_n, extra_k, extra, vals, m2)
-    wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
+    """The engine's search game with the labelling hooks."""
+    vals = np.zeros((extra_k.shape[0], 2 * n_opt_rows(st[H_N_CARDS])), dtype=np.float64)  # totals' length
+    labelled_loop(st, wk, fw, strats, modes, weights, rec, rec_n, (masks, deck_at_most, extra_k, extra, vals, modes.copy()))
 
 
 @njit(cache=True, parallel=True)

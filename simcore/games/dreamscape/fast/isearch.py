@@ -46,16 +46,25 @@ best get the other K - 1.
 In a game with a search seat, a rollout seat (Mode.ROLLOUT) is searched the
 same way at its buy decisions only (its playouts per option and policy).
 
+Drivers built on this turn loop (the research diagnostics label each decision
+again with other playout counts, or search only some kinds) plug in through
+:class:`SearchHooks` rather than copying the loop: numba functions called at
+the turn start, before the game's own evaluation of a stop and after its
+record (:func:`search_loop` compiles the loop around them). The engine's own
+games use :data:`NO_HOOKS`, which do nothing and compile away.
+
 Imports: layout, rng, scratch, prefix, decisions, kernels, search (the
 outcome); imported by batch.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from simcore.games.dreamscape.fast.decisions import COLLECT_WIDTH, pick_best
-from simcore.games.dreamscape.fast.jit import kernel
+from simcore.games.dreamscape.fast.jit import hooked_kernel, kernel
 from simcore.games.dreamscape.fast.kernels import play_game, play_turn
 from simcore.games.dreamscape.fast.layout import (
     H_DECK_PTR,
@@ -142,6 +151,55 @@ SCREEN = 8  # options kept for the full K playouts after one screening playout e
 ALL_KINDS_MASK = PX_KIND_BITS  # every kind in every phase (no PX_PHASE_SHIFT bit: no phase skipped)
 
 
+class SearchHooks(NamedTuple):
+    """Where a driver built on the search turn loop adds its own work: three numba functions.
+
+    :func:`search_loop` compiles a turn loop that calls them; every hook gets
+    the driver's ``data`` (any numba value, e.g. a tuple of its arrays)
+    first. The engine's own games use :data:`NO_HOOKS`. Why a factory and not
+    hooks passed as arguments: numba passes a function argument as a value
+    (an address known only in this process), which keeps every caller out of
+    the on-disk cache; a function the loop names directly is just a call.
+
+    Attributes
+    ----------
+    turn_start : ``hook(data, st, rwk, base, modes)``
+        Before a turn's first replay: ``st`` the turn-start state, ``rwk``
+        the game's scratch with its prefix block at ``base`` (e.g. set
+        ``rwk[base + PX_KINDS, s]``, the kinds seat s searches this turn).
+    before_search : ``hook(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals)``
+        At a search stop, before the game's own :func:`search_decision` (which
+        then sets the stream as in a game, so extra evaluations here change
+        nothing in the game).
+    after_record : ``hook(data, row, rec_n, n)``
+        After :func:`keep_record` was offered the decision (collecting games
+        only): its rows start at ``row`` when ``rec_n[0] == row + n``.
+    """
+
+    turn_start: object
+    before_search: object
+    after_record: object
+
+
+@kernel
+def no_turn_start(data, st, rwk, base, modes):
+    """SearchHooks.turn_start of the engine's own games: nothing."""
+
+
+@kernel
+def no_before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng,
+                     pst, pwk, pfw, slots, cards, deal, totals):
+    """SearchHooks.before_search of the engine's own games: nothing."""
+
+
+@kernel
+def no_after_record(data, row, rec_n, n):
+    """SearchHooks.after_record of the engine's own games: nothing."""
+
+
+NO_HOOKS = SearchHooks(no_turn_start, no_before_search, no_after_record)
+
+
 @njit(cache=True)
 def any_search(modes, n_seats):
     """True when a seat plays Mode.SEARCH (``modes`` as new_work takes it)."""
@@ -203,7 +261,7 @@ def play_game_search(st, wk, fw, strats, modes, weights):
     dealt world agreed with what the seats had seen; the tests check it).
     """
     rec = np.zeros((0, REC_WIDTH), dtype=np.float64)
-    return search_game_loop(st, wk, fw, strats, modes, weights, rec, np.zeros(2, dtype=np.int64))
+    return search_game_loop(st, wk, fw, strats, modes, weights, rec, np.zeros(2, dtype=np.int64), 0)
 
 
 @njit(cache=True)
@@ -218,20 +276,91 @@ def collect_game_search(st, wk, fw, strats, modes, weights, rec, rec_n):
     cfw = np.zeros(fw.shape[0] + COLLECT_WIDTH, dtype=np.float64)
     cfw[: fw.shape[0]] = fw
     cfw[FW_COLLECT_AT] = fw.shape[0]
-    out = search_game_loop(st, wk, cfw, strats, modes, weights, rec, rec_n)
+    out = search_game_loop(st, wk, cfw, strats, modes, weights, rec, rec_n, 0)
     fw[:] = cfw[: fw.shape[0]]
     return out
 
 
-@njit(cache=True)
-def search_game_loop(st, wk, fw, strats, modes, weights, rec, rec_n):
-    """The turn loop of play_game_search (``rec`` / ``rec_n``: see collect_game_search)."""
-    rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
-    st0, pst, slots, cards, deal, totals, tc = bufs
-    while st[H_GAME_OVER] == 0:
-        search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n)
-    wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
-    return divergences(pwk, st) + divergences(rwk, st)
+def search_loop(hooks):
+    """The turn loop of a search game calling ``hooks`` (a :class:`SearchHooks`): a new numba function.
+
+    The loop is ``loop(st, wk, fw, strats, modes, weights, rec, rec_n, data)``
+    (``rec`` / ``rec_n``: see collect_game_search; ``data`` handed to every
+    hook) and returns the divergences (see play_game_search). Call it from a
+    jitted entry point: numba caches that entry point with the loop's machine
+    code inside, not the loop itself (it is made at import time).
+    """
+    turn_start, before_search, after_record = hooks
+
+    @hooked_kernel
+    def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec,
+                    rec_n, data):
+        """One turn of a search game: probes until a replay finishes the turn without a new search decision."""
+        rows = rwk.shape[0]
+        base = prefix_base(st, rwk)
+        head = rwk[base + PX_HEAD]
+        for j in range(st.shape[0]):
+            st0[j] = st[j]
+        for j in range(OPT_WIDTH):
+            tc[j] = rwk[rows + WK_TRACE_COUNTERS, j]
+        head[HP_LEN] = 0
+        head[HP_RECORD] = 1
+        head[HP_STOP_ON] = 1
+        rwk[base + PX_RNG, RP_FULL] = 0
+        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
+        while True:
+            for j in range(st.shape[0]):
+                st[j] = st0[j]
+            for j in range(OPT_WIDTH):
+                rwk[rows + WK_TRACE_COUNTERS, j] = tc[j]
+            head[HP_POS] = 0
+            head[HP_STATUS] = PX_RUNNING
+            head[HP_RESTORED] = 0
+            play_turn(st, rwk, fw, strats)
+            if head[HP_STATUS] != PX_STOPPED:
+                if head[HP_RESTORED] == 0:  # no decision beyond the prefix: the stream is the one stored after it
+                    restore_stream(rwk, base)
+                return
+            stop = rwk[base + PX_STOP]
+            kind = stop[0]
+            seat = stop[1]
+            n = stop[2]
+            stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
+            before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng,
+                          pst, pwk, pfw, slots, cards, deal, totals)
+            best = search_decision(
+                st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal,
+                totals,
+            )
+            if fw[FW_COLLECT_AT] > 0:
+                row = rec_n[0]
+                keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
+                after_record(data, row, rec_n, n)
+            length = head[HP_LEN]
+            set_entry(rwk, base, length, best)
+            head[HP_LEN] = length + 1
+            put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))  # the tie break drew from the stream
+            if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
+                head[HP_STOP_ON] = 0  # a full prefix: the rest of the turn by the policy
+                head[HP_RECORD] = 0
+
+    @njit
+    def search_game_loop(st, wk, fw, strats, modes, weights, rec, rec_n, data):
+        """The turn loop of play_game_search."""
+        rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
+        st0, pst, slots, cards, deal, totals, tc = bufs
+        base = prefix_base(st, rwk)
+        while st[H_GAME_OVER] == 0:
+            turn_start(data, st, rwk, base, modes)
+            search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec,
+                        rec_n, data)
+        wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
+        return divergences(pwk, st) + divergences(rwk, st)
+
+    return search_game_loop
+
+
+search_game_loop = search_loop(NO_HOOKS)  # the engine's own: play_game_search, collect_game_search
 
 
 @njit(cache=True)
@@ -275,53 +404,6 @@ def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
         head[HP_LEN] = length + 1
         put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
     return -1, -1, 0, totals[:0].copy(), -1
-
-
-@kernel
-def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec, rec_n):
-    """One turn of a search game: probes until a replay finishes the turn without a new search decision."""
-    rows = rwk.shape[0]
-    base = prefix_base(st, rwk)
-    head = rwk[base + PX_HEAD]
-    for j in range(st.shape[0]):
-        st0[j] = st[j]
-    for j in range(OPT_WIDTH):
-        tc[j] = rwk[rows + WK_TRACE_COUNTERS, j]
-    head[HP_LEN] = 0
-    head[HP_RECORD] = 1
-    head[HP_STOP_ON] = 1
-    rwk[base + PX_RNG, RP_FULL] = 0
-    put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))
-    while True:
-        for j in range(st.shape[0]):
-            st[j] = st0[j]
-        for j in range(OPT_WIDTH):
-            rwk[rows + WK_TRACE_COUNTERS, j] = tc[j]
-        head[HP_POS] = 0
-        head[HP_STATUS] = PX_RUNNING
-        head[HP_RESTORED] = 0
-        play_turn(st, rwk, fw, strats)
-        if head[HP_STATUS] != PX_STOPPED:
-            if head[HP_RESTORED] == 0:  # no decision beyond the prefix: the stream is the one stored after it
-                restore_stream(rwk, base)
-            return
-        stop = rwk[base + PX_STOP]
-        kind = stop[0]
-        seat = stop[1]
-        n = stop[2]
-        stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
-        best = search_decision(
-            st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals
-        )
-        if fw[FW_COLLECT_AT] > 0:
-            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
-        length = head[HP_LEN]
-        set_entry(rwk, base, length, best)
-        head[HP_LEN] = length + 1
-        put_u64(rwk[base + PX_RNG], RP_AFTER, get_rng(rwk))  # the tie break drew from the stream
-        if length + 1 >= PX_ENTRY_ROWS * OPT_WIDTH:
-            head[HP_STOP_ON] = 0  # a full prefix: the rest of the turn by the policy
-            head[HP_RECORD] = 0
 
 
 @kernel

@@ -14,3 +14,7 @@ from numba import njit
 
 kernel = njit(cache=True, _nrt=False, error_model="numpy")
 inline_kernel = njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+# A kernel made at import time by a factory around hooks (isearch.search_loop) is not cached on
+# its own: numba caches a function by its place in a file, and the factory makes one per set of
+# hooks. The cached entry points that call it hold its machine code, so nothing compiles twice.
+hooked_kernel = njit(_nrt=False, error_model="numpy")
