@@ -9,8 +9,10 @@ share; a rules option raises or lowers a metric) and its *significance* (the
 
 * ``robust``: every level has the data, every level is significant, and all
   agree on the sign;
-* ``flips``: some level is significant with the opposite sign: the finding
-  depends on the style of play;
+* ``flips``: the main bot's own estimate is significant and some level is
+  significant with the opposite sign: the finding depends on the style of play
+  (an estimate of the main bot that is not significant claims no sign, so
+  nothing can flip it: ``unconfirmed``);
 * ``unconfirmed``: not significant at some level (often the search level, which
   plays far fewer games) while no level contradicts it;
 * ``main only``: no other level played the configuration.
@@ -126,7 +128,7 @@ def verdict(levels: list[Level], main: str) -> str:
     others = [lv for lv in levels if lv.bot != main]
     if own is None or not others:
         return "main only"
-    if any(lv.significant and own.sign != 0 and lv.sign == -own.sign for lv in others):
+    if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in others):
         return "flips"
     if all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0:
         return "robust"

@@ -55,6 +55,10 @@ def test_verdicts_by_hand():
     assert verdict([main], "expert") == "main only"
     not_sig = Level("expert", 0.34, 0.30, 0.38, 1 / 3, 1000, False)
     assert verdict([not_sig, agree], "expert") == "unconfirmed"  # the main bot's own claim is not significant
+    # above its fair share by a hair, not significantly: a significant level below it does not make it flip
+    # (#12's last note: "flips" was said of estimates that claimed no sign)
+    assert verdict([not_sig, against], "expert") == "unconfirmed"
+    assert verdict([main, against], "expert") == "flips"  # the same level against a significant claim
 
 
 def test_findings_are_marked_and_the_other_bots_duplicates_dropped():
