@@ -67,8 +67,17 @@ def play(pd, players, variant, bots, n=GAMES, seed=5):
 
 
 def test_restricted_seatings_put_the_restriction_on_each_seat_in_turn():
-    assert restricted_seatings("threshold", ["mirror"], 2) == [
+    from simcore.games import get_game
+
+    pd = get_game("pleasant-dreams")
+    setup = pd.setup(2, "base")
+    assert restricted_seatings(pd, "threshold", ["mirror"], 2, setup) == [
         ("threshold", "threshold"), ("threshold/no-mirror", "threshold"), ("threshold", "threshold/no-mirror")]
+    # no actions named: every restriction the game declares, in its order, each on every seat in turn
+    every = restricted_seatings(pd, "threshold", None, 2, setup)
+    assert len(every) == 1 + 2 * len(pd.restrictions(setup))
+    assert every[1:3] == [(f"threshold/{pd.restrictions(setup)[0]}", "threshold"),
+                          ("threshold", f"threshold/{pd.restrictions(setup)[0]}")]
 
 
 def test_plan_reads_configurations_and_game(tmp_path):
@@ -186,3 +195,14 @@ def test_shipped_plans_load():
         plan = load_any_study_file(path)
         assert plan.game.game == "pleasant-dreams" and plan.meta["solver"]["strategies"]
         assert json.loads(json.dumps(plan.meta))  # the manifest keeps it as JSON
+
+
+def test_restricted_seatings_of_a_game_without_restricted_play_is_one_line():
+    import dataclasses
+
+    from simcore.games import get_game
+
+    pd = get_game("pleasant-dreams")
+    bare = dataclasses.replace(pd, restrictions=None, restrict=None)
+    with pytest.raises(StudyError, match="has no restricted play"):
+        restricted_seatings(bare, "threshold", None, 2, pd.setup(2, "base"))

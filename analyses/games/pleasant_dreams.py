@@ -37,7 +37,7 @@ from analyses.study.gamechunks import load_game
 from analyses.study.model import StudyError
 from analyses.stats.intervals import paired_difference, unpaired_difference, wilson
 from analyses.study.folder import MANIFEST, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
-from simcore.games.pleasant_dreams import NAME as PD_NAME
+from simcore.games.pleasant_dreams import ACTION_TYPES as PD_ACTIONS, NAME as PD_NAME
 
 SOLVER_FILE = "solver_gap.json"
 CHOICE_FILE = "solo_choice.json"
@@ -45,12 +45,6 @@ CHOICE_MAX_CARDS = 6             # the chosen-cards search goes on past the rand
 
 # How to bring a bot of one's own (`dreamscape strategies --game pleasant-dreams`).
 STRATEGY_NOTE = "A suffix /no-ACTION (repeatable) keeps a bot from ever using that action card (restricted play), e.g. threshold/no-mirror."
-
-
-def _actions(game) -> tuple[str, ...]:
-    from analyses.study.gameplan import game_actions
-
-    return game_actions(game)
 
 
 def split_strategy(spec: str) -> tuple[str, tuple[str, ...]]:
@@ -358,7 +352,7 @@ def pd_summary(folder: str | Path) -> dict:
     game = load_game(m.meta.get("game", "dreamscape"))
     rows = study_rows(folder)
     keeps_games = not m.aggregate_only
-    actions = _actions(game)
+    actions = PD_ACTIONS
     out = {
         "game": game.name, "title": game.title, "seed": m.seed, "games": m.total_games(),
         "configurations": len(rows), "first_player": first_player_rows(rows),

@@ -45,7 +45,7 @@ from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.stats.precision import DEFAULT_MAX_GAMES
 from analyses.study.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, text_list, whole_number
 from simcore.files import read_text_file
-from simcore.games import DEFAULT_GAME
+from simcore.games import CAPABILITIES, DEFAULT_GAME
 from simcore.rng import MAX_SEED
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -93,12 +93,20 @@ def _ints(data: dict, key: str, where: str, default: list[int]) -> list[int]:
     return value
 
 
-def restricted_seatings(bot: str, actions: list[str], players: int) -> list[tuple[str, ...]]:
-    """The baseline (bot on every seat), then one seat at a time playing ``bot/no-ACTION``, for every action."""
+def restricted_seatings(game, bot: str, actions: list[str] | None, players: int, setup) -> list[tuple[str, ...]]:
+    """The baseline (bot on every seat), then one seat at a time playing ``bot`` under ``no-ACTION``, every action.
+
+    ``actions`` None: every restriction the game declares for ``setup`` (its ``restrictions``
+    capability); the restricted spec is the game's own (its ``restrict``).
+    """
+    if not game.has("restrictions"):
+        raise StudyError(f"restrict: {game.title} has no {CAPABILITIES['restrictions']}")
+    names = list(game.restrictions(setup)) if actions is None else [f"no-{a}" for a in actions]
     out = [(bot,) * players]
-    for action in actions:
+    for name in names:
+        spec = game.restrict(bot, name, setup)
         for seat in range(players):
-            out.append(tuple(f"{bot}/no-{action}" if s == seat else bot for s in range(players)))
+            out.append(tuple(spec if s == seat else bot for s in range(players)))
     return out
 
 
@@ -127,8 +135,7 @@ def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
                     bot = text_list(group, "restrict", where)
                     if len(bot) != 1:
                         raise StudyError("restrict names one bot")
-                    actions = text_list(group, "actions", where) or list(game_actions(game))
-                    seatings = restricted_seatings(bot[0], actions, p)
+                    seatings = restricted_seatings(game, bot[0], text_list(group, "actions", where), p, setup)
                 else:
                     seatings = [(s,) * p for s in (text_list(group, "strategy", where) or [game.default_strategy])]
                 for seating in seatings:
@@ -136,17 +143,6 @@ def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
     except game.errors as exc:
         raise StudyError(f"{where}: {exc}") from None
     return out
-
-
-def game_actions(game) -> tuple[str, ...]:
-    """The game's action card types (``ACTION_TYPES`` of its package; none for a game without them)."""
-    import importlib
-
-    try:
-        module = importlib.import_module(f"simcore.games.{game.name.replace('-', '_')}")
-    except ImportError:
-        return ()
-    return tuple(getattr(module, "ACTION_TYPES", ()))
 
 
 def _solver(game, data, where: str) -> dict | None:
