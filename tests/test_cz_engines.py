@@ -142,7 +142,8 @@ def fast_search(game: R.Game, kind: str, budget: int) -> int:
     st[FS.MODE] = FS.MODE_BOTS
     F.second_options(st, game.cards.array(), 0)
     rng = np.array([GameRng.decisions(3, 4).state], dtype=np.uint64)
-    return int(F.search_choice(st, game.cards.array(), md, ms, rng, 0, FS.K_SECOND, budget))
+    script = np.zeros((0, FS.SC_WIDTH), np.int64)
+    return int(F.search_choice(st, game.cards.array(), md, ms, rng, script, FS.new_work(), 0, FS.K_SECOND, budget))
 
 
 @pytest.mark.parametrize("seed, n", [(1, 3), (2, 6), (4, 9)])

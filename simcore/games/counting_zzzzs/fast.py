@@ -1,8 +1,8 @@
 """Counting Zzzzs, the numba engine: :mod:`.reference` (and the bots of :mod:`.bots`) function for function.
 
 A game is one int64 array ``st`` (fixed-size state, offsets in :mod:`.fast_state`); the cards are ``cd`` (rows of
-:meth:`CardSet.array`), the modifiers ``md`` ((M, 3): card, points, needed card, sorted by card) with
-``ms`` (row c's modifiers are ``md[ms[c]:ms[c + 1]]``); the decision stream is a 1-element uint64 array
+:meth:`CardSet.array`), the modifiers ``md`` with ``ms`` (:func:`.fast_batch.modifier_tables`: every modifier
+listed by its card and again by the card it needs); the decision stream is a 1-element uint64 array
 (simcore.fast_rng, bit-identical to simcore.rng). Each decision kind has its own option area in ``st``
 (a Bender's options are listed while the second play's are still being scored). The reference's
 ``Pending`` exception (a scenario's script ran out) is the ``STOP`` flag here, checked after every
@@ -15,30 +15,27 @@ Compiled on first use only (this module is imported lazily, through ``play.fast_
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
 from simcore.fast_rng import below, shuffle
 
-from .bots import (BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT)
+from .bots import BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT
 from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING, CAUSE_STUCK, CAUSE_TEN,
                      CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
                      FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
                      WAKE_UP, WIN_POINTS)
-from .fast_state import (HCAP, HELD, HELD_N, hand_add, hand_take, ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
+from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
                          C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
-                         DREAM_N, DREAM_PTS, END, HAND, HAND_N, HOLDER_CARD, HOLDER_THEME, K_BLOCK, K_ELEMENT,
-                         K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MP, MT, NTYPES, OPTCAP,
-                         OPTS, OPT_N, OVER, PLAYERS, SCORE, SC_WIDTH, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
-                         S_ESCORED, S_PLAYED, S_SCORED, S_WOKE, TURNS, WINNERS, asleep_value, banked_value,
-                         can_follow, dream_points, followers, keep, may_play, script_choice, sort_options,
-                         wake_seats)
+                         DREAM_N, DREAM_PTS, END, HAND, HAND_N, HCAP, HELD, HELD_N, HOLDER_CARD, HOLDER_THEME,
+                         K_BLOCK, K_ELEMENT, K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MT,
+                         NTYPES, OPTCAP, OPTS, OPT_N, OVER, PLAYERS, SCORE, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
+                         S_ESCORED, S_PLAYED, S_SCORED, S_WOKE, TURNS, WHO, WINNERS, W_PLAY, W_POOL, W_TOTALS,
+                         W_WORLD, add_to_dream, asleep_value, banked_value, can_follow, clear_dream, dream_points, followers, hand_add,
+                         hand_take, keep, kernel, may_play, retally, script_choice, sort_options, wake_seats)
 from .reference import (MAX_TURNS, MOVE, M_BENDER, M_DISCARD, M_ELEMENT, M_FORCE, M_WAKE, NO_BEND, PASS, SLOT,
                         TARGET)
 
 
 
-@njit(cache=True)
+@kernel
 def ask(st, cd, md, ms, rng, script, seat, kind, info):
     """Seat ``seat``'s answer among the options of ``kind``; one option is taken without asking (Z18.1)."""
     n = st[OPT_N + kind]
@@ -51,35 +48,35 @@ def ask(st, cd, md, ms, rng, script, seat, kind, info):
     return greedy_choice(st, cd, md, ms, seat, kind, info)
 
 
-@njit(cache=True)
-def ask_play(st, cd, md, ms, rng, script, seat, kind):
+@kernel
+def ask_play(st, cd, md, ms, rng, script, wk, seat, kind):
     """The element and second decisions: the only ones the search bot searches."""
     if st[OPT_N + kind] > 1 and st[MODE] == MODE_BOTS and st[BOT + seat] == BOT_SEARCH:
-        return search_choice(st, cd, md, ms, rng, seat, kind, st[BUDGET + seat])
+        return search_choice(st, cd, md, ms, rng, script, wk, seat, kind, st[BUDGET + seat])
     return ask(st, cd, md, ms, rng, script, seat, kind, 0)
 
 
-@njit(cache=True)
-def play_game(st, cd, md, ms, rng, script):
+@kernel
+def play_game(st, cd, md, ms, rng, script, wk):
     while st[OVER] == 0 and st[STOP] == 0:
-        play_turn(st, cd, md, ms, rng, script)
+        play_turn(st, cd, md, ms, rng, script, wk)
         if st[TURNS] >= MAX_TURNS:
             raise RuntimeError("Counting Zzzzs game did not end")
 
 
-@njit(cache=True)
-def play_turn(st, cd, md, ms, rng, script):
+@kernel
+def play_turn(st, cd, md, ms, rng, script, wk):
     st[TURNS] += 1
     seat = st[ACTIVE]
     if draw_up(st, cd, md, ms, seat):
         return
-    if element_step(st, cd, md, ms, rng, script, seat) and st[OVER] == 0 and st[STOP] == 0:
-        second_step(st, cd, md, ms, rng, script, seat)
+    if element_step(st, cd, md, ms, rng, script, wk, seat) and st[OVER] == 0 and st[STOP] == 0:
+        second_step(st, cd, md, ms, rng, script, wk, seat)
     if st[OVER] == 0 and st[STOP] == 0:
         end_turn(st, seat)
 
 
-@njit(cache=True)
+@kernel
 def draw_up(st, cd, md, ms, seat):
     """Z3.1, Z4.1."""
     while st[HAND_N + seat] < HAND_SIZE:
@@ -92,40 +89,40 @@ def draw_up(st, cd, md, ms, seat):
     return False
 
 
-@njit(cache=True)
-def element_step(st, cd, md, ms, rng, script, seat):
+@kernel
+def element_step(st, cd, md, ms, rng, script, wk, seat):
     element_options(st, cd, seat)
     if st[OPT_N + K_ELEMENT] == 0:
         stuck(st, cd, md, ms, seat)
         return False
-    card = ask_play(st, cd, md, ms, rng, script, seat, K_ELEMENT)
+    card = ask_play(st, cd, md, ms, rng, script, wk, seat, K_ELEMENT)
     if st[STOP]:
         return False
     return play_own_element(st, cd, md, ms, seat, card)
 
 
-@njit(cache=True)
-def second_step(st, cd, md, ms, rng, script, seat):
+@kernel
+def second_step(st, cd, md, ms, rng, script, wk, seat):
     second_options(st, cd, seat)
-    code = ask_play(st, cd, md, ms, rng, script, seat, K_SECOND)
+    code = ask_play(st, cd, md, ms, rng, script, wk, seat, K_SECOND)
     if st[STOP]:
         return
     do_second(st, cd, md, ms, rng, script, seat, code)
 
 
-@njit(cache=True)
+@kernel
 def end_turn(st, seat):
     st[ACTIVE] = (seat + 1) % st[PLAYERS]
 
 
-@njit(cache=True)
+@kernel
 def play_own_element(st, cd, md, ms, seat, card):
     return not put_element(st, cd, md, ms, seat, seat, card)
 
 
 # ---------------------------------------------------------------- sequencing (Z5, Z6)
 
-@njit(cache=True)
+@kernel
 def element_options(st, cd, seat):
     k = 0
     base = OPTS + K_ELEMENT * OPTCAP
@@ -138,7 +135,7 @@ def element_options(st, cd, seat):
     sort_options(st, K_ELEMENT)
 
 
-@njit(cache=True)
+@kernel
 def put_element(st, cd, md, ms, by, owner, card):
     """Z12.1, Z6.2, Z8.1; True when the owner woke."""
     hand_take(st, by, card)
@@ -147,6 +144,7 @@ def put_element(st, cd, md, ms, by, owner, card):
     st[DREAM_FORCED + owner * MAX_DREAM + n] = UNFORCED
     st[DREAM_FCARD + owner * MAX_DREAM + n] = -1
     st[DREAM_N + owner] = n + 1
+    add_to_dream(st, cd, md, ms, owner, card, UNFORCED)
     if st[HOLDER_CARD + owner] >= 0:
         st[DISC + st[HOLDER_CARD + owner]] += 1
         st[HOLDER_CARD + owner] = -1
@@ -161,7 +159,7 @@ def put_element(st, cd, md, ms, by, owner, card):
 
 # ---------------------------------------------------------------- scoring and waking (Z14-Z16)
 
-@njit(cache=True)
+@kernel
 def wake(st, cd, md, ms, seat, cause, at_morning):
     n = st[DREAM_N + seat]
     base = seat * MAX_DREAM
@@ -180,13 +178,14 @@ def wake(st, cd, md, ms, seat, cause, at_morning):
             st[DISC + st[DREAM_FCARD + base + i]] += 1
     if st[HOLDER_CARD + seat] >= 0:
         st[DISC + st[HOLDER_CARD + seat]] += 1
+    clear_dream(st, seat)
     st[DREAM_N + seat] = 0
     st[DREAM_PTS + seat] = 0
     st[HOLDER_CARD + seat] = -1
     st[HOLDER_THEME + seat] = -1
 
 
-@njit(cache=True)
+@kernel
 def set_winners(st, end):
     p = st[PLAYERS]
     best = st[SCORE]
@@ -198,7 +197,7 @@ def set_winners(st, end):
     st[END] = end
 
 
-@njit(cache=True)
+@kernel
 def check_forty(st):
     if st[OVER]:
         return
@@ -208,14 +207,14 @@ def check_forty(st):
             return
 
 
-@njit(cache=True)
+@kernel
 def morning(st, cd, md, ms):
     for s in range(st[PLAYERS]):
         wake(st, cd, md, ms, s, CAUSE_MORNING, True)
     set_winners(st, END_MORNING)
 
 
-@njit(cache=True)
+@kernel
 def stuck(st, cd, md, ms, seat):
     for j in range(st[HELD_N + seat]):
         c = st[HELD + seat * HCAP + j]
@@ -229,7 +228,7 @@ def stuck(st, cd, md, ms, seat):
 
 # ---------------------------------------------------------------- the second play (Z3.3, Z9-Z13)
 
-@njit(cache=True)
+@kernel
 def second_options(st, cd, seat):
     p = st[PLAYERS]
     base = OPTS + K_SECOND * OPTCAP
@@ -276,7 +275,7 @@ def second_options(st, cd, seat):
     sort_options(st, K_SECOND)
 
 
-@njit(cache=True)
+@kernel
 def do_second(st, cd, md, ms, rng, script, seat, code):
     move = code // MOVE
     target = code % MOVE // TARGET
@@ -305,7 +304,7 @@ def do_second(st, cd, md, ms, rng, script, seat, code):
         place_force(st, cd, md, ms, target, card)
 
 
-@njit(cache=True)
+@kernel
 def blocked(st, cd, md, ms, rng, script, seat, code):
     """Z13.2."""
     kind = cd[C_KIND, code % TARGET]
@@ -336,16 +335,15 @@ def blocked(st, cd, md, ms, rng, script, seat, code):
     return False
 
 
-@njit(cache=True)
+@kernel
 def wake_targets(st, cd, md, ms, seat, target, card):
-    who = np.empty(MP, np.int64)
-    k = wake_seats(st, cd, seat, target, card, who)
+    k = wake_seats(st, cd, seat, target, card)
     for i in range(k):
-        wake(st, cd, md, ms, who[i], CAUSE_CARD, False)
+        wake(st, cd, md, ms, st[WHO + i], CAUSE_CARD, False)
     check_forty(st)
 
 
-@njit(cache=True)
+@kernel
 def extra_options(st, cd, seat, bend):
     base = OPTS + K_EXTRA * OPTCAP
     st[base] = PASS
@@ -365,7 +363,7 @@ def extra_options(st, cd, seat, bend):
     sort_options(st, K_EXTRA)
 
 
-@njit(cache=True)
+@kernel
 def extra_play(st, cd, md, ms, rng, script, seat, bend):
     extra_options(st, cd, seat, bend)
     code = ask(st, cd, md, ms, rng, script, seat, K_EXTRA, bend)
@@ -374,16 +372,19 @@ def extra_play(st, cd, md, ms, rng, script, seat, bend):
     put_element(st, cd, md, ms, seat, code % MOVE // TARGET, code % TARGET)
 
 
-@njit(cache=True)
+@kernel
 def place_force(st, cd, md, ms, target, card):
     effect = cd[C_EFFECT, card]
     st[DISC + card] -= 1
     if effect <= FORCE_NEGATIVE:
         owner = target // SLOT
         pos = target % SLOT
-        st[DREAM_FORCED + owner * MAX_DREAM + pos] = FORCED_POS if effect == FORCE_POSITIVE else FORCED_NEG
+        f = FORCED_POS if effect == FORCE_POSITIVE else FORCED_NEG
+        # the new points first: dream_points reads the card's old force state off the tallies
+        st[DREAM_PTS + owner] = dream_points(st, cd, md, ms, owner, -1, pos, f)
+        retally(st, cd, owner, st[DREAM_CARD + owner * MAX_DREAM + pos], st[DREAM_FORCED + owner * MAX_DREAM + pos], f)
+        st[DREAM_FORCED + owner * MAX_DREAM + pos] = f
         st[DREAM_FCARD + owner * MAX_DREAM + pos] = card
-        st[DREAM_PTS + owner] = dream_points(st, cd, md, ms, owner, -1, -1, -1)
     else:
         st[HOLDER_THEME + target] = effect - FORCE_THEME0
         st[HOLDER_CARD + target] = card
@@ -391,7 +392,7 @@ def place_force(st, cd, md, ms, target, card):
 
 # ---------------------------------------------------------------- greedy (bots.py, Z17.1)
 
-@njit(cache=True)
+@kernel
 def element_change(st, cd, md, ms, owner, card):
     n = st[DREAM_N + owner]
     before = asleep_value(st[DREAM_PTS + owner], n)
@@ -402,8 +403,9 @@ def element_change(st, cd, md, ms, owner, card):
     return asleep_value(w2, n2) - before, 0
 
 
-@njit(cache=True)
-def wake_change(st, cd, md, ms, who, k, me):
+@kernel
+def wake_change(st, cd, md, ms, k, me):
+    """The worth change for ``me`` when the ``k`` seats in st[WHO:] wake (bots.wake_change)."""
     q = st[PLAYERS] - 1
     value = 0
     best = -(1 << 40)
@@ -412,7 +414,7 @@ def wake_change(st, cd, md, ms, who, k, me):
         t = st[SCORE + s]
         hit = False
         for i in range(k):
-            if who[i] == s:
+            if st[WHO + i] == s:
                 hit = True
         if hit:
             n = st[DREAM_N + s]
@@ -428,14 +430,15 @@ def wake_change(st, cd, md, ms, who, k, me):
     return value
 
 
-@njit(cache=True)
-def others_win(st, cd, md, ms, who, k, me):
+@kernel
+def others_win(st, cd, md, ms, k, me):
+    """-BIG when waking the ``k`` seats in st[WHO:] makes another seat win (bots._others_win), else 0."""
     best = -(1 << 40)
     mine = 0
     for s in range(st[PLAYERS]):
         t = st[SCORE + s]
         for i in range(k):
-            if who[i] == s and st[DREAM_N + s] >= MIN_SCORED:
+            if st[WHO + i] == s and st[DREAM_N + s] >= MIN_SCORED:
                 t += st[DREAM_PTS + s]
         if s == me:
             mine = t
@@ -443,14 +446,14 @@ def others_win(st, cd, md, ms, who, k, me):
     return -BIG if best >= WIN_POINTS and mine != best else 0
 
 
-@njit(cache=True)
+@kernel
 def force_change(st, cd, md, ms, owner, pos, card):
     w = st[DREAM_PTS + owner]
     f = FORCED_POS if cd[C_EFFECT, card] == FORCE_POSITIVE else FORCED_NEG
     return 10 * (dream_points(st, cd, md, ms, owner, -1, pos, f) - w)
 
 
-@njit(cache=True)
+@kernel
 def extra_value(st, cd, md, ms, seat, code):
     if code == PASS:
         return 0
@@ -461,7 +464,7 @@ def extra_value(st, cd, md, ms, seat, code):
     return -delta - BIG * win
 
 
-@njit(cache=True)
+@kernel
 def greedy_element(st, cd, md, ms, seat):
     base = OPTS + K_ELEMENT * OPTCAP
     best = st[base]
@@ -476,7 +479,7 @@ def greedy_element(st, cd, md, ms, seat):
     return best
 
 
-@njit(cache=True)
+@kernel
 def second_value(st, cd, md, ms, seat, code):
     q = st[PLAYERS] - 1
     move = code // MOVE
@@ -487,9 +490,8 @@ def second_value(st, cd, md, ms, seat, code):
         delta, win = element_change(st, cd, md, ms, target, card)
         return value - delta - BIG * win
     if move == M_WAKE:
-        who = np.empty(MP, np.int64)
-        k = wake_seats(st, cd, seat, target, card, who)
-        return value + wake_change(st, cd, md, ms, who, k, seat)
+        k = wake_seats(st, cd, seat, target, card)
+        return value + wake_change(st, cd, md, ms, k, seat)
     if move == M_BENDER:
         extra_options(st, cd, seat, cd[C_EFFECT, card])
         best = 0
@@ -507,7 +509,7 @@ def second_value(st, cd, md, ms, seat, code):
     return value
 
 
-@njit(cache=True)
+@kernel
 def greedy_second(st, cd, md, ms, seat):
     base = OPTS + K_SECOND * OPTCAP
     best = st[base]
@@ -521,7 +523,7 @@ def greedy_second(st, cd, md, ms, seat):
     return best
 
 
-@njit(cache=True)
+@kernel
 def greedy_extra(st, cd, md, ms, seat):
     base = OPTS + K_EXTRA * OPTCAP
     best = st[base]
@@ -535,21 +537,20 @@ def greedy_extra(st, cd, md, ms, seat):
     return best
 
 
-@njit(cache=True)
+@kernel
 def greedy_block(st, cd, md, ms, seat, action):
     target = action % MOVE // TARGET
     card = action % TARGET
     kind = cd[C_KIND, card]
     delta = 0
     if kind == WAKE_UP:
-        who = np.empty(MP, np.int64)
-        k = wake_seats(st, cd, st[ACTIVE], target, card, who)
+        k = wake_seats(st, cd, st[ACTIVE], target, card)
         if k > 0:
             hit = False
             for i in range(k):
-                if who[i] == seat:
+                if st[WHO + i] == seat:
                     hit = True
-            delta = wake_change(st, cd, md, ms, who, k, seat) if hit else others_win(st, cd, md, ms, who, k, seat)
+            delta = wake_change(st, cd, md, ms, k, seat) if hit else others_win(st, cd, md, ms, k, seat)
     elif kind == FORCE:
         if cd[C_EFFECT, card] <= FORCE_NEGATIVE:
             if target // SLOT == seat:
@@ -560,7 +561,7 @@ def greedy_block(st, cd, md, ms, seat, action):
     return st[base + 1] if delta < -BLOCK_COST else st[base]
 
 
-@njit(cache=True)
+@kernel
 def greedy_choice(st, cd, md, ms, seat, kind, info):
     if kind == K_ELEMENT:
         return greedy_element(st, cd, md, ms, seat)
@@ -573,12 +574,22 @@ def greedy_choice(st, cd, md, ms, seat, kind, info):
 
 # ---------------------------------------------------------------- search@K (Z17.2)
 
-@njit(cache=True)
-def sample_world(st, cd, seat, rng):
-    world = st.copy()
+@kernel
+def copy_state(src, dst):
+    """dst[:] = src element by element: numba lowers the slice assignment with a temporary copy (it cannot
+    rule out overlap), which a kernel without NRT cannot allocate."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def sample_world(st, cd, seat, rng, wk):
+    """bots.sample_world into the work row W_WORLD (the pool is built in W_POOL)."""
+    world = wk[W_WORLD]
+    copy_state(st, world)
     nt = st[NTYPES]
     p = st[PLAYERS]
-    unseen = np.empty(nt, np.int64)
+    unseen = wk[W_POOL]
     for c in range(nt):
         unseen[c] = cd[C_COUNT, c] - st[HAND + seat * MT + c] - st[DISC + c]
     for s in range(p):
@@ -591,7 +602,7 @@ def sample_world(st, cd, seat, rng):
     m = 0
     for c in range(nt):
         m += unseen[c]
-    pool = np.empty(m, np.int64)
+    pool = wk[W_POOL, MT:MT + m]
     k = 0
     for c in range(nt):
         for _ in range(unseen[c]):
@@ -611,15 +622,14 @@ def sample_world(st, cd, seat, rng):
         k += st[HAND_N + s]
     for i in range(st[DECK_END] - st[DECK_POS]):
         world[DECK + st[DECK_POS] + i] = pool[k + i]
-    return world
 
 
-@njit(cache=True)
+@kernel
 def dream_outlook(points, n):
     return 10 * points if n >= MIN_SCORED else 2 * points * n
 
 
-@njit(cache=True)
+@kernel
 def evaluate(st, cd, md, ms, seat):
     value = 0
     p = st[PLAYERS]
@@ -643,11 +653,11 @@ def evaluate(st, cd, md, ms, seat):
     return value + mine - best_other
 
 
-@njit(cache=True)
-def playout(w, cd, md, ms, seat, kind, option):
+@kernel
+def playout(w, cd, md, ms, rng, script, seat, kind, option):
+    """bots.playout on the world ``w``. Playouts ask greedy only (MODE_PLAYOUT): they never draw from
+    ``rng`` nor read ``script``, which are the game's, passed on because a kernel allocates nothing."""
     w[MODE] = MODE_PLAYOUT
-    rng = np.zeros(1, np.uint64)
-    script = np.zeros((0, SC_WIDTH), np.int64)
     if kind == K_ELEMENT:
         if play_own_element(w, cd, md, ms, seat, option) and w[OVER] == 0:
             playout_second_step(w, cd, md, ms, rng, script, seat)
@@ -662,14 +672,14 @@ def playout(w, cd, md, ms, seat, kind, option):
     return evaluate(w, cd, md, ms, seat)
 
 
-@njit(cache=True)
+@kernel
 def playout_second_step(w, cd, md, ms, rng, script, seat):
     second_options(w, cd, seat)
     code = w[OPTS + K_SECOND * OPTCAP] if w[OPT_N + K_SECOND] == 1 else greedy_second(w, cd, md, ms, seat)
     do_second(w, cd, md, ms, rng, script, seat, code)
 
 
-@njit(cache=True)
+@kernel
 def playout_turn(w, cd, md, ms, rng, script):
     w[TURNS] += 1
     seat = w[ACTIVE]
@@ -686,20 +696,28 @@ def playout_turn(w, cd, md, ms, rng, script):
         end_turn(w, seat)
 
 
-@njit(cache=True)
-def search_choice(st, cd, md, ms, rng, seat, kind, budget):
+@kernel
+def search_choice(st, cd, md, ms, rng, script, wk, seat, kind, budget):
+    """bots.search_choice: ``budget`` sampled worlds, every option played out in each (the same worlds
+    for all options). The options are read from st's own area, which the playouts (on copies) never
+    touch; ``wk`` is the work area of :func:`.fast_state.new_work`."""
     n = st[OPT_N + kind]
-    options = st[OPTS + kind * OPTCAP:OPTS + kind * OPTCAP + n].copy()
-    totals = np.zeros(n, np.int64)
+    base = OPTS + kind * OPTCAP
+    totals = wk[W_TOTALS]
+    for j in range(n):
+        totals[j] = 0
+    world = wk[W_WORLD]
+    w = wk[W_PLAY]
     for _ in range(budget):
-        world = sample_world(st, cd, seat, rng)
+        sample_world(st, cd, seat, rng, wk)
         for j in range(n):
-            totals[j] += playout(world.copy(), cd, md, ms, seat, kind, options[j])
+            copy_state(world, w)
+            totals[j] += playout(w, cd, md, ms, rng, script, seat, kind, st[base + j])
     best = 0
     for j in range(1, n):
         if totals[j] > totals[best]:
             best = j
-    return options[best]
+    return st[base + best]
 
 
 # ---------------------------------------------------------------- scripts (scenarios)

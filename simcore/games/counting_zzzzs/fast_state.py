@@ -17,6 +17,14 @@ from .common import (BEND_THEME, BEND_TYPE, CONTEXT, FORCED_NEG, FORCED_POS, HAN
                      MAX_TYPES, MIN_SCORED, NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP)
 from .reference import PASS
 
+# The decorator of every kernel that allocates nothing: no NRT reference counting, NumPy's error model.
+# With NRT every call of a small kernel paid an atomic incref/decref pair on each array argument (st, cd,
+# md, ms, rng, script): a profile of one thread put NRT_incref/NRT_decref at 14% of the run and kept
+# LLVM from inlining the small kernels; with two threads the counts of the shared card tables (cd, md,
+# ms) also bounce between the cores. Kernels that allocate (new_game, the search, the batch driver) keep
+# plain ``njit(cache=True)``; a kernel may call them, never the other way round to hand back an array.
+kernel = njit(cache=True, _nrt=False, error_model="numpy")
+
 # card table rows (CardSet.array)
 C_ELEMENT, C_KIND, C_THEMES, C_POLARITY, C_PLUS, C_MINUS, C_EFFECT, C_COUNT = range(8)
 # decision kinds (reference.KINDS order) and how ask() answers
@@ -47,7 +55,17 @@ DREAM_N = DREAM_FCARD + MP * MAX_DREAM
 HOLDER_THEME = DREAM_N + MP
 HOLDER_CARD = HOLDER_THEME + MP
 DREAM_PTS = HOLDER_CARD + MP    # each dream's points as they stand (dream_points, kept up to date)
-DECK = DREAM_PTS + MP
+# each dream's running tallies (add_to_dream, recount_dreams): the positive and negative cards (forced
+# context cards included), the values of those, the unforced context cards' plus and minus sums, the
+# modifiers in force, and how many copies of each card row it holds; dream_points reads a what-if off them
+D_POS = DREAM_PTS + MP
+D_NEG = D_POS + MP
+D_FIXED = D_NEG + MP
+D_CPLUS = D_FIXED + MP
+D_CMINUS = D_CPLUS + MP
+D_MOD = D_CMINUS + MP
+D_COUNT = D_MOD + MP
+DECK = D_COUNT + MP * MT
 S_DREAMS = DECK + MAX_TOTAL
 S_ELEMS = S_DREAMS + MP
 S_SCORED = S_ELEMS + MP
@@ -57,7 +75,14 @@ S_BLOCKED = S_PLAYED + MP * 4
 S_ESCORED = S_BLOCKED + MP * 4
 OPT_N = S_ESCORED + MP * MT
 OPTS = OPT_N + 4
-SIZE = OPTS + 4 * OPTCAP
+WHO = OPTS + 4 * OPTCAP          # scratch: the seats a Wake Up wakes (wake_seats), instead of an array per call
+SIZE = WHO + MP
+# ---- the search's work area (fast.search_choice): rows of a 2-D array, each as long as st, so that no kernel
+# allocates. A sampled world, the copy one playout plays on, the unseen counts (MT) followed by the pool of
+# unseen cards, the options' summed outcomes. Playouts never search, so one area serves a whole game.
+W_WORLD, W_PLAY, W_POOL, W_TOTALS = range(4)
+WORK_ROWS = 4
+assert SIZE >= MT + MAX_TOTAL and SIZE >= OPTCAP
 # ---- script rows (scenarios): [choice, kind seen, accepted, seat asked]
 SC_CHOICE, SC_KIND, SC_OK, SC_SEAT = range(4)
 SC_WIDTH = 4
@@ -103,6 +128,12 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
 
 
 @njit(cache=True)
+def new_work():
+    """The search's work area (W_* rows), for one game at a time; its contents never carry over."""
+    return np.zeros((WORK_ROWS, SIZE), np.int64)
+
+
+@kernel
 def may_play(st, seat, kind):
     return (st[BANNED + seat] >> kind) & 1 == 0
 
@@ -110,7 +141,7 @@ def may_play(st, seat, kind):
 # ---------------------------------------------------------------- the turn (Z3)
 
 
-@njit(cache=True)
+@kernel
 def can_follow(st, cd, owner, card, bend, own):
     n = st[DREAM_N + owner]
     if n == 0:
@@ -125,51 +156,127 @@ def can_follow(st, cd, owner, card, bend, own):
     return (cd[C_THEMES, card] & need) != 0
 
 
-@njit(cache=True)
+@kernel
+def card_tally(cd, c, f):
+    """(positive, negative, fixed value, context plus, context minus): what card row ``c`` with force
+    state ``f`` adds to a dream's tallies (Z14.2, Z14.3). Only a context card reads ``f``; an unforced one
+    adds its plus and minus, which the dream's tally then turns."""
+    pol = cd[C_POLARITY, c]
+    if pol == POSITIVE or (pol == CONTEXT and f == FORCED_POS):
+        return 1, 0, cd[C_PLUS, c], 0, 0
+    if pol == NEGATIVE or (pol == CONTEXT and f == FORCED_NEG):
+        return 0, 1, -cd[C_MINUS, c], 0, 0
+    if pol == CONTEXT and f == UNFORCED:
+        return 0, 0, 0, cd[C_PLUS, c], cd[C_MINUS, c]
+    return 0, 0, 0, 0, 0
+
+
+@kernel
+def modifier_gain(st, md, ms, seat, e):
+    """The modifier points (Z14.4) that one more card of row ``e`` brings to seat's dream: its own
+    modifiers whose named card is already there, and the modifiers of cards already there that name ``e``
+    and had no other ``e`` to count with (ms[1] lists the modifiers by the card they name)."""
+    base = D_COUNT + seat * MT
+    gain = 0
+    for r in range(ms[0, e], ms[0, e + 1]):
+        if st[base + md[r, 2]] > 0:
+            gain += md[r, 1]
+    for r in range(ms[1, e], ms[1, e + 1]):
+        c = md[r, 0]
+        if st[base + e] - (1 if c == e else 0) == 0:
+            gain += md[r, 1] * st[base + c]
+    return gain
+
+
+@kernel
+def add_to_dream(st, cd, md, ms, seat, c, f):
+    """Card row ``c`` (force state ``f``) joins the tallies of seat's dream."""
+    st[D_MOD + seat] += modifier_gain(st, md, ms, seat, c)
+    p, n, fixed, cplus, cminus = card_tally(cd, c, f)
+    st[D_POS + seat] += p
+    st[D_NEG + seat] += n
+    st[D_FIXED + seat] += fixed
+    st[D_CPLUS + seat] += cplus
+    st[D_CMINUS + seat] += cminus
+    st[D_COUNT + seat * MT + c] += 1
+
+
+@kernel
+def retally(st, cd, seat, c, f0, f1):
+    """A card of row ``c`` in seat's dream goes from force state ``f0`` to ``f1`` (a polarity Force)."""
+    p0, n0, fixed0, cplus0, cminus0 = card_tally(cd, c, f0)
+    p1, n1, fixed1, cplus1, cminus1 = card_tally(cd, c, f1)
+    st[D_POS + seat] += p1 - p0
+    st[D_NEG + seat] += n1 - n0
+    st[D_FIXED + seat] += fixed1 - fixed0
+    st[D_CPLUS + seat] += cplus1 - cplus0
+    st[D_CMINUS + seat] += cminus1 - cminus0
+
+
+@kernel
+def clear_dream(st, seat):
+    """The tallies of an empty dream (the cards are read before DREAM_N is cleared)."""
+    for i in range(st[DREAM_N + seat]):
+        st[D_COUNT + seat * MT + st[DREAM_CARD + seat * MAX_DREAM + i]] = 0
+    st[D_POS + seat] = 0
+    st[D_NEG + seat] = 0
+    st[D_FIXED + seat] = 0
+    st[D_CPLUS + seat] = 0
+    st[D_CMINUS + seat] = 0
+    st[D_MOD + seat] = 0
+
+
+@kernel
+def recount_dreams(st, cd, md, ms):
+    """Every dream's tallies from its cards: for a state built outside the engine (scenarios)."""
+    for s in range(MP):
+        clear_dream(st, s)
+        for i in range(st[DREAM_N + s]):
+            add_to_dream(st, cd, md, ms, s, st[DREAM_CARD + s * MAX_DREAM + i], st[DREAM_FORCED + s * MAX_DREAM + i])
+
+
+@kernel
 def dream_points(st, cd, md, ms, seat, extra, fpos, fval):
     """reference.dream_points of seat's dream, with ``extra`` appended (-1: none) and element ``fpos``
-    forced to ``fval`` (-1: as it is): the bots' what-ifs without copying the state."""
+    forced to ``fval`` (-1: as it is): the bots' what-ifs without copying the state.
+
+    Read off the dream's tallies (add_to_dream) in time independent of the dream's length; the sums are
+    of integers, so the order they are added in changes nothing.
+    """
     n = st[DREAM_N + seat]
-    m = n + 1 if extra >= 0 else n
-    base = seat * MAX_DREAM
-    pos = 0
-    neg = 0
-    for i in range(m):
-        c = st[DREAM_CARD + base + i] if i < n else extra
-        f = st[DREAM_FORCED + base + i] if i < n else UNFORCED
-        if i == fpos:
-            f = fval
-        pol = cd[C_POLARITY, c]
-        if pol == POSITIVE or (pol == CONTEXT and f == FORCED_POS):
-            pos += 1
-        elif pol == NEGATIVE or (pol == CONTEXT and f == FORCED_NEG):
-            neg += 1
-    total = m
-    for i in range(m):
-        c = st[DREAM_CARD + base + i] if i < n else extra
-        f = st[DREAM_FORCED + base + i] if i < n else UNFORCED
-        if i == fpos:
-            f = fval
-        pol = cd[C_POLARITY, c]
-        if pol == POSITIVE:
-            total += cd[C_PLUS, c]
-        elif pol == NEGATIVE:
-            total -= cd[C_MINUS, c]
-        elif pol == CONTEXT:
-            if f == FORCED_POS or (f == UNFORCED and pos > neg):
-                total += cd[C_PLUS, c]
-            elif f == FORCED_NEG or (f == UNFORCED and neg > pos):
-                total -= cd[C_MINUS, c]
-        for r in range(ms[c], ms[c + 1]):                            # Z14.4
-            need = md[r, 2]
-            for j in range(m):
-                if j != i and (st[DREAM_CARD + base + j] if j < n else extra) == need:
-                    total += md[r, 1]
-                    break
+    pos = st[D_POS + seat]
+    neg = st[D_NEG + seat]
+    fixed = st[D_FIXED + seat]
+    cplus = st[D_CPLUS + seat]
+    cminus = st[D_CMINUS + seat]
+    mod = st[D_MOD + seat]
+    if fpos >= 0:
+        c = st[DREAM_CARD + seat * MAX_DREAM + fpos]
+        p0, n0, fixed0, cplus0, cminus0 = card_tally(cd, c, st[DREAM_FORCED + seat * MAX_DREAM + fpos])
+        p1, n1, fixed1, cplus1, cminus1 = card_tally(cd, c, fval)
+        pos += p1 - p0
+        neg += n1 - n0
+        fixed += fixed1 - fixed0
+        cplus += cplus1 - cplus0
+        cminus += cminus1 - cminus0
+    if extra >= 0:
+        n += 1
+        p1, n1, fixed1, cplus1, cminus1 = card_tally(cd, extra, UNFORCED)
+        pos += p1
+        neg += n1
+        fixed += fixed1
+        cplus += cplus1
+        cminus += cminus1
+        mod += modifier_gain(st, md, ms, seat, extra)
+    total = n + fixed + mod                                          # Z14.1 base, Z14.3, Z14.4
+    if pos > neg:                                                    # Z14.2 the tally turns unforced ones
+        total += cplus
+    elif neg > pos:
+        total -= cminus
     return total
 
 
-@njit(cache=True)
+@kernel
 def sort_options(st, kind):
     """Ascending codes (Z18.2): insertion sort of the kind's option area."""
     base = OPTS + kind * OPTCAP
@@ -182,40 +289,40 @@ def sort_options(st, kind):
         st[base + j + 1] = v
 
 
-@njit(cache=True)
-def wake_seats(st, cd, seat, target, card, out):
-    """reference.wake_seats into ``out``; returns how many."""
+@kernel
+def wake_seats(st, cd, seat, target, card):
+    """reference.wake_seats into the scratch st[WHO:]; returns how many."""
     effect = cd[C_EFFECT, card]
     p = st[PLAYERS]
     k = 0
     if effect == WAKE_SELF:
         if st[DREAM_N + seat] > 0:
-            out[0] = seat
+            st[WHO] = seat
             k = 1
     elif effect == WAKE_ONE:
         if st[DREAM_N + target] > 0:
-            out[0] = target
+            st[WHO] = target
             k = 1
     else:
         for j in range(p):
             s = (seat + j) % p
             if st[DREAM_N + s] > 0:
-                out[k] = s
+                st[WHO + k] = s
                 k += 1
     return k
 
 
-@njit(cache=True)
+@kernel
 def asleep_value(points, n):
     return 10 * points + HALF_POINT * (MAX_DREAM - n)
 
 
-@njit(cache=True)
+@kernel
 def banked_value(points, n):
     return 10 * points if n >= MIN_SCORED else 0
 
 
-@njit(cache=True)
+@kernel
 def keep(cd, c):
     if cd[C_ELEMENT, c] == 0:
         return BLOCK_COST
@@ -227,7 +334,7 @@ def keep(cd, c):
     return 10
 
 
-@njit(cache=True)
+@kernel
 def followers(st, cd, seat, c):
     out = 0
     for j in range(st[HELD_N + seat]):
@@ -239,7 +346,7 @@ def followers(st, cd, seat, c):
     return out
 
 
-@njit(cache=True)
+@kernel
 def script_choice(st, script, seat, kind):
     """The next scripted answer that is legal; refused ones are marked (SC_OK = 0) and skipped. When the
     script runs out the game stops here (STOP, PENDING = kind, PENDING_SEAT = seat)."""
@@ -263,7 +370,7 @@ def script_choice(st, script, seat, kind):
     return PASS
 
 
-@njit(cache=True)
+@kernel
 def hand_add(st, seat, c):
     """One card of row ``c`` into the seat's hand (counts, size and the list of rows held)."""
     k = HAND + seat * MT + c
@@ -275,7 +382,7 @@ def hand_add(st, seat, c):
     st[HAND_N + seat] += 1
 
 
-@njit(cache=True)
+@kernel
 def hand_take(st, seat, c):
     """One card of row ``c`` out of the seat's hand."""
     k = HAND + seat * MT + c
