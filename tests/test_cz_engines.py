@@ -134,16 +134,16 @@ def reshuffled(game: R.Game, seed: int) -> R.Game:
 
 
 def fast_search(game: R.Game, kind: str, budget: int) -> int:
-    engine = fast_engine()
+    fast_engine()
     from simcore.games.counting_zzzzs import fast as F
     from simcore.games.counting_zzzzs import fast_state as FS
-    md, ms = engine.modifier_tables(game.cards)
+    cd = FS.card_table(game.cards)
     st = fast_state(game)
     st[FS.MODE] = FS.MODE_BOTS
-    F.second_options(st, game.cards.array(), 0)
+    F.second_options(st, cd, 0)
     rng = np.array([GameRng.decisions(3, 4).state], dtype=np.uint64)
     script = np.zeros((0, FS.SC_WIDTH), np.int64)
-    return int(F.search_choice(st, game.cards.array(), md, ms, rng, script, FS.new_work(), 0, FS.K_SECOND, budget))
+    return int(F.search_choice(st, cd, rng, script, FS.new_work(), 0, FS.K_SECOND, budget))
 
 
 @pytest.mark.parametrize("seed, n", [(1, 3), (2, 6), (4, 9)])

@@ -14,22 +14,23 @@ from simcore.fast_rng import decision_state, seed_key
 from .common import Bot, Setup, empty_results
 from .fast import play_game
 from .fast_state import (BANNED, BOT, BUDGET, DECK_END, DECK_POS, END, MT, S_BLOCKED, S_DREAMS, S_ELEMS, S_ESCORED,
-                         S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, new_game, new_work)
+                         S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, card_table, new_game,
+                         new_work)
 
 
 @njit(cache=True)
-def run_one(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, g, st, rng, script, wk):
+def run_one(cd, players, removed, bots, budgets, banned, seed_mixed, g, st, rng, script, wk):
     new_game(st, cd, players, removed, seed_mixed, g)
     for s in range(players):
         st[BOT + s] = bots[s]
         st[BUDGET + s] = budgets[s]
         st[BANNED + s] = banned[s]
     rng[0] = decision_state(seed_mixed, np.uint64(g))
-    play_game(st, cd, md, ms, rng, script, wk)
+    play_game(st, cd, rng, script, wk)
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, first_game, n_games, per_task,
+def play_batch(cd, players, removed, bots, budgets, banned, seed_mixed, first_game, n_games, per_task,
                winner, winners, turns, end, deck_left, score, dreams, elems, scored, woke, played, blocked_n,
                escored):
     """Games first_game .. first_game + n_games - 1, ``per_task`` consecutive games per parallel task.
@@ -45,7 +46,7 @@ def play_batch(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, 
         script = np.zeros((0, SC_WIDTH), np.int64)
         wk = new_work()
         for i in range(t * per_task, min(n_games, (t + 1) * per_task)):
-            run_one(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, first_game + i, st, rng,
+            run_one(cd, players, removed, bots, budgets, banned, seed_mixed, first_game + i, st, rng,
                     script, wk)
             k = 0
             for s in range(players):
@@ -70,27 +71,6 @@ def play_batch(cd, md, ms, players, removed, bots, budgets, banned, seed_mixed, 
             deck_left[i] = st[DECK_END] - st[DECK_POS]
 
 
-def modifier_tables(cards) -> tuple[np.ndarray, np.ndarray]:
-    """(md, ms): every modifier (card, points, needed card) twice, as rows of ``md``.
-
-    First sorted by its card, then again by the card it needs: row c's own modifiers are rows
-    ``ms[0, c]`` to ``ms[0, c + 1]`` of md, the modifiers that need row c are rows ``ms[1, c]`` to
-    ``ms[1, c + 1]`` (fast_state.modifier_gain reads both). No modifiers: one placeholder row, empty ranges.
-    """
-    md = cards.modifier_array()
-    real = md[md[:, 0] >= 0]
-    n, m = len(cards), len(real)
-    ms = np.zeros((2, n + 1), np.int64)
-    if m == 0:
-        return md, ms
-    by_card = real[np.argsort(real[:, 0], kind="stable")]
-    by_need = real[np.argsort(real[:, 2], kind="stable")]
-    ms[0, 1:] = np.cumsum(np.bincount(by_card[:, 0], minlength=n))
-    ms[1, :] = m
-    ms[1, 1:] += np.cumsum(np.bincount(by_need[:, 2], minlength=n))
-    return np.concatenate([by_card, by_need]), ms
-
-
 def games_per_task(n_games: int) -> int:
     """Games per parallel task: up to 64 (a task's allocations and start then cost nothing per game), but
     at least 8 tasks per thread so that the threads finish together when game lengths differ (search)."""
@@ -99,8 +79,7 @@ def games_per_task(n_games: int) -> int:
 
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
     out = empty_results(setup, first_game, n_games)
-    md, ms = modifier_tables(setup.cards)
-    play_batch(setup.cards.array(), md, ms, setup.players, setup.removed,
+    play_batch(card_table(setup.cards), setup.players, setup.removed,
                np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
                np.array([b.banned for b in bots], np.int64), seed_key(seed), first_game, n_games,
                games_per_task(n_games),

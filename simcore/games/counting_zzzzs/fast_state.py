@@ -17,16 +17,18 @@ from .common import (BEND_THEME, BEND_TYPE, CONTEXT, FORCED_NEG, FORCED_POS, HAN
                      MAX_TYPES, MIN_SCORED, NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP)
 from .reference import PASS
 
-# The decorator of every kernel that allocates nothing: no NRT reference counting, NumPy's error model.
-# With NRT every call of a small kernel paid an atomic incref/decref pair on each array argument (st, cd,
-# md, ms, rng, script): a profile of one thread put NRT_incref/NRT_decref at 14% of the run and kept
-# LLVM from inlining the small kernels; with two threads the counts of the shared card tables (cd, md,
-# ms) also bounce between the cores. Kernels that allocate (new_game, the search, the batch driver) keep
-# plain ``njit(cache=True)``; a kernel may call them, never the other way round to hand back an array.
+# The decorator of every kernel that allocates nothing: no NRT reference counting, NumPy's error model
+# (no zero-division checks). With NRT every call of a kernel paid an atomic incref/decref pair on each
+# array argument: a profile of one thread put NRT_incref/NRT_decref at 14% of the run, and with two
+# threads the counts of the shared card table also bounce between the cores. A kernel cannot call an
+# allocating function (numba compiles the callee without NRT too): the few that allocate (new_game,
+# new_work, the batch driver) call kernels, never the other way round.
 kernel = njit(cache=True, _nrt=False, error_model="numpy")
+# Glue called once or a few times per turn (the turn's steps, ask), inlined into its caller by numba: a call
+# passes every array argument as its whole descriptor (7 words for a 1-D array, 9 for 2-D), which for the
+# turn's five arrays cost more than the glue's own work.
+inline_kernel = njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 
-# card table rows (CardSet.array)
-C_ELEMENT, C_KIND, C_THEMES, C_POLARITY, C_PLUS, C_MINUS, C_EFFECT, C_COUNT = range(8)
 # decision kinds (reference.KINDS order) and how ask() answers
 K_ELEMENT, K_SECOND, K_EXTRA, K_BLOCK = range(4)
 MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT = 0, 1, 2
@@ -35,6 +37,16 @@ MP = 4                          # most seats
 MT = MAX_TYPES
 HCAP = 16                       # distinct card rows a hand may hold (5 in play; scenarios up to 16)
 OPTCAP = 512                    # options of one decision (the most a 5-card hand can have is far fewer)
+
+# ---- the card table ``cd`` (card_table): one flat int64 array, so that a kernel call passes one array for
+# the cards and their modifiers (a call passes every array as its whole descriptor, 7 words for 1-D, 9 for 2-D).
+# Rows of CardSet.array, MT wide: field f of card row c is cd[f * MT + c].
+C_ELEMENT, C_KIND, C_THEMES, C_POLARITY, C_PLUS, C_MINUS, C_EFFECT, C_COUNT = range(8)
+T_NTYPES = 8 * MT               # how many card rows the file has
+T_BY_CARD = T_NTYPES + 1        # MT + 1 starts: row c's own modifiers are entries cd[T_BY_CARD + c] .. [+ c + 1]
+T_BY_NEED = T_BY_CARD + MT + 1  # MT + 1 starts: the modifiers that need row c
+T_MODS = T_BY_NEED + MT + 1     # the modifiers, 3 entries each (M_CARD, M_POINTS, M_NEED): by card, then by need
+M_CARD, M_POINTS, M_NEED = range(3)
 
 # ---- layout of st
 PLAYERS, ACTIVE, TURNS, OVER, END, MODE, STOP, SCRIPT_POS, PENDING, PENDING_SEAT, NTYPES, DECK_POS, DECK_END = range(13)
@@ -92,7 +104,7 @@ SC_WIDTH = 4
 def new_game(st, cd, players, removed, seed_mixed, game_index):
     """reference.new_game on st (Z2)."""
     st[:] = 0
-    nt = cd.shape[1]
+    nt = cd[T_NTYPES]
     st[PLAYERS] = players
     st[NTYPES] = nt
     for s in range(MP):
@@ -100,11 +112,11 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
         st[HOLDER_CARD + s] = -1
     total = 0
     for c in range(nt):
-        total += cd[C_COUNT, c]
+        total += cd[C_COUNT * MT + c]
     deck = np.empty(total, np.int64)
     k = 0
     for c in range(nt):
-        for _ in range(cd[C_COUNT, c]):
+        for _ in range(cd[C_COUNT * MT + c]):
             deck[k] = c
             k += 1
     rng = np.empty(1, np.uint64)
@@ -114,7 +126,7 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
     k = 0
     for i in range(total):
         c = deck[i]
-        if left > 0 and cd[C_ELEMENT, c] == 0 and cd[C_KIND, c] == WAKE_UP:
+        if left > 0 and cd[C_ELEMENT * MT + c] == 0 and cd[C_KIND * MT + c] == WAKE_UP:
             left -= 1
         else:
             st[DECK + k] = c
@@ -125,6 +137,31 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
             c = st[DECK + st[DECK_POS]]
             st[DECK_POS] += 1
             hand_add(st, s, c)
+
+
+def card_table(cards) -> np.ndarray:
+    """The fast engine's card table ``cd`` of a CardSet (the T_* layout above).
+
+    Every modifier (card, points, needed card) is listed twice: sorted by its card, then by the card it
+    needs (modifier_gain reads both); a start entry is the offset of the modifier's first entry in ``cd``.
+    """
+    nt = len(cards)
+    rows = cards.array()
+    mods = [m for m in cards.modifiers if m[0] >= 0]
+    by_card = sorted(mods, key=lambda m: m[0])
+    by_need = sorted(mods, key=lambda m: m[2])
+    cd = np.zeros(T_MODS + 6 * len(mods), np.int64)
+    for f in range(rows.shape[0]):
+        cd[f * MT:f * MT + nt] = rows[f]
+    cd[T_NTYPES] = nt
+    for start, listed, key in ((T_BY_CARD, by_card, 0), (T_BY_NEED, by_need, 2)):
+        at = T_MODS + (0 if key == 0 else 3 * len(mods))
+        for c in range(MT + 1):
+            cd[start + c] = at + 3 * sum(1 for m in listed if m[key] < c)
+        for m in listed:
+            cd[at:at + 3] = m
+            at += 3
+    return cd
 
 
 @njit(cache=True)
@@ -147,13 +184,13 @@ def can_follow(st, cd, owner, card, bend, own):
     if n == 0:
         return own                                                   # Z6.1
     last = st[DREAM_CARD + owner * MAX_DREAM + n - 1]
-    if bend != BEND_TYPE and cd[C_KIND, card] == cd[C_KIND, last]:
+    if bend != BEND_TYPE and cd[C_KIND * MT + card] == cd[C_KIND * MT + last]:
         return False                                                 # Z5.1
     if bend == BEND_THEME:
         return True
     ht = st[HOLDER_THEME + owner]
-    need = (1 << ht) if ht >= 0 else cd[C_THEMES, last]              # Z5.2
-    return (cd[C_THEMES, card] & need) != 0
+    need = (1 << ht) if ht >= 0 else cd[C_THEMES * MT + last]              # Z5.2
+    return (cd[C_THEMES * MT + card] & need) != 0
 
 
 @kernel
@@ -161,37 +198,37 @@ def card_tally(cd, c, f):
     """(positive, negative, fixed value, context plus, context minus): what card row ``c`` with force
     state ``f`` adds to a dream's tallies (Z14.2, Z14.3). Only a context card reads ``f``; an unforced one
     adds its plus and minus, which the dream's tally then turns."""
-    pol = cd[C_POLARITY, c]
+    pol = cd[C_POLARITY * MT + c]
     if pol == POSITIVE or (pol == CONTEXT and f == FORCED_POS):
-        return 1, 0, cd[C_PLUS, c], 0, 0
+        return 1, 0, cd[C_PLUS * MT + c], 0, 0
     if pol == NEGATIVE or (pol == CONTEXT and f == FORCED_NEG):
-        return 0, 1, -cd[C_MINUS, c], 0, 0
+        return 0, 1, -cd[C_MINUS * MT + c], 0, 0
     if pol == CONTEXT and f == UNFORCED:
-        return 0, 0, 0, cd[C_PLUS, c], cd[C_MINUS, c]
+        return 0, 0, 0, cd[C_PLUS * MT + c], cd[C_MINUS * MT + c]
     return 0, 0, 0, 0, 0
 
 
 @kernel
-def modifier_gain(st, md, ms, seat, e):
+def modifier_gain(st, cd, seat, e):
     """The modifier points (Z14.4) that one more card of row ``e`` brings to seat's dream: its own
     modifiers whose named card is already there, and the modifiers of cards already there that name ``e``
-    and had no other ``e`` to count with (ms[1] lists the modifiers by the card they name)."""
+    and had no other ``e`` to count with (the table lists the modifiers by card and again by the card named)."""
     base = D_COUNT + seat * MT
     gain = 0
-    for r in range(ms[0, e], ms[0, e + 1]):
-        if st[base + md[r, 2]] > 0:
-            gain += md[r, 1]
-    for r in range(ms[1, e], ms[1, e + 1]):
-        c = md[r, 0]
+    for r in range(cd[T_BY_CARD + e], cd[T_BY_CARD + e + 1], 3):
+        if st[base + cd[r + M_NEED]] > 0:
+            gain += cd[r + M_POINTS]
+    for r in range(cd[T_BY_NEED + e], cd[T_BY_NEED + e + 1], 3):
+        c = cd[r + M_CARD]
         if st[base + e] - (1 if c == e else 0) == 0:
-            gain += md[r, 1] * st[base + c]
+            gain += cd[r + M_POINTS] * st[base + c]
     return gain
 
 
 @kernel
-def add_to_dream(st, cd, md, ms, seat, c, f):
+def add_to_dream(st, cd, seat, c, f):
     """Card row ``c`` (force state ``f``) joins the tallies of seat's dream."""
-    st[D_MOD + seat] += modifier_gain(st, md, ms, seat, c)
+    st[D_MOD + seat] += modifier_gain(st, cd, seat, c)
     p, n, fixed, cplus, cminus = card_tally(cd, c, f)
     st[D_POS + seat] += p
     st[D_NEG + seat] += n
@@ -227,16 +264,16 @@ def clear_dream(st, seat):
 
 
 @kernel
-def recount_dreams(st, cd, md, ms):
+def recount_dreams(st, cd):
     """Every dream's tallies from its cards: for a state built outside the engine (scenarios)."""
     for s in range(MP):
         clear_dream(st, s)
         for i in range(st[DREAM_N + s]):
-            add_to_dream(st, cd, md, ms, s, st[DREAM_CARD + s * MAX_DREAM + i], st[DREAM_FORCED + s * MAX_DREAM + i])
+            add_to_dream(st, cd, s, st[DREAM_CARD + s * MAX_DREAM + i], st[DREAM_FORCED + s * MAX_DREAM + i])
 
 
 @kernel
-def dream_points(st, cd, md, ms, seat, extra, fpos, fval):
+def dream_points(st, cd, seat, extra, fpos, fval):
     """reference.dream_points of seat's dream, with ``extra`` appended (-1: none) and element ``fpos``
     forced to ``fval`` (-1: as it is): the bots' what-ifs without copying the state.
 
@@ -267,7 +304,7 @@ def dream_points(st, cd, md, ms, seat, extra, fpos, fval):
         fixed += fixed1
         cplus += cplus1
         cminus += cminus1
-        mod += modifier_gain(st, md, ms, seat, extra)
+        mod += modifier_gain(st, cd, seat, extra)
     total = n + fixed + mod                                          # Z14.1 base, Z14.3, Z14.4
     if pos > neg:                                                    # Z14.2 the tally turns unforced ones
         total += cplus
@@ -292,7 +329,7 @@ def sort_options(st, kind):
 @kernel
 def wake_seats(st, cd, seat, target, card):
     """reference.wake_seats into the scratch st[WHO:]; returns how many."""
-    effect = cd[C_EFFECT, card]
+    effect = cd[C_EFFECT * MT + card]
     p = st[PLAYERS]
     k = 0
     if effect == WAKE_SELF:
@@ -324,13 +361,13 @@ def banked_value(points, n):
 
 @kernel
 def keep(cd, c):
-    if cd[C_ELEMENT, c] == 0:
+    if cd[C_ELEMENT * MT + c] == 0:
         return BLOCK_COST
-    pol = cd[C_POLARITY, c]
+    pol = cd[C_POLARITY * MT + c]
     if pol == POSITIVE or pol == CONTEXT:
-        return 10 + 4 * cd[C_PLUS, c]
+        return 10 + 4 * cd[C_PLUS * MT + c]
     if pol == NEGATIVE:
-        return 10 + 2 * cd[C_MINUS, c]
+        return 10 + 2 * cd[C_MINUS * MT + c]
     return 10
 
 
@@ -340,8 +377,8 @@ def followers(st, cd, seat, c):
     for j in range(st[HELD_N + seat]):
         d = st[HELD + seat * HCAP + j]
         held = st[HAND + seat * MT + d] - (1 if d == c else 0)
-        if cd[C_ELEMENT, d] == 1 and held > 0 and cd[C_KIND, d] != cd[C_KIND, c] and \
-                (cd[C_THEMES, d] & cd[C_THEMES, c]) != 0:
+        if cd[C_ELEMENT * MT + d] == 1 and held > 0 and cd[C_KIND * MT + d] != cd[C_KIND * MT + c] and \
+                (cd[C_THEMES * MT + d] & cd[C_THEMES * MT + c]) != 0:
             out += 1
     return out
 
