@@ -170,7 +170,7 @@ def new_work():
     return np.zeros((WORK_ROWS, SIZE), np.int64)
 
 
-@kernel
+@inline_kernel
 def may_play(st, seat, kind):
     return (st[BANNED + seat] >> kind) & 1 == 0
 
@@ -178,7 +178,7 @@ def may_play(st, seat, kind):
 # ---------------------------------------------------------------- the turn (Z3)
 
 
-@kernel
+@inline_kernel
 def can_follow(st, cd, owner, card, bend, own):
     n = st[DREAM_N + owner]
     if n == 0:
@@ -193,7 +193,7 @@ def can_follow(st, cd, owner, card, bend, own):
     return (cd[C_THEMES * MT + card] & need) != 0
 
 
-@kernel
+@inline_kernel
 def card_tally(cd, c, f):
     """(positive, negative, fixed value, context plus, context minus): what card row ``c`` with force
     state ``f`` adds to a dream's tallies (Z14.2, Z14.3). Only a context card reads ``f``; an unforced one
@@ -208,7 +208,7 @@ def card_tally(cd, c, f):
     return 0, 0, 0, 0, 0
 
 
-@kernel
+@inline_kernel
 def modifier_gain(st, cd, seat, e):
     """The modifier points (Z14.4) that one more card of row ``e`` brings to seat's dream: its own
     modifiers whose named card is already there, and the modifiers of cards already there that name ``e``
@@ -349,17 +349,17 @@ def wake_seats(st, cd, seat, target, card):
     return k
 
 
-@kernel
+@inline_kernel
 def asleep_value(points, n):
     return 10 * points + HALF_POINT * (MAX_DREAM - n)
 
 
-@kernel
+@inline_kernel
 def banked_value(points, n):
     return 10 * points if n >= MIN_SCORED else 0
 
 
-@kernel
+@inline_kernel
 def keep(cd, c):
     if cd[C_ELEMENT * MT + c] == 0:
         return BLOCK_COST
@@ -373,13 +373,18 @@ def keep(cd, c):
 
 @kernel
 def followers(st, cd, seat, c):
+    """bots.followers: the element rows in the seat's hand (after playing one ``c``) that could follow ``c``.
+
+    Each test is evaluated whole (``&`` of all four, no short-circuit): which rows pass depends on the deal,
+    and the branches of the short-circuit form cost more than the four tests.
+    """
+    kind = cd[C_KIND * MT + c]
+    themes = cd[C_THEMES * MT + c]
     out = 0
     for j in range(st[HELD_N + seat]):
         d = st[HELD + seat * HCAP + j]
-        held = st[HAND + seat * MT + d] - (1 if d == c else 0)
-        if cd[C_ELEMENT * MT + d] == 1 and held > 0 and cd[C_KIND * MT + d] != cd[C_KIND * MT + c] and \
-                (cd[C_THEMES * MT + d] & cd[C_THEMES * MT + c]) != 0:
-            out += 1
+        out += (cd[C_ELEMENT * MT + d] == 1) & (st[HAND + seat * MT + d] - (d == c) > 0) & \
+            (cd[C_KIND * MT + d] != kind) & ((cd[C_THEMES * MT + d] & themes) != 0)
     return out
 
 
@@ -407,7 +412,7 @@ def script_choice(st, script, seat, kind):
     return PASS
 
 
-@kernel
+@inline_kernel
 def hand_add(st, seat, c):
     """One card of row ``c`` into the seat's hand (counts, size and the list of rows held)."""
     k = HAND + seat * MT + c
@@ -419,7 +424,7 @@ def hand_add(st, seat, c):
     st[HAND_N + seat] += 1
 
 
-@kernel
+@inline_kernel
 def hand_take(st, seat, c):
     """One card of row ``c`` out of the seat's hand."""
     k = HAND + seat * MT + c
