@@ -21,7 +21,7 @@ from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORN
                      CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
                      FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
                      WAKE_UP, WIN_POINTS)
-from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND,
+from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND, C_THEMES,
                          C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
                          DREAM_N, DREAM_PTS, END, HAND, HAND_N, HCAP, HELD, HELD_N, HOLDER_CARD, HOLDER_THEME,
                          K_BLOCK, K_ELEMENT, K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MT,
@@ -129,14 +129,32 @@ def play_own_element(st, cd, seat, card):
 
 @kernel
 def element_options(st, cd, seat):
-    k = 0
+    """reference.element_options, in hand order (sorted only where the order decides, see ask)."""
     base = OPTS + K_ELEMENT * OPTCAP
-    for j in range(st[HELD_N + seat]):
-        c = st[HELD + seat * HCAP + j]
-        if cd[C_ELEMENT * MT + c] == 1 and can_follow(st, cd, seat, c, NO_BEND, True):
+    held = HELD + seat * HCAP
+    k = 0
+    n = st[DREAM_N + seat]
+    if n == 0:                                                       # Z6.1 any element starts it
+        for j in range(st[HELD_N + seat]):
+            c = st[held + j]
             st[base + k] = c
-            k += 1
+            k += cd[C_ELEMENT * MT + c] == 1
+    else:
+        kind, need = follow_rule(st, cd, seat)
+        for j in range(st[HELD_N + seat]):
+            c = st[held + j]
+            st[base + k] = c          # written always, kept when it fits: no branch on the deal's cards
+            k += (cd[C_ELEMENT * MT + c] == 1) & (cd[C_KIND * MT + c] != kind) & ((cd[C_THEMES * MT + c] & need) != 0)
     st[OPT_N + K_ELEMENT] = k
+
+
+@inline_kernel
+def follow_rule(st, cd, owner):
+    """(kind, themes) of can_follow without a bend for the started dream of ``owner``: the next element must
+    be of another kind than ``kind`` and share a theme with the mask ``themes`` (Z5.1, Z5.2, Z12)."""
+    last = st[DREAM_CARD + owner * MAX_DREAM + st[DREAM_N + owner] - 1]
+    ht = st[HOLDER_THEME + owner]
+    return cd[C_KIND * MT + last], (1 << ht) if ht >= 0 else cd[C_THEMES * MT + last]
 
 
 @kernel
@@ -234,18 +252,25 @@ def stuck(st, cd, seat):
 
 @kernel
 def second_options(st, cd, seat):
+    """reference.second_options, in another order (sorted only where the order decides, see ask)."""
     p = st[PLAYERS]
     base = OPTS + K_SECOND * OPTCAP
     k = 0
+    held = HELD + seat * HCAP
+    # an element into each started dream of an opponent (Z6.1), the dream's rule read once
+    for s in range(p):
+        if s == seat or st[DREAM_N + s] == 0:
+            continue
+        kind, need = follow_rule(st, cd, s)
+        for j in range(st[HELD_N + seat]):
+            c = st[held + j]
+            st[base + k] = M_ELEMENT * MOVE + s * TARGET + c   # kept when it fits (no branch, as above)
+            k += (cd[C_ELEMENT * MT + c] == 1) & (cd[C_KIND * MT + c] != kind) & ((cd[C_THEMES * MT + c] & need) != 0)
     for j in range(st[HELD_N + seat]):
-        c = st[HELD + seat * HCAP + j]
+        c = st[held + j]
         st[base + k] = M_DISCARD * MOVE + c
         k += 1
         if cd[C_ELEMENT * MT + c] == 1:
-            for s in range(p):
-                if s != seat and can_follow(st, cd, s, c, NO_BEND, False):
-                    st[base + k] = M_ELEMENT * MOVE + s * TARGET + c
-                    k += 1
             continue
         kind = cd[C_KIND * MT + c]
         effect = cd[C_EFFECT * MT + c]

@@ -103,7 +103,7 @@ SC_WIDTH = 4
 @njit(cache=True)
 def new_game(st, cd, players, removed, seed_mixed, game_index):
     """reference.new_game on st (Z2)."""
-    st[:] = 0
+    st[:OPTS] = 0          # the option areas and WHO (half of st) are scratch, always written before read
     nt = cd[T_NTYPES]
     st[PLAYERS] = players
     st[NTYPES] = nt
