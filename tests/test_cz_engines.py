@@ -54,6 +54,69 @@ def test_other_variants_and_decks_play_identically(tmp_path):
         same(play_games(setup, seats, 3, 0, 15, engine="fast"), play_games(setup, seats, 3, 0, 15, engine="reference"))
 
 
+TANGLED = (('["+2 with Cooking"]', '["+2 with Cooking", "+1 with Mom", "-2 with Beach"]'),   # Mom names itself
+           ('["+2 with Beach"]', '["+2 with Beach", "+1 with Mom"]'))      # two cards name Beach, two Mom
+
+
+def tangled_deck(tmp_path):
+    """The shipped deck with modifiers the fast engine's running tallies must get right: a card naming itself
+    (it needs another copy) and cards named by several modifiers, with three copies of every single card."""
+    from simcore.games.counting_zzzzs import load_cards
+    text = (SCENARIOS_DIR.parent / "cards.toml").read_text(encoding="utf-8")
+    for old, new in TANGLED:
+        assert old in text
+        text = text.replace(old, new)
+    deck = tmp_path / "tangled.toml"
+    deck.write_text(text.replace("count = 1\n", "count = 3\n"), "utf-8")
+    return load_cards(deck)
+
+
+def test_fast_dream_points_match_the_reference(tmp_path):
+    """fast_state.dream_points reads a dream's worth off running tallies: the dream as it is, with one more
+    card and with one context card forced must each equal reference.dream_points of that dream (Z14)."""
+    import random
+
+    from simcore.games.counting_zzzzs import fast_state as FS
+    cards = tangled_deck(tmp_path)
+    fast_engine()
+    cd = FS.card_table(cards)
+    elements = [c for c in range(len(cards)) if cards.element[c]]
+    named = [cards.names.index(n) for n in ("Mom", "Beach", "Cooking")] * 6   # the named cards, often
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(400):
+        game = R.blank_game(parse_setup(2, "remove=0", cards))
+        d = game.dreams[0]
+        for _ in range(rng.randrange(0, 10)):
+            c = rng.choice(elements + named)
+            d.cards.append(c)
+            d.forced.append(rng.choice([R.UNFORCED, R.FORCED_POS, R.FORCED_NEG]) if cards.polarity[c] == R.CONTEXT
+                            else R.UNFORCED)
+            d.force_card.append(-1)
+        st = fast_state(game)
+        assert FS.dream_points(st, cd, 0, -1, -1, -1) == R.dream_points(cards, d)
+        extra = rng.choice(elements + named)
+        more = d.copy()
+        more.cards.append(extra)
+        more.forced.append(R.UNFORCED)
+        more.force_card.append(-1)
+        assert FS.dream_points(st, cd, 0, extra, -1, -1) == R.dream_points(cards, more)
+        free = [i for i, c in enumerate(d.cards) if cards.polarity[c] == R.CONTEXT and d.forced[i] == R.UNFORCED]
+        if free:
+            i, f = rng.choice(free), rng.choice([R.FORCED_POS, R.FORCED_NEG])
+            forced = d.copy()
+            forced.forced[i] = f
+            assert FS.dream_points(st, cd, 0, -1, i, f) == R.dream_points(cards, forced)
+            checked += 1
+    assert checked > 50
+
+
+def test_tangled_modifiers_play_identically(tmp_path):
+    setup = parse_setup(3, "base", tangled_deck(tmp_path))
+    seats = ["greedy", "random", "greedy/no-block"]
+    same(play_games(setup, seats, 4, 0, 20, engine="fast"), play_games(setup, seats, 4, 0, 20, engine="reference"))
+
+
 def test_results_are_consistent():
     setup = parse_setup(3, "base")
     r = play_games(setup, ["greedy"] * 3, 8, 0, 400)
@@ -134,15 +197,16 @@ def reshuffled(game: R.Game, seed: int) -> R.Game:
 
 
 def fast_search(game: R.Game, kind: str, budget: int) -> int:
-    engine = fast_engine()
+    fast_engine()
     from simcore.games.counting_zzzzs import fast as F
     from simcore.games.counting_zzzzs import fast_state as FS
-    md, ms = engine.modifier_tables(game.cards)
+    cd = FS.card_table(game.cards)
     st = fast_state(game)
     st[FS.MODE] = FS.MODE_BOTS
-    F.second_options(st, game.cards.array(), 0)
+    F.second_options(st, cd, 0)
     rng = np.array([GameRng.decisions(3, 4).state], dtype=np.uint64)
-    return int(F.search_choice(st, game.cards.array(), md, ms, rng, 0, FS.K_SECOND, budget))
+    script = np.zeros((0, FS.SC_WIDTH), np.int64)
+    return int(F.search_choice(st, cd, rng, script, FS.new_work(), 0, FS.K_SECOND, budget))
 
 
 @pytest.mark.parametrize("seed, n", [(1, 3), (2, 6), (4, 9)])

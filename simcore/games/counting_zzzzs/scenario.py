@@ -202,12 +202,13 @@ def fast_state(game: R.Game) -> np.ndarray:
             st[F.DREAM_CARD + k], st[F.DREAM_FORCED + k], st[F.DREAM_FCARD + k] = c, f, fc
         st[F.HOLDER_THEME + s], st[F.HOLDER_CARD + s] = d.holder_theme, d.holder_card
         st[F.DREAM_PTS + s] = R.dream_points(game.cards, d)
+    F.recount_dreams(st, F.card_table(game.cards))           # the dreams' running tallies (dream_points)
     return st
 
 
 def run_fast(data: dict, base: Path | None) -> dict:
     from .play import fast_engine
-    modifier_tables = fast_engine().modifier_tables
+    fast_engine()                                         # the numba cache guard, before the kernels load
     from . import fast_state as F
     from .fast import play_game
     game = build_reference(data, base)                    # the setup's parsing, shared; state copied to arrays
@@ -219,8 +220,7 @@ def run_fast(data: dict, base: Path | None) -> dict:
         script[r, F.SC_CHOICE] = encode_choice(cards, kind, e.get("choice")) if kind in R.KINDS else ILLEGAL
         script[r, F.SC_KIND] = -1
     st = fast_state(game)
-    md, ms = modifier_tables(cards)
-    play_game(st, cards.array(), md, ms, np.zeros(1, np.uint64), script)
+    play_game(st, F.card_table(cards), np.zeros(1, np.uint64), script, F.new_work())
     for r, entry in enumerate(choices):
         if script[r, F.SC_KIND] < 0:
             raise ScenarioFail(f"{len(choices) - r} choice(s) left over when the game ended")
