@@ -116,8 +116,10 @@ def game_shape(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
         if g.height == 0:
             continue
         p = c["players"]
+        # sorted by game: group_by's own order varies from run to run, and the means below would then
+        # add the same numbers in another order (another last digit)
         per_game = g.group_by("game").agg(pl.col("turns").first(), pl.col("end").first(),
-                                          pl.col("dreams").sum(), pl.col("dream_elements").sum())
+                                          pl.col("dreams").sum(), pl.col("dream_elements").sum()).sort("game")
         turns = per_game["turns"].to_numpy()
         t, tlo, thi = mean_ci(turns)
         length = per_game["dream_elements"].to_numpy() / np.maximum(per_game["dreams"].to_numpy(), 1)

@@ -215,7 +215,10 @@ def read_folder(folder) -> tuple[pl.DataFrame, pl.DataFrame, list[str], dict, st
         files = sorted((folder / "chunks" / c["id"]).glob("games-*.parquet"))
         if not files:
             continue
-        frames.append(pl.concat([pl.read_parquet(f) for f in files], how="diagonal"))
+        # a card's column only ever asks "did this seat score it?" (analysis.element_cards): one bit instead of a
+        # 32-bit count keeps a full study's 2 million seat rows x one column per element card under 1 GB
+        frames.append(pl.concat([pl.read_parquet(f).with_columns(pl.col(r"^element_scored_\d+$") > 0)
+                                 for f in files], how="diagonal"))
         configs.append({"config": c["id"], "variant": c["variant"], "players": c["players"],
                         "strategies": list(c["strategies"])})
     if not frames:
