@@ -87,6 +87,15 @@ def test_folders_are_searched_recursively_in_name_order(tmp_path):
     assert lines(result) == [f"PASS {names[2]}", f"PASS {names[1]}", f"PASS {names[0]}", "3 passed, 0 failed"]
 
 
+def test_no_paths_plays_the_games_own_scenarios():
+    # as for the other games: the scenarios installed with the package, each once, all passing
+    result = run("conformance", "--engine", "reference")
+    own = sorted(OWN.rglob("*.json"))
+    assert result.exit_code == 0, result.output
+    assert lines(result)[-1] == f"{len(own)} passed, 0 failed" and len(own) > 30
+    assert sum(ln.startswith("PASS ") for ln in lines(result)) == len(own)
+
+
 def test_no_scenario_found_is_one_line_and_exit_2(tmp_path):
     (tmp_path / "sub").mkdir()
     result = run("conformance", str(tmp_path))

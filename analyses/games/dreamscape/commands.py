@@ -98,12 +98,13 @@ def conformance(paths: list[Path] | None, engine: str) -> dict:
     and counts as ``malformed`` (the command's exit code 2).
     """
     from simcore.games import GameError
+    from simcore.games.dreamscape import SCENARIOS_DIR
     from simcore.games.dreamscape.conformance import ENGINE_CHOICES, run_scenario_file, scenario_files
 
     if engine not in ENGINE_CHOICES:
         raise GameError(f"--engine must be one of {', '.join(ENGINE_CHOICES)}, got {engine!r}")
-    if not paths:
-        raise GameError("give scenario files or folders (e.g. ../shared/conformance)")
+    if not paths:  # the game's own, installed with it, as for every game (the shared ones: ../shared/conformance)
+        paths = [SCENARIOS_DIR]
     files = list(scenario_files(paths))
     if not files:
         raise GameError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths)}")
