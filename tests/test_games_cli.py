@@ -128,10 +128,6 @@ def test_conformance_names_a_failing_scenario(pd, tmp_path):
     assert result.stdout.splitlines()[0].startswith("FAIL broken: reference:")
 
 
-def test_dreamscape_conformance_still_needs_a_path():
-    assert_one_line_error(run("conformance"), "scenario")
-
-
 def test_study_summarize_report_of_a_pleasant_dreams_study(tmp_path):
     plan = tmp_path / "mini.toml"
     plan.write_text('game = "pleasant-dreams"\nname = "mini"\ngames = 200\nchunk_size = 100\n'

@@ -2,11 +2,13 @@
 
 Pleasant Dreams and Counting Zzzzs name their bots the same way (three bots, the third a search
 player with a budget K, each of which may be forbidden action types); each game keeps its own bot
-names, action types, budgets and error class, and this module reads and writes the text.
+names, action types, budgets and error class (a :class:`BotNotation`), and this module reads and
+writes the text.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 SEARCH = 2  # the kind of the search player: the third bot name
 
@@ -64,3 +66,46 @@ def check_play_args(setup, setup_type: type, strategies, seed: int, first_game: 
         raise error(f"games beyond index {MAX_GAMES} are not allowed")
     if engine not in ("fast", "reference"):
         raise error(f"engine must be 'fast' or 'reference', not {engine!r}")
+
+
+@dataclass(frozen=True)
+class BotNotation:
+    """One card game's bot notation: its bot names (the third the search player), action types,
+    search budgets, error class and Setup type."""
+
+    bots: tuple[str, ...]
+    actions: tuple[str, ...]
+    error: type[Exception]
+    setup_type: type
+    default_budget: int
+    max_budget: int
+
+    def parse(self, spec: str) -> Bot:
+        """A Bot from a spec (``NAME``, ``search@K``, then any number of ``/no-ACTION``); the game's error naming the problem."""
+        return Bot(*parse_bot_spec(spec, self.bots, self.actions, self.error, self.default_budget, self.max_budget),
+                   notation=self)
+
+    def check_strategy(self, spec: str, setup) -> str:
+        """The canonical form of a strategy spec, or the game's error (one line)."""
+        if not isinstance(setup, self.setup_type):
+            raise self.error("check_strategy needs a Setup from parse_setup")
+        return self.parse(spec).spec
+
+    def check_run(self, setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
+        """Check ``play_games``' arguments; the parsed bots, one per seat."""
+        check_play_args(setup, self.setup_type, strategies, seed, first_game, n_games, engine, self.error)
+        return [self.parse(s) for s in strategies]
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A parsed strategy spec: kind (index in the notation's bots), search budget K, banned actions (bit mask)."""
+
+    kind: int
+    budget: int
+    banned: int
+    notation: BotNotation = field(repr=False, compare=False)
+
+    @property
+    def spec(self) -> str:
+        return bot_spec_text(self.notation.bots, self.notation.actions, self.kind, self.budget, self.banned)

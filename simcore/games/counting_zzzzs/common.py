@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.games.botspec import bot_spec_text, check_play_args, parse_bot_spec
+from simcore.games.botspec import Bot, BotNotation
 
 NAME = "counting-zzzzs"
 TITLE = "Counting Zzzzs"
@@ -147,35 +147,10 @@ class Setup:
 BOTS = ("random", "greedy", "search")  # kind 0, 1, 2 of a Bot
 
 
-@dataclass(frozen=True)
-class Bot:
-    """A parsed strategy spec: kind 0 random, 1 greedy, 2 search; budget K; banned action kinds (bit mask)."""
-
-    kind: int
-    budget: int
-    banned: int
-
-    @property
-    def spec(self) -> str:
-        return bot_spec_text(BOTS, ACTION_TYPES, self.kind, self.budget, self.banned)
-
-
-def parse_bot(spec: str) -> Bot:
-    """A Bot from a spec (random, greedy, search@K, then any number of /no-ACTION); CZError naming the problem."""
-    return Bot(*parse_bot_spec(spec, BOTS, ACTION_TYPES, CZError, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET))
-
-
-def check_strategy(spec: str, setup: Setup) -> str:
-    """The canonical form of a strategy spec, or CZError (one line)."""
-    if not isinstance(setup, Setup):
-        raise CZError("check_strategy needs a Setup from parse_setup")
-    return parse_bot(spec).spec
-
-
-def check_run(setup: Setup, strategies, seed: int, first_game: int, n_games: int, engine: str) -> list[Bot]:
-    """Check play_games' arguments; the parsed bots, one per seat."""
-    check_play_args(setup, Setup, strategies, seed, first_game, n_games, engine, CZError)
-    return [parse_bot(s) for s in strategies]
+NOTATION = BotNotation(BOTS, ACTION_TYPES, CZError, Setup, DEFAULT_SEARCH_BUDGET, MAX_SEARCH_BUDGET)
+parse_bot = NOTATION.parse            # random, greedy, search@K, then any number of /no-ACTION; CZError naming the problem
+check_strategy = NOTATION.check_strategy
+check_run = NOTATION.check_run
 
 
 # Per-game results (the contract's dict of arrays); END codes and WAKE causes.
