@@ -451,7 +451,8 @@ def exploit(
     games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Games per cell (player count x variant x seat), 1 to 10**12.") = 1000,
     playouts: option(int, "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).") = 8,
     phases: option(Optional[str], "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
-                         "search:NAME@K:late); default every decision.") = None,
+                         "search:NAME@K:late), optionally with the decision kinds it searches there (late:buy+perform: "
+                         "search:NAME@K:late:buy+perform); default every decision.") = None,
     seed: SeedOpt = 1,
     as_json: JsonOpt = False,
     out: TableOutOpt = None,

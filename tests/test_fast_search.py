@@ -303,6 +303,52 @@ def test_bad_phases_are_one_line_errors(spec):
     assert "early, mid, late" in str(exc.value) and "\n" not in str(exc.value)
 
 
+# ------------------------------------------------------------------ a search player limited to decision kinds
+
+
+def test_a_kind_limited_search_plays_the_games_of_a_search_masked_to_those_kinds():
+    """search:NAME@K:late:buy+perform is the late searcher whose mask holds only purchases and performs.
+
+    The diagnostics set the same mask another way (a hook at every turn start, research/diagnostic_games.py);
+    the games must agree bit for bit, and differ from searching every kind and from not searching.
+    """
+    from research.diagnostic_games import only_phase, play_restricted
+
+    cfg = SimConfig(3, Options())
+    limited = load_strategy("search:expert@2:late:perform+buy")
+    assert limited == "search:expert@2:late:buy+perform"  # kinds in DECISION_KINDS order
+    every = load_strategy("search:expert@2:late")
+    mask = only_phase((1 << DECISION_ID["buy"]) | (1 << DECISION_ID["perform"]), 2)
+    masked = play_restricted(cfg, 8, 4, [every, "expert", "expert"], [mask, 0, 0])
+    games = simulate(cfg, 8, 4, [limited, "expert", "expert"])
+    assert np.array_equal(games.win, masked)
+    whole = simulate(cfg, 8, 4, [every, "expert", "expert"])
+    plain = simulate(cfg, 8, 4, ["expert"] * 3)
+    differs = [not _same(games, other) for other in (whole, plain)]
+    assert all(differs)
+    assert _same(games, simulate(cfg, 8, 4, [limited, "expert", "expert"], chunk_size=3))
+
+
+def test_searching_every_kind_is_the_plain_search_player():
+    from simcore.games.dreamscape.rules import DECISION_KINDS
+
+    every = "+".join(DECISION_KINDS)
+    assert load_strategy(f"search:linear@3:late:{every}") == "search:linear@3:late"
+    assert load_strategy(f"search:linear@3:early+mid+late:{every}") == "search:linear@3"
+    name = load_strategy("search:linear@3:early+mid+late:buy")  # purchases in every phase
+    assert name == "search:linear@3:early+mid+late:buy"
+    assert get_record(name).skip == ((1 << len(DECISION_KINDS)) - 1) & ~(1 << DECISION_ID["buy"])
+    assert "every buy decision" in get_record(name).description
+
+
+@pytest.mark.parametrize("spec", ["search:linear@4:late:", "search:linear@4:late:dance", "search:linear@4:late:buy+buy",
+                                  "search:linear@4:late:buy:perform"])
+def test_bad_kinds_are_one_line_errors(spec):
+    with pytest.raises(StrategyError) as exc:
+        load_strategy(spec)
+    assert "decision kinds" in str(exc.value) and "\n" not in str(exc.value)
+
+
 def test_a_phase_limited_search_gives_the_same_games_whatever_the_chunk_size():
     name = load_strategy("search:linear@2:mid+late")
     cfg = SimConfig(4, Options(False, True))

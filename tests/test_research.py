@@ -48,6 +48,17 @@ def test_late_decisions_runs_on_a_tiny_budget():
     assert "regret" in (done.stdout + done.stderr).lower()
 
 
+@pytest.mark.slow
+def test_late_search_frontier_runs_on_a_tiny_budget(tmp_path):
+    out = tmp_path / "frontier.json"
+    done = run("late_search_frontier.py", "--players", "2", "--games", "4", "--speed-games", "4", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    names = [row["level"] for row in data["levels"]]
+    assert names[0] == "search:expert@8:late" and "search:expert@2:late:buy+perform" in names
+    assert all(len(row["gain"]) == 2 and row["games_per_s"] > 0 for row in data["levels"])
+
+
 def test_train_expert_recipe_matches_the_shipped_tables():  # "train_expert.sh"
     """train_expert.sh writes every shipped expert table, with options `dreamscape train` accepts."""
     text = (RESEARCH / "train_expert.sh").read_text()

@@ -42,6 +42,7 @@ from simcore.games.dreamscape.bots.errors import StrategyError, error_line
 from simcore.games.dreamscape.bots.linear import load_linear
 from simcore.games.dreamscape.bots.expert import load_expert
 from simcore.games.dreamscape.bots.registry import SIGNATURE_TEXT, compile_strategy
+from simcore.games.dreamscape.rules import DECISION_KINDS
 
 
 def strategy(name: str, description: str = "", decides: Sequence[str] | None = None) -> Callable:
@@ -77,7 +78,9 @@ def load_strategy(spec: str) -> str:
     played out K times per option, default 8) with the strategy SPEC (any of
     the forms above) in its playouts, registered on first use;
     ``search:SPEC@K:late`` (``:mid+late`` ...) searches the decisions of those
-    game phases only (thirds of the Sleep Deck) and plays SPEC at the others.
+    game phases only (thirds of the Sleep Deck) and plays SPEC at the others;
+    ``search:SPEC@K:late:buy+perform`` searches only those decision kinds
+    (names of :data:`simcore.games.dreamscape.rules.DECISION_KINDS`) there.
     """
     if spec.startswith("search:"):
         return _load_search(spec)
@@ -105,16 +108,24 @@ def load_strategy(spec: str) -> str:
 
 
 def _load_search(spec: str) -> str:
-    inner, k_text, phases = spec[len("search:"):], None, None
+    inner, k_text, phases, kinds = spec[len("search:"):], None, None, None
     if "@" in inner:
         inner, k_text = inner.rsplit("@", 1)
         # search:NAME@K:late: the game phases it searches (not "/": a study's tables join seats' bots with "/")
         if ":" in k_text:
             k_text, phase_text = k_text.split(":", 1)
+            # search:NAME@K:PHASES:KINDS: the decision kinds it searches, e.g. search:expert@2:late:buy+perform
+            phase_text, has_kinds, kind_text = phase_text.partition(":")
             phases = phase_text.split("+")
             if not all(p in GAME_PHASES for p in phases) or len(set(phases)) != len(phases):
                 raise StrategyError(f"strategy {spec!r}: the game phases in search:NAME@K:PHASES are "
                                     f"{', '.join(GAME_PHASES)} joined with +, e.g. search:expert@8:late, got {phase_text!r}")
+            if has_kinds:
+                kinds = kind_text.split("+")
+                if not all(k in DECISION_KINDS for k in kinds) or len(set(kinds)) != len(kinds):
+                    raise StrategyError(f"strategy {spec!r}: the decision kinds in search:NAME@K:PHASES:KINDS are "
+                                        f"{', '.join(DECISION_KINDS)} joined with +, e.g. search:expert@2:late:buy+perform, "
+                                        f"got {kind_text!r}")
     if not inner:
         raise StrategyError(f"strategy {spec!r}: name the playout strategy, e.g. search:linear or search:linear@16")
     playouts = SEARCH_PLAYOUTS
@@ -124,7 +135,7 @@ def _load_search(spec: str) -> str:
         playouts = int(k_text)
     policy = load_strategy(inner)
     try:
-        return register_search(policy, playouts, phases)
+        return register_search(policy, playouts, phases, kinds)
     except ValueError as exc:
         raise StrategyError(f"strategy {spec!r}: {exc}") from None
 

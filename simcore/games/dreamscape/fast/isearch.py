@@ -231,7 +231,10 @@ def search_buffers(st, wk, fw, modes, weights):
         m = modes[MD_SCORE, s]
         kinds = 0
         if m == MODE_SEARCH:
-            kinds = ALL_KINDS_MASK | modes[MD_SKIP, s]  # a phase-limited search player skips the others
+            # MD_SKIP: the game phases (PX_PHASE_SHIFT bits) and the decision kinds (kind bits) it does not
+            # search; 0 searches everything. A kind it skips is played by its policy, as a skipped phase is.
+            skip = modes[MD_SKIP, s]
+            kinds = (ALL_KINDS_MASK & ~skip) | (skip & ~ALL_KINDS_MASK)
             rwk[base + PX_MODES, s] = modes[MD_POLICY, s]  # beyond a full prefix: the policy
             set_policy(fw, s, weights[s], modes[MD_POLICY, s])
         else:

@@ -93,7 +93,7 @@ MD_SCORE = 0  # the score mode
 MD_POLICY = 1  # the rollout policy mode
 MD_PLAYOUTS = 2  # rollout playouts per option
 MD_DECIDES = 3  # bit mask of the kinds a MODE_CALL strategy is called at
-MD_SKIP = 4  # MODE_SEARCH: the game phases it does not search (simcore.games.dreamscape.fast.prefix skip bits; 0: every phase)
+MD_SKIP = 4  # MODE_SEARCH: the game phases and decision kinds it does not search (prefix.PX_KINDS bits; 0: everything)
 N_MD = 5  # rows of ``modes``
 
 # ---------------------------------------------------------------- wk rows (from the end)

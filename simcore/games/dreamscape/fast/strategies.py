@@ -132,7 +132,8 @@ class StrategyRecord:
         keyed ``(players, sleep_token, shifting_tokens)``; ``weights`` is the
         table played where no key matches (:func:`weights_for`).
     skip : int
-        MODE_SEARCH: the game phases it does not search (:func:`phase_skip_bits`); 0 searches every phase.
+        MODE_SEARCH: the game phases and decision kinds it does not search (:func:`phase_skip_bits`,
+        :func:`kind_skip_bits`); 0 searches every decision.
     """
 
     name: str
@@ -470,18 +471,33 @@ def phase_skip_bits(phases) -> int:
     return sum(1 << (PX_PHASE_SHIFT + i) for i, p in enumerate(GAME_PHASES) if p not in phases)
 
 
-def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -> str:
+def kind_skip_bits(kinds) -> int:
+    """The search mask bits that skip every decision kind not in ``kinds`` (names of DECISION_KINDS; None: none skipped)."""
+    if kinds is None:
+        return 0
+    if not kinds:
+        raise ValueError("name at least one decision kind to search")
+    return ALL_KINDS & ~kinds_mask(list(kinds))
+
+
+def search_name(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None, kinds=None) -> str:
     """The registered name of the search player over ``policy``.
 
-    ``search:NAME`` (default K), ``search:NAME@K``, or with game phases
-    ``search:NAME@K:late`` (``:mid+late``: the phases it searches, in game order).
+    ``search:NAME`` (default K), ``search:NAME@K``, with game phases
+    ``search:NAME@K:late`` (``:mid+late``: the phases it searches, in game order),
+    and with decision kinds ``search:NAME@K:late:buy+perform`` (the kinds it
+    searches, in DECISION_KINDS order; ``:early+mid+late:buy`` searches the
+    purchases of every phase).
     """
+    if kinds is not None and kind_skip_bits(kinds) != 0:
+        text = "+".join(p for p in GAME_PHASES if phases is None or p in phases)
+        return f"search:{policy}@{playouts}:{text}:" + "+".join(k for k in DECISION_KINDS if k in kinds)
     if phases is not None and phase_skip_bits(phases) != 0:
         return f"search:{policy}@{playouts}:" + "+".join(p for p in GAME_PHASES if p in phases)
     return f"search:{policy}" if playouts == SEARCH_PLAYOUTS else f"search:{policy}@{playouts}"
 
 
-def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -> str:
+def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None, kinds=None) -> str:
     """Register the search player (MODE_SEARCH, :mod:`simcore.games.dreamscape.fast.isearch`) over a registered policy.
 
     At every decision with 2+ options the seat plays each option out
@@ -501,6 +517,12 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -
         ``late``: more than 2/3, more than 1/3, or less of the Sleep Deck
         left, the expert tables' split) and play ``policy`` at the others.
         Default: every phase.
+    kinds : sequence of str, optional
+        Search only decisions of these kinds (names of
+        :data:`simcore.games.dreamscape.rules.DECISION_KINDS`, e.g. ``buy``,
+        ``perform``) and play ``policy`` at the others: search costs time
+        where it gains little (docs/research/2026-11-25-late-search-frontier.md).
+        Default: every kind.
 
     Returns
     -------
@@ -510,8 +532,8 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -
     Raises
     ------
     ValueError
-        ``playouts`` is not a whole number >= 1, ``phases`` names no or an
-        unknown phase, or ``policy`` is a rollout or search player.
+        ``playouts`` is not a whole number >= 1, ``phases`` or ``kinds``
+        names none or an unknown one, or ``policy`` is a rollout or search player.
     KeyError
         ``policy`` is not registered.
     """
@@ -521,9 +543,11 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None) -
     base = get_record(policy)
     if base.mode in (MODE_ROLLOUT, MODE_SEARCH):
         raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy")
-    skip = phase_skip_bits(phases)
-    name = search_name(policy, k, phases)
-    where = "every decision" if skip == 0 else "every decision of the " + " and ".join(
+    skip = phase_skip_bits(phases) | kind_skip_bits(kinds)
+    name = search_name(policy, k, phases, kinds)
+    what = "every decision" if kind_skip_bits(kinds) == 0 else "every " + ", ".join(
+        x for x in DECISION_KINDS if x in kinds) + " decision"
+    where = what if phase_skip_bits(phases) == 0 else what + " of the " + " and ".join(
         p for p in GAME_PHASES if p in phases) + " game"
     # registered again on every use: the policy may have been re-registered (linear:FILE)
     register(name, base.compiled, f"search at {where}: {k} playouts per option with {policy!r}",
