@@ -59,6 +59,18 @@ def test_late_search_frontier_runs_on_a_tiny_budget(tmp_path):
     assert all(len(row["gain"]) == 2 and row["games_per_s"] > 0 for row in data["levels"])
 
 
+@pytest.mark.slow
+def test_late_search_doubling_ladder_pairs_its_levels_on_the_same_deals(tmp_path):
+    """A "doubling" from K to the same K plays the same games: every step's gain is exactly 0 in every seat."""
+    out = tmp_path / "ladder.json"
+    done = run("late_search_frontier.py", "--players", "2", "--games", "6", "--ladder", "1,1,2", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    seats = json.loads(out.read_text())["seats"]
+    assert [s["seat"] for s in seats] == [1, 2]
+    assert all(s["steps"][0]["gain"] == [0.0, 0.0, 0.0] and s["steps"][1]["from"] == 1 and s["steps"][1]["to"] == 2
+               for s in seats)
+
+
 def test_train_expert_recipe_matches_the_shipped_tables():  # "train_expert.sh"
     """train_expert.sh writes every shipped expert table, with options `dreamscape train` accepts."""
     text = (RESEARCH / "train_expert.sh").read_text()
