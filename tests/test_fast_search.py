@@ -327,6 +327,14 @@ def test_a_kind_limited_search_plays_the_games_of_a_search_masked_to_those_kinds
     differs = [not _same(games, other) for other in (whole, plain)]
     assert all(differs)
     assert _same(games, simulate(cfg, 8, 4, [limited, "expert", "expert"], chunk_size=3))
+    import numba
+
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        assert _same(games, simulate(cfg, 8, 4, [limited, "expert", "expert"]))
+    finally:
+        numba.set_num_threads(before)
 
 
 def test_searching_every_kind_is_the_plain_search_player():
