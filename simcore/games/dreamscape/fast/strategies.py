@@ -543,12 +543,11 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None, k
     base = get_record(policy)
     if base.mode in (MODE_ROLLOUT, MODE_SEARCH):
         raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy")
-    skip = phase_skip_bits(phases) | kind_skip_bits(kinds)
+    phase_skip, kind_skip = phase_skip_bits(phases), kind_skip_bits(kinds)
+    skip = phase_skip | kind_skip
     name = search_name(policy, k, phases, kinds)
-    what = "every decision" if kind_skip_bits(kinds) == 0 else "every " + ", ".join(
-        x for x in DECISION_KINDS if x in kinds) + " decision"
-    where = what if phase_skip_bits(phases) == 0 else what + " of the " + " and ".join(
-        p for p in GAME_PHASES if p in phases) + " game"
+    what = "every decision" if kind_skip == 0 else "every " + ", ".join(x for x in DECISION_KINDS if x in kinds) + " decision"
+    where = what if phase_skip == 0 else what + " of the " + " and ".join(p for p in GAME_PHASES if p in phases) + " game"
     # registered again on every use: the policy may have been re-registered (linear:FILE)
     register(name, base.compiled, f"search at {where}: {k} playouts per option with {policy!r}",
              mode=MODE_SEARCH, weights=base.weights, playouts=k, policy=base.mode)
