@@ -468,20 +468,15 @@ def exploit(
 
 @app.command(rich_help_panel=BOTS)
 def train(
-    out: option(Optional[Path], "--out", help="Where to write it (expert: a TOML table, play it with --strategy expert:FILE; "
-                      "strong: a value file, play it with --strategy strong:FILE; default out/<strategy>-<P>p-<variant>"
-                      ".toml or .npz).") = None,
-    strategy: option(str, "--strategy", help="What to train: expert (a table, by expert iteration) or strong (the strong "
-                     "bot's value, from expert self-play).") = "expert",
+    out: option(Optional[Path], "--out", help="Where to write it (default out/<strategy>-<P>p-<variant>.toml or .npz).") = None,
+    strategy: option(str, "--strategy", help="expert (a table, by expert iteration) or strong (its value).") = "expert",
     players: option(int, "--players", "-p", help="Number of players.") = 3,
     variant: VariantOpt = None,
     deck: DeckOpt = None,
     iterations: option(int, "--iterations", help="expert: expert iterations (self-play, then a fit).") = 3,
-    games: option(Optional[int], "--games", "-n", help="Self-play games (expert: per iteration, default 400, every seat "
-                  "searches; strong: default 120,000).") = None,
+    games: option(Optional[int], "--games", "-n", help="Self-play games (expert: 400 per iteration; strong: 120,000).") = None,
     playouts: option(int, "--playouts", "-k", help="expert: playouts per option of the search player in self-play (K).") = 4,
-    check_games: option(int, "--check-games", help="expert: games per seat of the check after each iteration (0: keep "
-                        "the last table).") = 2000,
+    check_games: option(int, "--check-games", help="expert: games per seat of each iteration's check (0: none).") = 2000,
     trees: option(int, "--trees", help="strong: boosting rounds of the value (trees).") = 100,
     leaves: option(int, "--leaves", help="strong: at most this many leaves per tree.") = 63,
     seed: SeedOpt = 1,
@@ -490,16 +485,11 @@ def train(
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Train a bot: an expert table by expert iteration, or the strong bot's value of a position."""
-    if strategy == "strong":
-        data = lab().train_strong(game, out, players, variant, deck, games, trees, leaves, seed, progress,
-                                  _PROCESS["console"])
-        emit(data, as_json, "train_strong_lines")
-        return
-    if strategy != "expert":
-        raise typer.BadParameter(f"--strategy trains expert or strong, got {strategy!r}")
-    data = lab().train(game, out, players, variant, deck, iterations, 400 if games is None else games, playouts,
-                       check_games, seed, progress, _PROCESS["console"])
-    emit(data, as_json, "train_lines")
+    strong = strategy == "strong"
+    data = lab().train_strong(game, out, players, variant, deck, games, trees, leaves, seed, progress, _PROCESS["console"]) \
+        if strong else lab().train(game, out, players, variant, deck, iterations, games, playouts, check_games, seed,
+                                   progress, _PROCESS["console"], strategy=strategy)
+    emit(data, as_json, "train_strong_lines" if strong else "train_lines")
 
 
 @app.command(rich_help_panel=BOTS)

@@ -185,9 +185,13 @@ def generic_restrict(bot: str, counts: list[int], variants: list[str], kinds: li
 
 
 def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
-          deck: Path | None = None, iterations: int = 3, games: int = 400, playouts: int = 4, check_games: int = 2000,
-          seed: int = 1, progress: bool | None = None, interrupts: bool = False) -> dict:
+          deck: Path | None = None, iterations: int = 3, games: int | None = None, playouts: int = 4,
+          check_games: int = 2000, seed: int = 1, progress: bool | None = None, interrupts: bool = False,
+          strategy: str = "expert") -> dict:
     """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
+    if strategy != "expert":
+        raise LabInputError(f"--strategy trains expert or strong, got {strategy!r}")
+    games = 400 if games is None else games
     the = game_of(game)
     the.need("trainer", "train")
     check_players(the, players)
