@@ -468,24 +468,28 @@ def exploit(
 
 @app.command(rich_help_panel=BOTS)
 def train(
-    out: option(Optional[Path], "--out", help="Where to write the trained table (TOML; play it with --strategy expert:FILE; default "
-                      "out/expert-<P>p-<variant>.toml).") = None,
+    out: option(Optional[Path], "--out", help="Where to write it (default out/<strategy>-<P>p-<variant>.toml or .npz).") = None,
+    strategy: option(str, "--strategy", help="expert (a table, by expert iteration) or strong (its value).") = "expert",
     players: option(int, "--players", "-p", help="Number of players.") = 3,
     variant: VariantOpt = None,
     deck: DeckOpt = None,
-    iterations: option(int, "--iterations", help="Expert iterations (self-play, then a fit).") = 3,
-    games: option(int, "--games", "-n", help="Self-play games per iteration (every seat searches).") = 400,
-    playouts: option(int, "--playouts", "-k", help="Playouts per option of the search player in self-play (K).") = 4,
-    check_games: option(int, "--check-games", help="Games per seat of the check after each iteration (0: keep the last table).") = 2000,
+    iterations: option(int, "--iterations", help="expert: expert iterations (self-play, then a fit).") = 3,
+    games: option(Optional[int], "--games", "-n", help="Self-play games (expert: 400 per iteration; strong: 120,000).") = None,
+    playouts: option(int, "--playouts", "-k", help="expert: playouts per option of the search player in self-play (K).") = 4,
+    check_games: option(int, "--check-games", help="expert: games per seat of each iteration's check (0: none).") = 2000,
+    trees: option(int, "--trees", help="strong: boosting rounds of the value (trees).") = 100,
+    leaves: option(int, "--leaves", help="strong: at most this many leaves per tree.") = 63,
     seed: SeedOpt = 1,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
-    """Train an expert table by expert iteration: the search player's choices distilled into a fast bot."""
-    data = lab().train(game, out, players, variant, deck, iterations, games, playouts, check_games, seed, progress,
-                       _PROCESS["console"])
-    emit(data, as_json, "train_lines")
+    """Train a bot: an expert table by expert iteration, or the strong bot's value of a position."""
+    strong = strategy == "strong"
+    data = lab().train_strong(game, out, players, variant, deck, games, trees, leaves, seed, progress, _PROCESS["console"]) \
+        if strong else lab().train(game, out, players, variant, deck, iterations, games, playouts, check_games, seed,
+                                   progress, _PROCESS["console"], strategy=strategy)
+    emit(data, as_json, "train_strong_lines" if strong else "train_lines")
 
 
 @app.command(rich_help_panel=BOTS)

@@ -276,6 +276,18 @@ def train_lines(data: dict) -> list[str]:
     return lines
 
 
+def train_strong_lines(data: dict) -> list[str]:
+    """``dreamscape train --strategy strong``: the games, the fit and the file written."""
+    return [
+        f"Strong bot's value for {data['players']} players, {data['variant']} ({data['deck']}), seed {data['seed']}",
+        f"  games     {data['games']:,} expert self-play games, {data['rows']:,} late turn starts x seats, "
+        f"{data['games_seconds']:.0f} s",
+        f"  fit       {data['trees']} trees of at most {data['leaves']} leaves, {data['fit_seconds']:.0f} s; "
+        f"held-out R2 {data['held_out_r2']:.3f} on {data['held_out_rows']:,} rows of every tenth game",
+        f"  wrote {data['out']} in {data['seconds']:.0f} s; play it with --strategy strong:{data['out']}",
+    ]
+
+
 def restrict_lines(data: dict) -> list[str]:
     """``dreamscape restrict``: per player count, variant and restriction, the types ranked by the loss they cause."""
     lines = [f"Restricted play with {data['strategy']}: one seat may never buy (or never perform) a dream type, the "

@@ -45,6 +45,7 @@ from simcore.games.dreamscape.fast.isearch import (  # noqa: E402
     REC_DECISION,
     REC_WIDTH,
     SearchHooks,
+    nested_buffers,
     search_decision,
     search_loop,
 )
@@ -121,7 +122,7 @@ def label_before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, 
         m2[MD_PLAYOUTS, seat] = extra_k[e]
         salted = mix64(stop_rng ^ (np.uint64(e + 1) * LABEL_SALT))
         search_decision(st0, rwk, base, strats, m2, weights, kind, seat, n, salted,
-                        pst, pwk, pfw, slots, cards, deal, totals)
+                        pst, pwk, pfw, slots, cards, deal, totals, data[6])
         for i in range(n):
             vals[e, i] = totals[i]
 
@@ -144,7 +145,8 @@ labelled_loop = search_loop(SearchHooks(masked_turn_start, label_before_search, 
 def labelled_game(st, wk, fw, strats, modes, weights, masks, deck_at_most, rec, rec_n, extra_k, extra):
     """The engine's search game with the labelling hooks."""
     vals = np.zeros((extra_k.shape[0], 2 * n_opt_rows(st[H_N_CARDS])), dtype=np.float64)  # totals' length
-    labelled_loop(st, wk, fw, strats, modes, weights, rec, rec_n, (masks, deck_at_most, extra_k, extra, vals, modes.copy()))
+    labelled_loop(st, wk, fw, strats, modes, weights, rec, rec_n,
+                  (masks, deck_at_most, extra_k, extra, vals, modes.copy(), nested_buffers(st, modes, weights)))
 
 
 @njit(cache=True, parallel=True)

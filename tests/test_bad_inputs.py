@@ -237,8 +237,12 @@ for swap in ("", "FF", "FF:", ":ID", "FF:ID:ED", "ID:FF", "FF:NT", "XX:ID"):
     bad(f"play-swap-{swap!r}", "play", "--swap", swap)
     bad(f"simulate-swap-{swap!r}", "simulate", "--swap", swap)
 for strategy in ("", "genius", "linear:{binary}", "linear:{latin1}", "linear:{missing}", "linear:{weights_nan_name}",
-                 "linear:{weights_none}", "linear:{adir}", "{missing}:f", "search:", "search:linear@0"):
+                 "linear:{weights_none}", "linear:{adir}", "{missing}:f", "search:", "search:linear@0",
+                 "strong:{binary}", "strong:{missing}", "strong:{adir}", "strong:{empty}", "search:strong:{latin1}@2"):
     bad(f"simulate-strategy-{strategy[:20]}", "simulate", "--strategy", strategy)
+for args in (["--strategy", "genius"], ["--strategy", "strong", "--players", "1"], ["--strategy", "strong", "--games", "5"],
+             ["--strategy", "strong", "--trees", "0"], ["--strategy", "strong", "--out", "{binary}/sub"]):
+    bad(f"train-{'-'.join(args)[:40]}", "train", *args)
 for config in ("binary", "latin1", "utf16", "empty", "notoml", "study_none", "study_emptygroup", "study_seed",
                "study_games", "study_swaps", "study_options", "study_bigdeck", "adir", "missing"):
     bad(f"study-config-{config}", "study", "--config", "{%s}" % config)

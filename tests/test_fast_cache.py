@@ -13,7 +13,8 @@ from simcore.games.dreamscape.fast import cache
 def test_dependencies_are_every_kernel_module_and_the_rule_files():
     names = {p.name for p in cache.dependency_files()}
     kernel_modules = {"jit.py", "layout.py", "scratch.py", "zones.py", "chains.py", "features.py", "decisions.py",
-                      "script.py", "prefix.py", "kernels.py", "search.py", "isearch.py", "batch.py", "strategies.py"}
+                      "script.py", "prefix.py", "kernels.py", "search.py", "isearch.py", "batch.py", "strategies.py",
+                      "encoding.py", "value.py", "value_games.py"}
     # the rule files, and the random streams every game's fast engine shares (simcore/fast_rng.py)
     assert names == kernel_modules | {"rules.py", "scoring.py", "cards.py", "fast_rng.py"}
     # every module that compiles with numba is guarded; pure-Python drivers are not

@@ -85,3 +85,33 @@ def test_train_expert_recipe_matches_the_shipped_tables():  # "train_expert.sh"
                                capture_output=True, text=True, timeout=120).stdout
     for option in set(re.findall(r"(--[a-z-]+)", text)) - {"--out"}:
         assert option in help_text, option
+
+
+def test_train_strong_recipe_matches_the_shipped_values():  # "train_strong.sh"
+    """train_strong.sh writes every shipped value of the strong bot, with options `dreamscape train` accepts."""
+    text = (RESEARCH / "train_strong.sh").read_text()
+    shipped = ROOT / "simcore" / "games" / "dreamscape" / "bots" / "data" / "strong"
+    loops = re.findall(r"for v in ([^;]+); do for p in ([^;]+); do", text)
+    written = {f"{p}p-{v}.npz" for vs, ps in loops for v in vs.split() for p in ps.split()}
+    assert written == {p.name for p in shipped.glob("*.npz")} and len(written) == 6
+    assert set(re.findall(r"--out (\S+)", text)) == {"simcore/games/dreamscape/bots/data/strong/${p}p-$v.npz"}
+    help_text = subprocess.run([str(Path(sys.executable).with_name("dreamscape")), "train", "--help"],
+                               capture_output=True, text=True, timeout=120).stdout
+    for option in set(re.findall(r"(--[a-z-]+)", text)) - {"--out"}:
+        assert option in help_text, option
+    # each shipped file says it was made with the recipe's settings
+    import numpy as np
+    for path in shipped.glob("*.npz"):
+        meta = json.loads(str(np.load(path)["meta"]))
+        assert (meta["games"], meta["trees"], meta["leaves"], meta["seed"]) == (120000, 100, 63, 1), path.name
+
+
+def test_strong_measure_runs_on_a_tiny_budget(tmp_path):  # "strong_measure.py"
+    out = tmp_path / "gain.json"
+    done = run("strong_measure.py", "gain", "--players", "2", "--games", "30", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text())
+    assert [r["seat"] for r in rows] == [1, 2] and all(r["lo"] <= r["gain"] <= r["hi"] for r in rows)
+    assert all(abs(r["gain"] - (r["strong"] - r["expert"])) < 1e-9 for r in rows)
+    done = run("strong_measure.py", "speed", "--players", "2", "--games", "20", "--reps", "1")
+    assert done.returncode == 0 and "games/s" in done.stdout, done.stderr

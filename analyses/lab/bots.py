@@ -185,9 +185,13 @@ def generic_restrict(bot: str, counts: list[int], variants: list[str], kinds: li
 
 
 def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
-          deck: Path | None = None, iterations: int = 3, games: int = 400, playouts: int = 4, check_games: int = 2000,
-          seed: int = 1, progress: bool | None = None, interrupts: bool = False) -> dict:
+          deck: Path | None = None, iterations: int = 3, games: int | None = None, playouts: int = 4,
+          check_games: int = 2000, seed: int = 1, progress: bool | None = None, interrupts: bool = False,
+          strategy: str = "expert") -> dict:
     """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
+    if strategy != "expert":
+        raise LabInputError(f"--strategy trains expert or strong, got {strategy!r}")
+    games = 400 if games is None else games
     the = game_of(game)
     the.need("trainer", "train")
     check_players(the, players)
@@ -204,6 +208,35 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
     command = (f"dreamscape train --players {players} --variant {name}{deck_part} --iterations {iterations} "
                f"--games {games} --playouts {playouts} --check-games {check_games} --seed {seed} --out {out}")
     return own(the, "train")(setup, out, iterations, games, playouts, check_games, seed, command)
+
+
+def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
+                 deck: Path | None = None, games: int | None = None, trees: int = 100, leaves: int = 63, seed: int = 1,
+                 progress: bool | None = None, interrupts: bool = False) -> dict:
+    """Train the strong bot's value of a position (needs the game's ``train_strong``); the file goes to ``out``."""
+    the = game_of(game)
+    run = own(the, "train_strong")
+    if run is None:
+        raise LabInputError(f"{the.title} has no strong bot to train (train --strategy expert trains its tables)")
+    check_players(the, players, 2, "the strong bot's value needs --players 2 to 4 (solo has no opponent to beat: "
+                                   "strong plays the expert table there)")
+    games = 120_000 if games is None else games
+    if games < HOLD_OUT_GROUPS or trees < 1 or leaves < 2:
+        raise LabInputError(f"--games must be at least {HOLD_OUT_GROUPS}, --trees at least 1, --leaves at least 2")
+    setup = the.setup(players, variant or "base", deck)
+    name = the.variant_name(setup)
+    if out is None:
+        out = default_out("strong", f"{players}p", name, suffix=".npz")
+        out.parent.mkdir(parents=True, exist_ok=True)
+    out = writable_file(Path(out))
+    prepare(the, progress, interrupts=interrupts)
+    deck_part = f" --deck {deck}" if deck else ""
+    command = (f"dreamscape train --strategy strong --players {players} --variant {name}{deck_part} --games {games} "
+               f"--trees {trees} --leaves {leaves} --seed {seed} --out {out}")
+    return run(setup, out, games, trees, leaves, seed, command)
+
+
+HOLD_OUT_GROUPS = 20  # the value holds out every tenth game: at least two held-out games
 
 
 def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,

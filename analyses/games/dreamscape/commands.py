@@ -134,8 +134,9 @@ def bench(quick: bool, say: Callable[[str], None]) -> dict:
 
 
 STRATEGY_NOTE = (
-    "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml or expert:FILE.toml; "
-    "search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) played by NAME; "
+    "Your own: --strategy path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml or "
+    "strong:FILE.npz; search:NAME or search:NAME@K searches every decision with K playouts per option (default 8) "
+    "played by NAME (search:strong: the strong bot plays the playouts from the next turn on); "
     "search:NAME@K:late searches the last third of the game only (:mid+late, :early alike)")
 
 
@@ -237,6 +238,34 @@ def train(setup, out: Path, iterations: int, games: int, playouts: int, check_ga
     write_table(out, result.table, {"name": f"expert-{setup.players}p-{name}", "players": setup.players,
                                     "variant": name}, train_comment(data, command, machine))
     return data
+
+
+def train_strong(setup, out: Path, games: int, trees: int, leaves: int, seed: int, command: str) -> dict:
+    """``dreamscape train --strategy strong``: the strong bot's value from expert self-play, written to ``out``."""
+    import os
+    import platform
+
+    from analyses.games.dreamscape.train_strong import train_strong as run_train
+    from analyses.lab.common import stderr_line
+    from analyses.study.progress import progress_bar
+    from simcore.games.dreamscape.bots.strong import write_value
+
+    deck = setup.deck()
+    name = setup.variant.name
+    with progress_bar(games, "games") as bar:
+        def step(what: str, done: int, total: int) -> None:
+            if what == "games":
+                bar.update(done - bar.n)
+                if done == total:
+                    stderr_line(f"fitting {trees} trees to the games' late turn starts (a few minutes on 2 cores)")
+        model = run_train(setup.players, setup.variant.options, name, deck, games, seed, trees, leaves, progress=step)
+    model.meta["command"] = command
+    model.meta["machine"] = f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})"
+    write_value(out, model)
+    keys = ("players", "variant", "deck", "games", "seed", "leaves", "learning_rate", "rows", "held_out_rows",
+            "held_out_r2", "games_seconds", "fit_seconds", "seconds")
+    return {"strategy": "strong", **{k: model.meta[k] for k in keys}, "trees": model.n_trees,
+            "out": str(out), "command": command}
 
 
 def tune(setup, field: list[str], budget: int, games_per_eval: int, seed: int, out: Path) -> dict:

@@ -209,4 +209,4 @@ def load_study_file(path, seed=None, cards=None):
 # (analyses.lab.common.own); they load the engine on first use, not with this module.
 from analyses.games.dreamscape.commands import (  # noqa: E402,F401 - part of this adapter's API
     STRATEGY_NOTE, bench, conformance, exploit, load_bots, prepare_engine, restrict, simulate_summary, strategy_rows, tournament_field,
-    train, tune, warm_local, warm_up)
+    train, train_strong, tune, warm_local, warm_up)

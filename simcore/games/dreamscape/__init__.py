@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore.games.dreamscape.bots.reference_bots import REFERENCE_BOTS
+from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.cards import CardError
 from simcore.games.dreamscape.decks import DeckError, DeckSpec, default_spec, load_spec
 from simcore.games import Game, GameError
@@ -230,7 +231,7 @@ GAME = Game(
     seat_counts=SEAT_COUNTS,
     default_strategy=DEFAULT_STRATEGY,
     scenarios_dir=SCENARIOS_DIR,
-    errors=(GameError, VariantError, DeckError, CardError, KnobError),
+    errors=(GameError, VariantError, DeckError, CardError, KnobError, StrategyError),
     strategies=strategies,
     load_cards=load_cards,
     parse_setup=parse_setup,

@@ -41,6 +41,7 @@ from simcore.games.dreamscape.fast.strategies import (GAME_PHASES, SEARCH_PLAYOU
 from simcore.games.dreamscape.bots.errors import StrategyError, error_line
 from simcore.games.dreamscape.bots.linear import load_linear
 from simcore.games.dreamscape.bots.expert import load_expert
+from simcore.games.dreamscape.bots.strong import load_strong
 from simcore.games.dreamscape.bots.registry import SIGNATURE_TEXT, compile_strategy
 from simcore.games.dreamscape.rules import DECISION_KINDS
 
@@ -90,10 +91,12 @@ def load_strategy(spec: str) -> str:
         return load_linear(spec[len("linear:"):])
     if spec.startswith("expert:"):
         return load_expert(spec[len("expert:"):])
+    if spec.startswith("strong:"):
+        return load_strong(spec[len("strong:"):])
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, search:NAME[@K[:PHASES]])"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, strong:FILE.npz, search:NAME[@K[:PHASES]])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)

@@ -19,6 +19,7 @@ from simcore.games.dreamscape.fast.strategies import register_linear, register_r
 from simcore.games.dreamscape.rules import DECISION_ID
 from simcore.games.dreamscape.bots import features as F
 from simcore.games.dreamscape.bots.expert import register_shipped
+from simcore.games.dreamscape.bots.strong import register_shipped as register_shipped_strong
 from simcore.games.dreamscape.bots.linear import read_weights
 from simcore.games.dreamscape.bots.registry import compile_strategy
 
@@ -134,3 +135,7 @@ register_rollout("rollout", playouts=8, policy=LINEAR_WEIGHTS, builtin=True,
 # The expert bot: the shipped tables trained by `dreamscape train` (simcore/games/dreamscape/bots/data/expert/), one per
 # player count and rules option; `expert` plays the table of the configuration being played.
 register_shipped()
+
+# The strong bot: a one-turn lookahead on the values trained by `dreamscape train --strategy strong`
+# (simcore/games/dreamscape/bots/data/strong/), on top of the expert tables registered just above.
+register_shipped_strong()

@@ -19,12 +19,16 @@ The house, bottom up (each module imports only those above it)::
     scratch    the wk / fw scratch of a game, Mode (the seat modes), the game's stream in wk
     zones      GameState's small helpers (draw, discard, budget, score, opponents, ...)
     features   chain points (R8.2) and the afterstate features; DELTA_KINDS
+    encoding   what a deciding seat may know of a position, as a vector
     prefix     the forced prefix (Mode.SEARCH): a turn's decisions replayed (below decisions, like script)
     decisions  choose / decide / pick_best / record, linear scoring
     kernels    the rule kernels, simcore.games.dreamscape.reference function for function
     search     rollouts (flat Monte Carlo) and the game loop running them
-    isearch    the search player: a turn driver, every decision played out, hidden cards dealt anew
+    value      the strong bot's value at a turn boundary: its inputs (encode_view) and its trees
+    isearch    the search player: a turn driver, every decision played out, hidden cards dealt anew;
+               the strong bot's one-turn lookahead on its value; the search over the strong bot
     batch      run_chunk / play_one / game_results: whole games from a seed
+    value_games  the strong bot's training games (expert self-play, late turn starts and who won)
     runner     Python: SimConfig, simulate, iter_chunks, summarize
     bridge     Python: traced games, decoding, state export (differential test)
 

@@ -46,6 +46,18 @@ best get the other K - 1.
 In a game with a search seat, a rollout seat (Mode.ROLLOUT) is searched the
 same way at its buy decisions only (its playouts per option and policy).
 
+Two more ways a MODE_SEARCH seat decides (``MD_LOOKAHEAD``), on the same turn loop:
+
+* the strong bot (LOOK_VALUE, :func:`lookahead_decision`): each option is
+  followed to the end of the turn only, in a dealt world, the rest of the
+  turn played by its policy, and the turn's end is scored by the learned
+  value in its weights row (:mod:`simcore.games.dreamscape.fast.value`);
+* the search over the strong bot (LOOK_NESTED, ``search:strong@K``): the
+  playouts above, except that from the next turn on every seat is a strong
+  bot (:func:`strong_rest`, with a turn loop of its own, :data:`strong_turn`,
+  since numba compiles no recursion). The rest of the searching seat's own
+  turn in a playout is played by the policy (expert), as in every playout.
+
 Drivers built on this turn loop (the research diagnostics label each decision
 again with other playout counts, or search only some kinds) plug in through
 :class:`SearchHooks` rather than copying the loop: numba functions called at
@@ -54,7 +66,7 @@ record (:func:`search_loop` compiles the loop around them). The engine's own
 games use :data:`NO_HOOKS`, which do nothing and compile away.
 
 Imports: layout, rng, scratch, prefix, decisions, kernels, search (the
-outcome); imported by batch.
+outcome), value; imported by batch.
 """
 from __future__ import annotations
 
@@ -93,6 +105,7 @@ from simcore.games.dreamscape.fast.prefix import (
     PX_HEAD,
     PX_KIND_BITS,
     PX_KINDS,
+    PX_PHASE_SHIFT,
     PX_MODES,
     PX_RNG,
     PX_RUNNING,
@@ -116,6 +129,9 @@ from simcore.games.dreamscape.fast.scratch import (
     FW_EXPERT_AT,
     FW_SCORES,
     MD_DECIDES,
+    LOOK_NESTED,
+    LOOK_VALUE,
+    MD_LOOKAHEAD,
     MD_PLAYOUTS,
     MD_POLICY,
     MD_SCORE,
@@ -128,14 +144,20 @@ from simcore.games.dreamscape.fast.scratch import (
     WK_TRACE_COUNTERS,
     get_rng,
     n_opt_rows,
+    new_work,
     rng_below,
     set_policy,
     set_rng,
     stack_rows,
 )
 from simcore.games.dreamscape.fast.search import playout_outcome
+from simcore.games.dreamscape.fast.value import N_VIEW, encode_view, tree_value
 
 SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+LOOKAHEAD_SALT = np.uint64(0x2545F4914F6CDD1D)  # the strong bot's worlds (a stream apart from the playouts')
+NESTED_SALT = np.uint64(0x9E3779B97F4A7C15)  # the strong bots' decisions in a search over them (strong_rest)
+STRONG_WORLDS = 1  # the strong bot's dealt worlds per option (simcore.games.dreamscape.bots.strong.WORLDS)
+STRONG_SKIP = (1 << PX_PHASE_SHIFT) | (1 << (PX_PHASE_SHIFT + 1))  # it looks ahead in the late game only
 
 # Columns of a training record (collect_game_search): one row per option of a search decision.
 REC_KIND = 0
@@ -251,6 +273,7 @@ def search_buffers(st, wk, fw, modes, weights):
     bufs = (
         st.copy(), st.copy(), np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int32), np.zeros(c, dtype=np.int32),
         np.zeros(2 * n_opt_rows(c), dtype=np.float64), np.zeros(OPT_WIDTH, dtype=np.int32),
+        np.zeros(N_VIEW, dtype=np.float64),
     )
     return rwk, bottom, pwk, pfw, bufs
 
@@ -284,21 +307,22 @@ def collect_game_search(st, wk, fw, strats, modes, weights, rec, rec_n):
     return out
 
 
-def search_loop(hooks):
-    """The turn loop of a search game calling ``hooks`` (a :class:`SearchHooks`): a new numba function.
+def turn_loop(decide):
+    """The search player's turn: probes until a replay finishes the turn without a new search decision.
 
-    The loop is ``loop(st, wk, fw, strats, modes, weights, rec, rec_n, data)``
-    (``rec`` / ``rec_n``: see collect_game_search; ``data`` handed to every
-    hook) and returns the divergences (see play_game_search). Call it from a
-    jitted entry point: numba caches that entry point with the loop's machine
-    code inside, not the loop itself (it is made at import time).
+    Returns a numba function ``turn(st, rwk, fw, strats, modes, weights, st0,
+    pst, pwk, pfw, slots, cards, deal, totals, tc, view, ctx)`` that takes each
+    stop's option from ``decide(ctx, fw, st0, rwk, base, strats, modes,
+    weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal,
+    totals, view)``. One loop for two callers: a game's own turns
+    (:func:`search_loop`, deciding by search or lookahead with its hooks) and
+    the turns a search over the strong bot plays in its playouts
+    (:data:`strong_turn`, lookahead only: numba compiles no recursion, so the
+    playouts' turns are a function of their own).
     """
-    turn_start, before_search, after_record = hooks
 
     @hooked_kernel
-    def search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec,
-                    rec_n, data):
-        """One turn of a search game: probes until a replay finishes the turn without a new search decision."""
+    def turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, view, ctx):
         rows = rwk.shape[0]
         base = prefix_base(st, rwk)
         head = rwk[base + PX_HEAD]
@@ -325,20 +349,8 @@ def search_loop(hooks):
                     restore_stream(rwk, base)
                 return
             stop = rwk[base + PX_STOP]
-            kind = stop[0]
-            seat = stop[1]
-            n = stop[2]
-            stop_rng = get_u64(rwk[base + PX_RNG], RP_STOP)
-            before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng,
-                          pst, pwk, pfw, slots, cards, deal, totals)
-            best = search_decision(
-                st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal,
-                totals,
-            )
-            if fw[FW_COLLECT_AT] > 0:
-                row = rec_n[0]
-                keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
-                after_record(data, row, rec_n, n)
+            best = decide(ctx, fw, st0, rwk, base, strats, modes, weights, stop[0], stop[1], stop[2],
+                          get_u64(rwk[base + PX_RNG], RP_STOP), pst, pwk, pfw, slots, cards, deal, totals, view)
             length = head[HP_LEN]
             set_entry(rwk, base, length, best)
             head[HP_LEN] = length + 1
@@ -347,20 +359,117 @@ def search_loop(hooks):
                 head[HP_STOP_ON] = 0  # a full prefix: the rest of the turn by the policy
                 head[HP_RECORD] = 0
 
+    return turn
+
+
+@kernel
+def lookahead_only(ctx, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots,
+                   cards, deal, totals, view):
+    """turn_loop's ``decide`` in a search over the strong bot's playouts: every seat is a strong bot there."""
+    return lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng, pst, pwk, pfw, slots, cards,
+                              deal, totals, view)
+
+
+strong_turn = turn_loop(lookahead_only)
+
+
+@kernel
+def strong_rest(st, strats, inner, rng):
+    """The rest of the game from a turn start, the strong bot in every seat (a playout of ``search:strong``).
+
+    ``inner`` is the scratch :func:`nested_buffers` made; ``rng`` the playout's
+    stream for the decisions the strong bot does not look ahead at.
+    """
+    irwk, ifw, imodes, iweights, ipwk, ipfw, ist0, ipst, islots, icards, ideal, itotals, itc, iview = inner
+    set_rng(irwk, rng)
+    while st[H_GAME_OVER] == 0:
+        strong_turn(st, irwk, ifw, strats, imodes, iweights, ist0, ipst, ipwk, ipfw, islots, icards, ideal, itotals,
+                    itc, iview, 0)
+
+
+def search_loop(hooks):
+    """The turn loop of a search game calling ``hooks`` (a :class:`SearchHooks`): a new numba function.
+
+    The loop is ``loop(st, wk, fw, strats, modes, weights, rec, rec_n, data)``
+    (``rec`` / ``rec_n``: see collect_game_search; ``data`` handed to every
+    hook) and returns the divergences (see play_game_search). Call it from a
+    jitted entry point: numba caches that entry point with the loop's machine
+    code inside, not the loop itself (it is made at import time).
+    """
+    turn_start, before_search, after_record = hooks
+
+    @hooked_kernel
+    def decide(ctx, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards,
+               deal, totals, view):
+        """A game's own stop: the hooks, the strong bot's lookahead or the search, and the training record."""
+        rec, rec_n, data, inner = ctx
+        before_search(data, fw, st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng,
+                      pst, pwk, pfw, slots, cards, deal, totals)
+        if modes[MD_LOOKAHEAD, seat] == LOOK_VALUE:
+            best = lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng, pst, pwk, pfw, slots,
+                                      cards, deal, totals, view)
+        else:
+            best = search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw,
+                                   slots, cards, deal, totals, inner)
+        if fw[FW_COLLECT_AT] > 0:
+            row = rec_n[0]
+            keep_record(fw, kind, seat, n, best, totals, rec, rec_n)
+            after_record(data, row, rec_n, n)
+        return best
+
+    search_turn = turn_loop(decide)
+
     @njit
     def search_game_loop(st, wk, fw, strats, modes, weights, rec, rec_n, data):
         """The turn loop of play_game_search."""
         rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk, fw, modes, weights)
-        st0, pst, slots, cards, deal, totals, tc = bufs
+        st0, pst, slots, cards, deal, totals, tc, view = bufs
+        ctx = (rec, rec_n, data, nested_buffers(st, modes, weights))
         base = prefix_base(st, rwk)
         while st[H_GAME_OVER] == 0:
             turn_start(data, st, rwk, base, modes)
-            search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, rec,
-                        rec_n, data)
+            search_turn(st, rwk, fw, strats, modes, weights, st0, pst, pwk, pfw, slots, cards, deal, totals, tc, view,
+                        ctx)
         wk[wk.shape[0] - bottom :] = rwk[rwk.shape[0] - bottom :]
         return divergences(pwk, st) + divergences(rwk, st)
 
     return search_game_loop
+
+
+@njit(cache=True)
+def nested_buffers(st, modes, weights):
+    """The scratch of a search over the strong bot (MD_LOOKAHEAD == LOOK_NESTED): the strong bot in every seat.
+
+    A game without such a seat gets empty arrays of the same types (one
+    compiled loop serves both). The strong seats of the playouts play the
+    first nested seat's value (its weights row) with the strong bot's own
+    worlds and phases (:data:`STRONG_WORLDS`, :data:`STRONG_SKIP`).
+    """
+    nested = -1
+    for s in range(MAX_SEATS):
+        if modes[MD_SCORE, s] == MODE_SEARCH and modes[MD_LOOKAHEAD, s] == LOOK_NESTED:
+            nested = s
+            break
+    imodes = np.zeros((modes.shape[0], MAX_SEATS), dtype=np.int64)
+    if nested < 0:
+        z32 = np.zeros(0, dtype=np.int32)
+        return (np.zeros((0, OPT_WIDTH), dtype=np.int32), np.zeros(0), imodes, np.zeros((0, 0)),
+                np.zeros((0, OPT_WIDTH), dtype=np.int32), np.zeros(0), z32, z32.copy(), np.zeros(0, dtype=np.int64),
+                z32.copy(), z32.copy(), np.zeros(0), z32.copy(), np.zeros(0))
+    iweights = np.zeros((MAX_SEATS, weights.shape[1]), dtype=np.float64)
+    for s in range(MAX_SEATS):
+        imodes[MD_SCORE, s] = MODE_SEARCH
+        imodes[MD_POLICY, s] = modes[MD_POLICY, nested]
+        imodes[MD_PLAYOUTS, s] = STRONG_WORLDS
+        imodes[MD_DECIDES, s] = modes[MD_DECIDES, nested]
+        imodes[MD_SKIP, s] = STRONG_SKIP
+        imodes[MD_LOOKAHEAD, s] = LOOK_VALUE
+        for j in range(weights.shape[1]):
+            iweights[s, j] = weights[nested, j]
+    iwk, ifw = new_work(st[H_N_CARDS], np.uint64(0), 0, 0, imodes, iweights)
+    irwk, ibottom, ipwk, ipfw, ibufs = search_buffers(st, iwk, ifw, imodes, iweights)
+    ist0, ipst, islots, icards, ideal, itotals, itc, iview = ibufs
+    return irwk, ifw, imodes, iweights, ipwk, ipfw, ist0, ipst, islots, icards, ideal, itotals, itc, iview
 
 
 search_game_loop = search_loop(NO_HOOKS)  # the engine's own: play_game_search, collect_game_search
@@ -379,7 +488,8 @@ def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
     st = st.copy()
     fw = fw.copy()
     rwk, bottom, pwk, pfw, bufs = search_buffers(st, wk.copy(), fw, modes, weights)
-    st0, pst, slots, cards, deal, totals, tc = bufs
+    st0, pst, slots, cards, deal, totals, tc, view = bufs
+    inner = nested_buffers(st, modes, weights)
     base = prefix_base(st, rwk)
     head = rwk[base + PX_HEAD]
     head[HP_LEN] = 0
@@ -396,10 +506,16 @@ def first_search(st, wk, fw, s0, s1, s2, s3, modes, weights, skip):
         if head[HP_STATUS] != PX_STOPPED:
             return -1, -1, 0, totals[:0].copy(), -1
         stop = rwk[base + PX_STOP]
-        best = search_decision(
-            st0, rwk, base, strats, modes, weights, stop[0], stop[1], stop[2], get_u64(rwk[base + PX_RNG], RP_STOP),
-            pst, pwk, pfw, slots, cards, deal, totals,
-        )
+        if modes[MD_LOOKAHEAD, stop[1]] == LOOK_VALUE:
+            best = lookahead_decision(
+                st0, rwk, base, strats, modes, weights, stop[1], stop[2], get_u64(rwk[base + PX_RNG], RP_STOP),
+                pst, pwk, pfw, slots, cards, deal, totals, view,
+            )
+        else:
+            best = search_decision(
+                st0, rwk, base, strats, modes, weights, stop[0], stop[1], stop[2], get_u64(rwk[base + PX_RNG], RP_STOP),
+                pst, pwk, pfw, slots, cards, deal, totals, inner,
+            )
         if done == skip:
             return stop[0], stop[1], stop[2], totals[: stop[2]].copy(), best
         length = head[HP_LEN]
@@ -467,11 +583,16 @@ def hidden_places(st0, rwk, base, slots, cards):
 
 
 @kernel
-def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals):
+def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal, totals,
+                    inner):
     """The option a searching seat takes: best mean playout outcome; ties on the game's stream.
 
     ``rwk``'s stream is set to the stream at the stop and left after the tie break.
+    A search over the strong bot (MD_LOOKAHEAD == LOOK_NESTED) plays its
+    playouts' later turns with the strong bot in every seat (``inner``, see
+    :func:`playout`).
     """
+    nested = modes[MD_LOOKAHEAD, seat] == LOOK_NESTED
     k_play = modes[MD_PLAYOUTS, seat]
     policy = modes[MD_POLICY, seat]
     prows = pwk.shape[0]
@@ -500,7 +621,8 @@ def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_
         # then K - 1 more for the SCREEN best (ties: the lower index)
         screen = totals[totals.shape[0] // 2 : totals.shape[0] // 2 + n]
         for i in range(n):
-            screen[i] = playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, 0, slots, cards, deal, m)
+            screen[i] = playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, 0, slots, cards, deal, m,
+                                nested, inner)
         for i in range(n):
             better = 0
             for j in range(n):
@@ -512,22 +634,101 @@ def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_
             total = screen[i]
             for k in range(1, k_play):
                 total += playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k,
-                                 slots, cards, deal, m)
+                                 slots, cards, deal, m, nested, inner)
             scores[i] = total / k_play
     else:
         for i in range(n):
             total = 0.0
             for k in range(k_play):
                 total += playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k,
-                                 slots, cards, deal, m)
+                                 slots, cards, deal, m, nested, inner)
             scores[i] = total / k_play
     set_rng(rwk, stop_rng)
     return pick_best(rwk, scores, n)
 
 
 @kernel
-def playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k, slots, cards, deal, m):
-    """Playout k of option i: a dealt world, the prefix and option i forced, then the policy to the end."""
+def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal,
+                       totals, view):
+    """The option a strong seat takes (MD_LOOKAHEAD): the best mean value at the end of the turn; ties on the game's stream.
+
+    For each option, in each of W worlds (``MD_PLAYOUTS``; dealt as a
+    playout deals them, from the sorted hidden cards), the turn is replayed
+    with the prefix and the option forced and finished by the seat's policy
+    (its other decisions of the turn too: the lookahead is one turn deep, not
+    a search of the turn); the position it ends in is scored by the value in
+    the seat's weights row from the seat's view (:func:`encode_view`,
+    :func:`tree_value`), or by the outcome when that turn ended the game
+    (win credit + margin / 1000, as a playout). No playout goes past the turn,
+    which is what makes it cheap. Worlds are shared by the options (common
+    random numbers). ``rwk``'s stream is set to the stream at the stop and left
+    after the tie break, as :func:`search_decision` leaves it.
+    """
+    worlds = modes[MD_PLAYOUTS, seat]
+    policy = modes[MD_POLICY, seat]
+    w = weights[seat]
+    prows = pwk.shape[0]
+    pbase = prefix_base(st0, pwk)
+    length = rwk[base + PX_HEAD, HP_LEN]
+    for s in range(MAX_SEATS):  # the rest of the turn: every seat plays the strong seat's policy after the prefix
+        set_policy(pfw, s, w, policy)
+        pwk[pbase + PX_MODES, s] = policy
+        pwk[pbase + PX_KINDS, s] = 0
+        pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]
+    f = strats[seat]
+    pstrats = (f, f, f, f)
+    phead = pwk[pbase + PX_HEAD]
+    phead[HP_STOP_ON] = 0
+    phead[HP_RECORD] = 0
+    phead[HP_LEN] = length + 1
+    for r in range(PX_ENTRIES, PX_ENTRIES + length // OPT_WIDTH + 1):
+        for j in range(OPT_WIDTH):
+            pwk[pbase + r, j] = rwk[base + r, j]
+    m = hidden_places(st0, rwk, base, slots, cards)
+    sample = mix64(stop_rng ^ LOOKAHEAD_SALT ^ np.uint64(length))
+    for i in range(n):
+        total = 0.0
+        for k in range(worlds):
+            for j in range(st0.shape[0]):
+                pst[j] = st0[j]
+            set_rng(pwk, stream_state(sample, np.uint64(k)))
+            for j in range(m):
+                deal[j] = cards[j]
+            for j in range(m - 1, 0, -1):  # Fisher-Yates over the sorted hidden cards
+                r = rng_below(pwk, j + 1)
+                t = deal[j]
+                deal[j] = deal[r]
+                deal[r] = t
+            for j in range(m):
+                pst[slots[j]] = deal[j]
+            set_entry(pwk, pbase, length, i)
+            phead[HP_POS] = 0
+            phead[HP_STATUS] = PX_RUNNING
+            phead[HP_RESTORED] = 1
+            for s in range(MAX_SEATS):
+                pwk[prows + WK_MODES, s] = MODE_SEARCH
+            play_turn(pst, pwk, pfw, pstrats)
+            for s in range(MAX_SEATS):
+                pwk[prows + WK_MODES, s] = policy
+            if pst[H_GAME_OVER] != 0:
+                total += playout_outcome(pst, seat)
+            else:
+                encode_view(pst, seat, view)
+                total += tree_value(view, w)
+        totals[i] = total / worlds
+    set_rng(rwk, stop_rng)
+    return pick_best(rwk, totals, n)
+
+
+@kernel
+def playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample, k, slots, cards, deal, m, nested,
+            inner):
+    """Playout k of option i: a dealt world, the prefix and option i forced, then the policy to the end.
+
+    ``nested``: the policy finishes this turn only, and the strong bot plays
+    every seat from the next turn on (:func:`strong_rest`; the search over
+    the strong bot, ``search:strong@K``), on a stream of the playout's own.
+    """
     for j in range(st0.shape[0]):
         pst[j] = st0[j]
     set_rng(pwk, stream_state(sample, np.uint64(k)))
@@ -551,7 +752,11 @@ def playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample,
     play_turn(pst, pwk, pfw, pstrats)
     for s in range(MAX_SEATS):  # the rest of the game without the prefix hook
         pwk[prows + WK_MODES, s] = policy
-    play_game(pst, pwk, pfw, pstrats)
+    if nested:
+        if pst[H_GAME_OVER] == 0:
+            strong_rest(pst, pstrats, inner, mix64(stream_state(sample, np.uint64(k)) ^ NESTED_SALT))
+    else:
+        play_game(pst, pwk, pfw, pstrats)
     return playout_outcome(pst, seat)
 
 

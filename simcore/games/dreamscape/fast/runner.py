@@ -20,7 +20,9 @@ from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
 from simcore.games.dreamscape.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.games.dreamscape.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast_rng import seed_key
-from simcore.games.dreamscape.fast.scratch import EXPERT_WIDTH, MD_DECIDES, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MD_SKIP, MODE_EXPERT, N_MD
+from simcore.games.dreamscape.fast.scratch import (
+    EXPERT_WIDTH, LOOK_OFF, LOOK_VALUE, MD_DECIDES, MD_LOOKAHEAD, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MD_SKIP, MODE_EXPERT, N_MD,
+)
 from simcore.games.dreamscape.cards import CODES
 from simcore.games.dreamscape.fast.strategies import get_record, weights_for
 from simcore.games.dreamscape.rules import MAX_PLAYERS, MIN_PLAYERS, Options
@@ -162,15 +164,22 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
     fns = [r.compiled for r in records]
     modes = np.zeros((N_MD, MAX_SEATS), dtype=np.int64)
     expert = any(MODE_EXPERT in (r.mode, r.policy) for r in records)
-    weights = np.zeros((MAX_SEATS, EXPERT_WIDTH if expert else N_FEATURES), dtype=np.float64)
     opts = options if options is not None else Options()
-    for s, r in enumerate(records):
+    rows = [weights_for(r, players, opts.sleep_token, opts.shifting_tokens) for r in records]
+    # a strong seat's row carries its value's trees behind the expert table (simcore.games.dreamscape.fast.value)
+    width = max([EXPERT_WIDTH if expert else N_FEATURES] + [w.shape[0] for w in rows])
+    weights = np.zeros((MAX_SEATS, width), dtype=np.float64)
+    for s, (r, w) in enumerate(zip(records, rows)):
         modes[MD_SCORE, s] = r.mode
         modes[MD_POLICY, s] = r.policy
         modes[MD_PLAYOUTS, s] = r.playouts
         modes[MD_DECIDES, s] = r.decides
         modes[MD_SKIP, s] = r.skip
-        w = weights_for(r, players, opts.sleep_token, opts.shifting_tokens)
+        modes[MD_LOOKAHEAD, s] = r.lookahead
+        if r.lookahead != LOOK_OFF and w.shape[0] <= EXPERT_WIDTH:  # strong without a value here (solo): expert's table
+            if r.lookahead == LOOK_VALUE:
+                modes[MD_SCORE, s], modes[MD_PLAYOUTS, s], modes[MD_SKIP, s] = MODE_EXPERT, 0, 0
+            modes[MD_LOOKAHEAD, s] = LOOK_OFF
         weights[s, : w.shape[0]] = w
     return fns + [fns[0]] * (MAX_SEATS - len(fns)) + [modes, weights]  # unused seats: any valid function
 

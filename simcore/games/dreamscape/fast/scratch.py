@@ -94,7 +94,14 @@ MD_POLICY = 1  # the rollout policy mode
 MD_PLAYOUTS = 2  # rollout playouts per option
 MD_DECIDES = 3  # bit mask of the kinds a MODE_CALL strategy is called at
 MD_SKIP = 4  # MODE_SEARCH: the game phases and decision kinds it does not search (prefix.PX_KINDS bits; 0: everything)
-N_MD = 5  # rows of ``modes``
+MD_LOOKAHEAD = 5  # MODE_SEARCH: how it decides (LOOK_*)
+N_MD = 6  # rows of ``modes``
+# MD_LOOKAHEAD of a MODE_SEARCH seat: by playouts with its policy; as the strong bot (a one-turn lookahead
+# on the value in its weights row, isearch.lookahead_decision); by playouts whose later turns the strong
+# bot plays in every seat (search:strong@K, isearch.strong_rest)
+LOOK_OFF = 0
+LOOK_VALUE = 1
+LOOK_NESTED = 2
 
 # ---------------------------------------------------------------- wk rows (from the end)
 WK_DECIDES = -7

@@ -44,6 +44,9 @@ from simcore.games.dreamscape.fast.layout import F_DELTA, N_FEATURES
 from simcore.games.dreamscape.fast.prefix import PX_PHASE_SHIFT
 from simcore.games.dreamscape.fast.scratch import (
     EXPERT_WIDTH,
+    LOOK_NESTED,
+    LOOK_OFF,
+    LOOK_VALUE,
     MODE_CALL,
     MODE_DELTA,
     MODE_EXPERT,
@@ -134,6 +137,13 @@ class StrategyRecord:
     skip : int
         MODE_SEARCH: the game phases and decision kinds it does not search (:func:`phase_skip_bits`,
         :func:`kind_skip_bits`); 0 searches every decision.
+    lookahead : int
+        MODE_SEARCH: how it decides (``scratch.LOOK_*``): LOOK_OFF by
+        playouts; LOOK_VALUE by the one-turn lookahead on a learned value (the
+        strong bot, :func:`register_strong`; ``playouts`` is then the number
+        of dealt worlds per option and each table carries the value's trees
+        behind the expert table); LOOK_NESTED by playouts whose later turns
+        the strong bot plays (``search:strong@K``, :func:`register_search`).
     """
 
     name: str
@@ -147,6 +157,7 @@ class StrategyRecord:
     builtin: bool = False
     tables: Mapping | None = None
     skip: int = 0
+    lookahead: int = LOOK_OFF
 
 
 def weights_for(record: "StrategyRecord", players: int | None = None, sleep_token: bool = False,
@@ -541,8 +552,10 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None, k
     if k < 1 or k != playouts:
         raise ValueError(f"search:{policy}: playouts must be a whole number >= 1, got {playouts!r}")
     base = get_record(policy)
-    if base.mode in (MODE_ROLLOUT, MODE_SEARCH):
-        raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy")
+    nested = base.lookahead == LOOK_VALUE  # search over the strong bot: its later turns in the playouts
+    if base.mode in (MODE_ROLLOUT, MODE_SEARCH) and not nested:
+        raise ValueError(f"search:{policy}: {policy!r} searches itself; a playout policy must be a plain strategy "
+                         "or the strong bot")
     phase_skip, kind_skip = phase_skip_bits(phases), kind_skip_bits(kinds)
     skip = phase_skip | kind_skip
     name = search_name(policy, k, phases, kinds)
@@ -550,10 +563,51 @@ def register_search(policy: str, playouts: int = SEARCH_PLAYOUTS, phases=None, k
     where = what if phase_skip == 0 else what + " of the " + " and ".join(p for p in GAME_PHASES if p in phases) + " game"
     # registered again on every use: the policy may have been re-registered (linear:FILE)
     register(name, base.compiled, f"search at {where}: {k} playouts per option with {policy!r}",
-             mode=MODE_SEARCH, weights=base.weights, playouts=k, policy=base.mode)
+             mode=MODE_SEARCH, weights=None if nested else base.weights, playouts=k, policy=base.mode)
     # the policy's kinds (a MODE_CALL policy is called only there in the playouts), tables and phases
-    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides, tables=base.tables, skip=skip)
+    _RECORDS[name] = replace(_RECORDS[name], decides=base.decides, tables=base.tables, skip=skip,
+                             lookahead=LOOK_NESTED if nested else LOOK_OFF)
+    if nested:  # the strong bot's policy (expert) finishes a playout's turn, its lookahead the turns after
+        _RECORDS[name] = replace(_RECORDS[name], policy=base.policy, weights=base.weights, description=(
+            f"search at {where}: {k} playouts per option, this turn finished by expert, later turns by {policy!r}"))
     return name
+
+
+def register_strong(
+    name: str, tables: Mapping, default: np.ndarray, worlds: int = 1, phases=("late",), description: str = "",
+    *, builtin: bool = False,
+) -> None:
+    """Register a strong bot (MODE_SEARCH with ``lookahead``): a one-turn lookahead on a learned value.
+
+    At every decision of ``phases`` with 2+ options the seat follows each
+    option to the end of the turn in ``worlds`` dealt worlds, the rest of the
+    turn played by the expert table, and takes the best mean value of the
+    position the turn ends in (:func:`simcore.games.dreamscape.fast.isearch.lookahead_decision`);
+    everywhere else it plays the expert table.
+
+    Parameters
+    ----------
+    name : str
+        Name used in ``simulate(..., strategies=[name, ...])``.
+    tables : Mapping
+        ``(players, sleep_token, shifting_tokens)`` -> float64 row: the expert
+        table (EXPERT_WIDTH) followed by the value's packed trees
+        (:mod:`simcore.games.dreamscape.fast.value`). A row of the expert
+        table alone (a configuration without a value) plays the expert table.
+    default : float64 array
+        The row played where ``tables`` has no key.
+    worlds : int
+        Dealt worlds per option (>= 1).
+    phases : sequence of str
+        The game phases it looks ahead in (:data:`GAME_PHASES`).
+    """
+    k = int(worlds)
+    if k < 1 or k != worlds:
+        raise ValueError(f"strategy {name!r}: worlds must be a whole number >= 1, got {worlds!r}")
+    register(name, greedy_strategy, description or "strong bot: one-turn lookahead on a learned value",
+             mode=MODE_SEARCH, playouts=k, policy=MODE_EXPERT, builtin=builtin)
+    _RECORDS[name] = replace(_RECORDS[name], weights=default, tables=tables, skip=phase_skip_bits(list(phases)),
+                             lookahead=LOOK_VALUE)
 
 
 def get_decides(name: str) -> int:

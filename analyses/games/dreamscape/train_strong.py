@@ -1,0 +1,132 @@
+"""``dreamscape train --strategy strong``: the strong bot's value from expert self-play (issue #26).
+
+Two steps, both reproducible from the seed:
+
+1. **Games.** ``games`` expert self-play games of the configuration
+   (:func:`simcore.games.dreamscape.fast.value_games.value_chunk`: the same
+   games ``simulate`` plays with ``--strategy expert``); at each turn start
+   with at most ``deck_at_most`` cards left in the Sleep Deck, one row per
+   seat: its view of the position and its win credit at the end. About half a
+   minute for 120,000 games of 3 players on 2 cores.
+2. **Fit.** scikit-learn's ``HistGradientBoostingRegressor`` (``trees``
+   boosting rounds of at most ``leaves`` leaves, squared error, no early
+   stopping, ``random_state=seed``) on the rows of every game but each tenth;
+   the tenth games' rows are held out and their R² reported. Minutes on 2 cores.
+
+Why win credit from plain expert games and not search labels: the value is
+asked at the end of a turn the strong bot looks ahead to, and what it needs
+there is who wins from that position; expert self-play gives that in seconds,
+where search labels cost hours (docs/research/2026-11-26-turn-lookahead.md).
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+import simcore.games.dreamscape.bots.builtins  # noqa: F401  (registers expert, the self-play bot)
+from simcore.fast_rng import seed_key
+from simcore.games.dreamscape.bots.strong import ValueModel
+from simcore.games.dreamscape.decks import Deck
+from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
+from simcore.games.dreamscape.fast.layout import knob_vector
+from simcore.games.dreamscape.fast.runner import deck_arrays, strategy_args
+from simcore.games.dreamscape.fast.value import N_VIEW
+from simcore.games.dreamscape.fast.value_games import value_chunk
+from simcore.games.dreamscape.rules import Options
+
+ROWS_PER_GAME = 200  # turn starts x seats kept per game; a late game has far fewer (the rest is counted)
+HOLD_OUT = 10  # every tenth game's rows are held out of the fit
+
+
+@dataclass
+class ValueRows:
+    """The training rows: ``enc`` float32[R, N_VIEW], ``seat`` int8[R], ``win`` float32[R], ``game`` int64[R]."""
+
+    enc: np.ndarray
+    seat: np.ndarray
+    win: np.ndarray
+    game: np.ndarray
+    dropped: int  # turn starts past ROWS_PER_GAME in a game (0 in practice)
+    seconds: float
+
+
+def value_rows(players: int, options: Options, deck: Deck, games: int, seed: int, deck_at_most: int = 20,
+               chunk_size: int = 1000, progress: Callable[[int, int], None] | None = None) -> ValueRows:
+    """Step 1: the rows of ``games`` expert self-play games (same seed, same rows, whatever the chunk size)."""
+    t0 = time.perf_counter()
+    fns = strategy_args(["expert"] * players, players, options)
+    a, b = deck_arrays(deck)
+    knobs = knob_vector(options, players)
+    key = seed_key(seed)
+    encs, seats, wins, ids, dropped = [], [], [], [], 0
+    clear_fault()
+    done = 0
+    while done < games:
+        n = min(chunk_size, games - done)
+        enc = np.zeros((n, ROWS_PER_GAME, N_VIEW), np.float32)
+        seat = np.zeros((n, ROWS_PER_GAME), np.int8)
+        win = np.zeros((n, ROWS_PER_GAME), np.float32)
+        n_rows = np.zeros(n, np.int64)
+        value_chunk(a, b, players, bool(options.sleep_token), bool(options.shifting_tokens), knobs, key, done,
+                    *fns, deck_at_most, enc, seat, win, n_rows)
+        raise_fault()
+        kept = np.minimum(n_rows, ROWS_PER_GAME)
+        dropped += int((n_rows - kept).sum())
+        mask = np.arange(ROWS_PER_GAME)[None, :] < kept[:, None]
+        encs.append(enc[mask])
+        seats.append(seat[mask])
+        wins.append(win[mask])
+        ids.append(np.repeat(np.arange(done, done + n, dtype=np.int64), kept))
+        done += n
+        if progress is not None:
+            progress(done, games)
+    return ValueRows(np.concatenate(encs), np.concatenate(seats), np.concatenate(wins), np.concatenate(ids),
+                     dropped, time.perf_counter() - t0)
+
+
+def fit_value(rows: ValueRows, trees: int, leaves: int, learning_rate: float, seed: int,
+              progress: Callable[[int, int], None] | None = None) -> tuple[object, dict]:
+    """Step 2: the fitted regressor and its figures (rows, held-out R², seconds)."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    held = rows.game % HOLD_OUT == 0
+    if held.all() or not held.any():
+        raise ValueError(f"the value needs games from at least two groups of {HOLD_OUT} (got {rows.game.size} rows)")
+    t0 = time.perf_counter()
+    model = HistGradientBoostingRegressor(max_iter=trees, learning_rate=learning_rate, max_leaf_nodes=leaves,
+                                          early_stopping=False, random_state=seed)
+    model.fit(rows.enc[~held], rows.win[~held])
+    seconds = time.perf_counter() - t0
+    pred = model.predict(rows.enc[held])
+    truth = rows.win[held].astype(np.float64)
+    var = float(np.var(truth))
+    mse = float(np.mean((pred - truth) ** 2))
+    if progress is not None:
+        progress(trees, trees)
+    return model, {"rows": int(rows.game.size), "fit_rows": int((~held).sum()), "held_out_rows": int(held.sum()),
+                   "held_out_r2": 1.0 - mse / var if var > 0 else 0.0, "held_out_mse": mse, "fit_seconds": seconds}
+
+
+def train_strong(players: int, options: Options, variant: str, deck: Deck, games: int, seed: int, trees: int = 100,
+                 leaves: int = 63, learning_rate: float = 0.1, deck_at_most: int = 20,
+                 progress: Callable[[str, int, int], None] | None = None) -> ValueModel:
+    """Games, then the fit: the strong bot's value of one configuration (meta says how it was made)."""
+    t0 = time.perf_counter()
+    rows = value_rows(players, options, deck, games, seed, deck_at_most,
+                      progress=None if progress is None else (lambda d, t: progress("games", d, t)))
+    if rows.game.size == 0:
+        raise ValueError("the games reached no late turn start; raise --games")
+    model, figures = fit_value(rows, trees, leaves, learning_rate, seed,
+                               None if progress is None else (lambda d, t: progress("fit", d, t)))
+    meta = {
+        "name": f"strong-{players}p-{variant}", "game": "project-dreamscape", "players": players, "variant": variant,
+        "deck": deck.label, "games": games, "seed": seed, "deck_at_most": deck_at_most, "leaves": leaves,
+        "learning_rate": learning_rate, "games_seconds": round(rows.seconds, 1),
+        "seconds": round(time.perf_counter() - t0, 1),
+        **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in figures.items()},
+    }
+    meta["fit_seconds"] = round(figures["fit_seconds"], 1)
+    return ValueModel.from_sklearn(model, meta)

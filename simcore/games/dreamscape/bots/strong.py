@@ -1,0 +1,304 @@
+"""The strong bot (issue #26): a one-turn lookahead on a learned value of the position.
+
+At every decision of the late game (the last third of the Sleep Deck) with
+two or more options, the strong bot follows each option to the end of the
+turn (the rest of the turn played by the expert table, in a world dealt from
+the cards it cannot see) and takes the option whose turn ends in the
+position with the best value: its chance to win from there as a model learned
+from expert self-play predicts it, from what the seat may know
+(:func:`simcore.games.dreamscape.fast.value.encode_view`). A turn that ends
+the game counts its outcome instead. Everywhere else it plays the expert
+table. Why a turn and not one decision: a purchase's worth depends on what
+the rest of the turn can still buy, so the value is learned, and asked, only
+at turn boundaries (docs/research/2026-11-26-turn-lookahead.md).
+
+The value is a gradient-boosted forest fitted by ``dreamscape train
+--strategy strong`` (:mod:`analyses.games.dreamscape.train_strong`), one per
+configuration. Files (``.npz``, numpy arrays, no pickle)::
+
+    feature     int32[N]    per node: the input it splits on, -1 at a leaf
+    threshold   float64[N]  goes left when input <= threshold
+    left, right int32[N]    child nodes (numbered over all trees)
+    leaf_value  float64[N]  a leaf's value
+    roots       int64[T]    each tree's first node
+    baseline    float64[1]  the value before the trees
+    meta        str         JSON: name, players, variant, inputs, trees, the
+                            training's seed and games, held-out R², seconds,
+                            and the sha256 of the arrays
+
+A file that cannot be read, misses an array, has the wrong shapes, a node
+pointing out of its tree, non-finite numbers or a checksum that does not
+match is refused with one line (:class:`StrategyError`, exit 2 on the command
+line).
+
+``--strategy strong`` plays the shipped value of the configuration being
+played (``simcore/games/dreamscape/bots/data/strong/``); a rules variant
+without its own value plays the base game's value of the same player count,
+and solo (no opponent to beat, so a win chance is no guide) plays the expert
+table. ``--strategy strong:FILE.npz`` plays one file's value in games of the
+player count it was trained for.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from collections.abc import Iterator, Mapping
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from simcore.games.dreamscape.bots.errors import StrategyError
+from simcore.games.dreamscape.fast.strategies import get_record, register_strong
+from simcore.games.dreamscape.fast.value import N_VIEW, pack_trees
+from simcore.games.dreamscape.variants import parse_variant
+
+SHIPPED_DIR = Path(__file__).with_name("data") / "strong"
+FORMAT = 1
+ARRAYS = ("feature", "threshold", "left", "right", "leaf_value", "roots", "baseline")
+WORLDS = 1  # dealt worlds per option: one measured as strong as two (research page), at half the time
+
+
+class ValueModel:
+    """One fitted value: the forest's arrays and its description (``meta``)."""
+
+    def __init__(self, feature, threshold, left, right, leaf_value, roots, baseline, meta: dict):
+        self.feature = np.ascontiguousarray(feature, dtype=np.int32)
+        self.threshold = np.ascontiguousarray(threshold, dtype=np.float64)
+        self.left = np.ascontiguousarray(left, dtype=np.int32)
+        self.right = np.ascontiguousarray(right, dtype=np.int32)
+        self.leaf_value = np.ascontiguousarray(leaf_value, dtype=np.float64)
+        self.roots = np.ascontiguousarray(roots, dtype=np.int64)
+        self.baseline = float(np.ravel(baseline)[0])
+        self.meta = dict(meta)
+
+    @classmethod
+    def from_sklearn(cls, model, meta: dict) -> "ValueModel":
+        """A fitted ``HistGradientBoostingRegressor`` (numeric inputs only) as flat arrays."""
+        trees = [p[0].nodes for p in model._predictors]
+        sizes = [t.shape[0] for t in trees]
+        roots = np.cumsum([0] + sizes)[:-1].astype(np.int64)
+        nodes = np.concatenate(trees)
+        shift = np.repeat(roots, sizes)
+        leaf = nodes["is_leaf"].astype(bool)
+        feature = np.where(leaf, -1, nodes["feature_idx"]).astype(np.int32)
+        left = np.where(leaf, 0, nodes["left"].astype(np.int64) + shift).astype(np.int32)
+        right = np.where(leaf, 0, nodes["right"].astype(np.int64) + shift).astype(np.int32)
+        return cls(feature, nodes["num_threshold"], left, right, np.where(leaf, nodes["value"], 0.0), roots,
+                   np.ravel(model._baseline_prediction)[:1], meta)
+
+    @property
+    def n_trees(self) -> int:
+        return int(self.roots.shape[0])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"feature": self.feature, "threshold": self.threshold, "left": self.left, "right": self.right,
+                "leaf_value": self.leaf_value, "roots": self.roots, "baseline": np.array([self.baseline])}
+
+    def digest(self) -> str:
+        """sha256 over the arrays, in ARRAYS order (what ``meta["sha256"]`` keeps)."""
+        h = hashlib.sha256()
+        for name, a in self.arrays().items():
+            h.update(name.encode())
+            h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+    def packed(self) -> np.ndarray:
+        """The engine's flat layout (:func:`simcore.games.dreamscape.fast.value.pack_trees`)."""
+        return pack_trees(self.feature, self.threshold, self.left, self.right, self.leaf_value, self.roots,
+                          self.baseline)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """The value at each row of ``x`` (numpy; the engine's kernel adds the trees in the same order)."""
+        x = np.atleast_2d(np.asarray(x, dtype=np.float64))
+        out = np.full(x.shape[0], self.baseline)
+        for i, row in enumerate(x):
+            total = self.baseline
+            for r in self.roots:
+                k = int(r)
+                while self.feature[k] >= 0:
+                    k = int(self.left[k]) if row[self.feature[k]] <= self.threshold[k] else int(self.right[k])
+                total += self.leaf_value[k]
+            out[i] = total
+        return out
+
+
+def write_value(path: str | Path, model: ValueModel) -> None:
+    """Write ``model`` (meta gets the format, inputs and checksum) as a file :func:`read_value` reads back."""
+    path = Path(path)
+    meta = dict(model.meta, format=FORMAT, inputs=N_VIEW, trees=model.n_trees, sha256=model.digest())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "wb") as fh:
+        np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **model.arrays())
+    tmp.replace(path)  # a reader never sees half a file
+
+
+def read_value(path: str | Path) -> ValueModel:
+    """The value of a strong file; StrategyError in one line if it cannot be used (module docstring)."""
+    path = Path(path)
+    what = f"strong file {path}"
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise StrategyError(f"{what} is one array, not a strong value file (.npz of {', '.join(ARRAYS)} and meta)")
+        with data:
+            missing = [a for a in ARRAYS + ("meta",) if a not in data.files]
+            if missing:
+                raise StrategyError(f"{what} has no array {missing[0]!r} (a strong value file has "
+                                    f"{', '.join(ARRAYS)} and meta)")
+            arrays = {a: data[a] for a in ARRAYS}
+            meta_text = str(data["meta"])
+    except StrategyError:
+        raise
+    except FileNotFoundError:
+        raise StrategyError(f"{what} does not exist") from None
+    except IsADirectoryError:
+        raise StrategyError(f"{what} is a folder, not a file") from None
+    except OSError as exc:
+        raise StrategyError(f"{what} cannot be read ({exc.strerror or exc})") from None
+    except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        raise StrategyError(f"{what} is not a strong value file (.npz): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    try:
+        meta = json.loads(meta_text)
+    except json.JSONDecodeError:
+        raise StrategyError(f"{what}: its meta is not JSON") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise StrategyError(f"{what}: unknown format {meta.get('format') if isinstance(meta, dict) else meta!r} "
+                            f"(this version reads format {FORMAT})")
+    if meta.get("inputs") != N_VIEW:
+        raise StrategyError(f"{what} was made for {meta.get('inputs')} inputs; this engine's value has {N_VIEW}")
+    players = meta.get("players")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise StrategyError(f"{what}: players must be 2 to 4, got {players!r}")
+    _check_arrays(what, arrays)
+    model = ValueModel(meta=meta, **arrays)
+    if model.digest() != meta.get("sha256"):
+        raise StrategyError(f"{what}: the checksum does not match its arrays (the file was changed or damaged)")
+    return model
+
+
+def _check_arrays(what: str, a: dict) -> None:
+    n = a["feature"].shape
+    for name in ARRAYS:
+        if a[name].ndim != 1:
+            raise StrategyError(f"{what}: {name} must be one-dimensional, got shape {a[name].shape}")
+        if name not in ("roots", "baseline") and a[name].shape != n:
+            raise StrategyError(f"{what}: {name} has {a[name].shape[0]} values for {n[0]} nodes")
+        kind = a[name].dtype.kind
+        if kind not in "iuf" or (name in ("feature", "left", "right", "roots") and kind == "f"):
+            raise StrategyError(f"{what}: {name} has the wrong type ({a[name].dtype})")
+    if a["baseline"].shape != (1,):
+        raise StrategyError(f"{what}: baseline must be one number, got shape {a['baseline'].shape}")
+    for name in ("threshold", "leaf_value", "baseline"):
+        if not np.all(np.isfinite(a[name])):
+            raise StrategyError(f"{what}: {name} has a value that is not a finite number")
+    nodes, roots = n[0], a["roots"].astype(np.int64)
+    if roots.shape[0] == 0 or roots[0] != 0 or np.any(np.diff(roots) <= 0) or roots[-1] >= nodes:
+        raise StrategyError(f"{what}: roots must start at node 0 and rise, within the {nodes} nodes")
+    feature = a["feature"].astype(np.int64)
+    if np.any((feature < -1) | (feature >= N_VIEW)):
+        raise StrategyError(f"{what}: a node splits on an input outside 0..{N_VIEW - 1}")
+    ends = np.append(roots[1:], nodes)
+    tree_end = np.repeat(ends, np.diff(np.append(roots, nodes)))
+    split = feature >= 0
+    idx = np.arange(nodes)
+    for name in ("left", "right"):
+        child = a[name].astype(np.int64)
+        # a child after its node and inside its tree: every walk down a tree ends at a leaf
+        if np.any(split & ((child <= idx) | (child >= tree_end))):
+            raise StrategyError(f"{what}: a node's {name} child points outside its tree")
+
+
+class StrongTables(Mapping):
+    """The strong bot's engine rows by configuration: the expert table, then the packed value.
+
+    Rows are made the first time a configuration is played (reading a value
+    file takes a moment). ``values`` maps ``(players, sleep_token,
+    shifting_tokens)`` to a :class:`ValueModel` or a callable returning one;
+    a configuration without one plays the base game's of its player count,
+    or none (the row is the expert table alone: the engine then plays it as
+    expert, :func:`simcore.games.dreamscape.fast.runner.strategy_args`).
+    With ``only_players`` set (a file given by the user), a game of another
+    player count is refused.
+    """
+
+    def __init__(self, values: Mapping, only_players: int | None = None, source: str = "strong"):
+        self.values = dict(values)
+        self.only_players = only_players
+        self.source = source
+        self.rows: dict[tuple[int, bool, bool], np.ndarray] = {}
+
+    def value_for(self, key) -> ValueModel | None:
+        players = int(key[0])
+        if self.only_players is not None and players != self.only_players:
+            raise StrategyError(f"{self.source} was trained for {self.only_players} players; "
+                                f"this game has {players}")
+        for k in (key, (players, False, False)):
+            if k in self.values:
+                v = self.values[k]
+                if callable(v):
+                    v = self.values[k] = v()
+                return v
+        return None
+
+    def __getitem__(self, key) -> np.ndarray:
+        key = (int(key[0]), bool(key[1]), bool(key[2]))
+        if key not in self.rows:
+            expert = get_record("expert")
+            table = expert.tables.get(key, expert.weights) if expert.tables is not None else expert.weights
+            value = self.value_for(key)
+            row = table if value is None else np.concatenate([table, value.packed()])
+            row = np.array(row, dtype=np.float64)
+            row.setflags(write=False)
+            self.rows[key] = row
+        return self.rows[key]
+
+    def __iter__(self) -> Iterator[tuple[int, bool, bool]]:
+        return iter(get_record("expert").tables or ())
+
+    def __len__(self) -> int:
+        return len(get_record("expert").tables or ())
+
+    def get(self, key, default=None):  # every configuration has a row (see __getitem__)
+        return self[key]
+
+
+def shipped_key(path: Path) -> tuple[int, bool, bool]:
+    """The configuration a shipped file's name gives (``3p-sleep-token.npz``: 3 players, Sleep Token)."""
+    players, _, variant = path.stem.partition("p-")
+    options = parse_variant(variant).options
+    return int(players), bool(options.sleep_token), bool(options.shifting_tokens)
+
+
+def shipped_values() -> dict[tuple[int, bool, bool], Path]:
+    """The shipped value files by configuration key."""
+    return {shipped_key(p): p for p in sorted(SHIPPED_DIR.glob("*.npz"))}
+
+
+def register_shipped() -> bool:
+    """Register ``strong`` with the shipped values (False when none is shipped); files are read when played."""
+    files = shipped_values()
+    if not files:
+        return False
+    tables = StrongTables({k: partial(read_value, p) for k, p in files.items()})
+    # the row played where the configuration is unknown: the expert table alone (the engine plays it as expert)
+    register_strong(
+        "strong", tables, get_record("expert").weights, WORLDS, builtin=True,
+        description=f"strong bot: one-turn lookahead in the late game on a learned value ({len(files)} values, one per "
+                    "player count and rules option); yours: strong:FILE.npz",
+    )
+    return True
+
+
+def load_strong(path_text: str) -> str:
+    """Register the strong bot of one value file (games of its player count); returns its name."""
+    model = read_value(path_text)
+    players = int(model.meta["players"])
+    key = (players, False, False)
+    tables = StrongTables({key: model}, only_players=players, source=f"strong file {path_text}")
+    name = f"strong:{path_text}"
+    register_strong(name, tables, tables[key], WORLDS, description=f"strong bot, value {path_text}")
+    return name
+
