@@ -595,24 +595,9 @@ def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_
     nested = modes[MD_LOOKAHEAD, seat] == LOOK_NESTED
     k_play = modes[MD_PLAYOUTS, seat]
     policy = modes[MD_POLICY, seat]
-    prows = pwk.shape[0]
-    pbase = prefix_base(st0, pwk)
-    length = rwk[base + PX_HEAD, HP_LEN]
-    # the playouts' scratch: every seat plays the searching seat's policy after the prefix
-    for s in range(MAX_SEATS):
-        set_policy(pfw, s, weights[seat], policy)
-        pwk[pbase + PX_MODES, s] = policy
-        pwk[pbase + PX_KINDS, s] = 0
-        pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]
+    pbase, length = playout_scratch(st0, rwk, base, modes, weights, seat, pwk, pfw)
     f = strats[seat]
     pstrats = (f, f, f, f)
-    phead = pwk[pbase + PX_HEAD]
-    phead[HP_STOP_ON] = 0
-    phead[HP_RECORD] = 0
-    phead[HP_LEN] = length + 1
-    for r in range(PX_ENTRIES, PX_ENTRIES + length // OPT_WIDTH + 1):
-        for j in range(OPT_WIDTH):
-            pwk[pbase + r, j] = rwk[base + r, j]
     m = hidden_places(st0, rwk, base, slots, cards)
     sample = mix64(stop_rng ^ SEARCH_SALT ^ (np.uint64(st0[H_TURNS]) << np.uint64(8)) ^ np.uint64(length))
     scores = totals[:n]
@@ -648,6 +633,57 @@ def search_decision(st0, rwk, base, strats, modes, weights, kind, seat, n, stop_
 
 
 @kernel
+def playout_scratch(st0, rwk, base, modes, weights, seat, pwk, pfw):
+    """Set up the playouts' scratch of ``seat``'s decision; returns (the prefix block in ``pwk``, the prefix length).
+
+    Every seat plays the deciding seat's policy after the prefix, which is
+    copied from the game's block; a playout then forces one more entry (the option).
+    """
+    policy = modes[MD_POLICY, seat]
+    prows = pwk.shape[0]
+    pbase = prefix_base(st0, pwk)
+    length = rwk[base + PX_HEAD, HP_LEN]
+    for s in range(MAX_SEATS):
+        set_policy(pfw, s, weights[seat], policy)
+        pwk[pbase + PX_MODES, s] = policy
+        pwk[pbase + PX_KINDS, s] = 0
+        pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]
+    phead = pwk[pbase + PX_HEAD]
+    phead[HP_STOP_ON] = 0
+    phead[HP_RECORD] = 0
+    phead[HP_LEN] = length + 1
+    for r in range(PX_ENTRIES, PX_ENTRIES + length // OPT_WIDTH + 1):
+        for j in range(OPT_WIDTH):
+            pwk[pbase + r, j] = rwk[base + r, j]
+    return pbase, length
+
+
+@kernel
+def deal_world(st0, pst, pwk, pbase, length, i, sample, k, slots, cards, deal, m):
+    """World k of option i in ``pst``: the hidden cards dealt from their sorted order, the prefix and i forced next."""
+    for j in range(st0.shape[0]):
+        pst[j] = st0[j]
+    set_rng(pwk, stream_state(sample, np.uint64(k)))
+    for j in range(m):
+        deal[j] = cards[j]
+    for j in range(m - 1, 0, -1):  # Fisher-Yates over the sorted hidden cards
+        r = rng_below(pwk, j + 1)
+        t = deal[j]
+        deal[j] = deal[r]
+        deal[r] = t
+    for j in range(m):
+        pst[slots[j]] = deal[j]
+    prows = pwk.shape[0]
+    phead = pwk[pbase + PX_HEAD]
+    set_entry(pwk, pbase, length, i)
+    phead[HP_POS] = 0
+    phead[HP_STATUS] = PX_RUNNING
+    phead[HP_RESTORED] = 1  # the playout's stream goes on from the deal
+    for s in range(MAX_SEATS):
+        pwk[prows + WK_MODES, s] = MODE_SEARCH
+
+
+@kernel
 def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng, pst, pwk, pfw, slots, cards, deal,
                        totals, view):
     """The option a strong seat takes (MD_LOOKAHEAD): the best mean value at the end of the turn; ties on the game's stream.
@@ -668,45 +704,15 @@ def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng
     policy = modes[MD_POLICY, seat]
     w = weights[seat]
     prows = pwk.shape[0]
-    pbase = prefix_base(st0, pwk)
-    length = rwk[base + PX_HEAD, HP_LEN]
-    for s in range(MAX_SEATS):  # the rest of the turn: every seat plays the strong seat's policy after the prefix
-        set_policy(pfw, s, w, policy)
-        pwk[pbase + PX_MODES, s] = policy
-        pwk[pbase + PX_KINDS, s] = 0
-        pwk[prows + WK_DECIDES, s] = modes[MD_DECIDES, seat]
+    pbase, length = playout_scratch(st0, rwk, base, modes, weights, seat, pwk, pfw)  # the rest of the turn, as a playout's
     f = strats[seat]
     pstrats = (f, f, f, f)
-    phead = pwk[pbase + PX_HEAD]
-    phead[HP_STOP_ON] = 0
-    phead[HP_RECORD] = 0
-    phead[HP_LEN] = length + 1
-    for r in range(PX_ENTRIES, PX_ENTRIES + length // OPT_WIDTH + 1):
-        for j in range(OPT_WIDTH):
-            pwk[pbase + r, j] = rwk[base + r, j]
     m = hidden_places(st0, rwk, base, slots, cards)
     sample = mix64(stop_rng ^ LOOKAHEAD_SALT ^ np.uint64(length))
     for i in range(n):
         total = 0.0
         for k in range(worlds):
-            for j in range(st0.shape[0]):
-                pst[j] = st0[j]
-            set_rng(pwk, stream_state(sample, np.uint64(k)))
-            for j in range(m):
-                deal[j] = cards[j]
-            for j in range(m - 1, 0, -1):  # Fisher-Yates over the sorted hidden cards
-                r = rng_below(pwk, j + 1)
-                t = deal[j]
-                deal[j] = deal[r]
-                deal[r] = t
-            for j in range(m):
-                pst[slots[j]] = deal[j]
-            set_entry(pwk, pbase, length, i)
-            phead[HP_POS] = 0
-            phead[HP_STATUS] = PX_RUNNING
-            phead[HP_RESTORED] = 1
-            for s in range(MAX_SEATS):
-                pwk[prows + WK_MODES, s] = MODE_SEARCH
+            deal_world(st0, pst, pwk, pbase, length, i, sample, k, slots, cards, deal, m)
             play_turn(pst, pwk, pfw, pstrats)
             for s in range(MAX_SEATS):
                 pwk[prows + WK_MODES, s] = policy
@@ -729,26 +735,8 @@ def playout(st0, pst, pwk, pfw, pstrats, pbase, length, i, seat, policy, sample,
     every seat from the next turn on (:func:`strong_rest`; the search over
     the strong bot, ``search:strong@K``), on a stream of the playout's own.
     """
-    for j in range(st0.shape[0]):
-        pst[j] = st0[j]
-    set_rng(pwk, stream_state(sample, np.uint64(k)))
-    for j in range(m):
-        deal[j] = cards[j]
-    for j in range(m - 1, 0, -1):  # Fisher-Yates over the sorted hidden cards
-        r = rng_below(pwk, j + 1)
-        t = deal[j]
-        deal[j] = deal[r]
-        deal[r] = t
-    for j in range(m):
-        pst[slots[j]] = deal[j]
+    deal_world(st0, pst, pwk, pbase, length, i, sample, k, slots, cards, deal, m)
     prows = pwk.shape[0]
-    phead = pwk[pbase + PX_HEAD]
-    set_entry(pwk, pbase, length, i)
-    phead[HP_POS] = 0
-    phead[HP_STATUS] = PX_RUNNING
-    phead[HP_RESTORED] = 1  # the playout's stream goes on from the deal
-    for s in range(MAX_SEATS):
-        pwk[prows + WK_MODES, s] = MODE_SEARCH
     play_turn(pst, pwk, pfw, pstrats)
     for s in range(MAX_SEATS):  # the rest of the game without the prefix hook
         pwk[prows + WK_MODES, s] = policy
