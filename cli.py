@@ -178,7 +178,7 @@ def emit(data: dict, as_json: bool, lines: str, ready: bool = False, seats_from_
         from analyses.study.runsummary import json_ready
 
         if seats_from_one:  # JSON counts seats from 0 (README, "Output conventions"); these tables from 1
-            data = {**data, "rows": [{**row, "seat": row["seat"] - 1} for row in data["rows"]]}
+            data = {**data, **{k: [{**r, "seat": r["seat"] - 1} for r in data[k]] for k in ("rows", "doubling") if k in data}}
         typer.echo(json.dumps(json_ready(data) if ready else data))
         return
     import reports.tables as tables
@@ -449,7 +449,7 @@ def exploit(
     players: option(Optional[list[int]], "--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).") = None,
     variant: option(Optional[list[str]], "--variant", help="Variant (repeatable; default base and sleep-token).") = None,
     games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Games per cell (player count x variant x seat), 1 to 10**12.") = 1000,
-    playouts: option(int, "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K).") = 8,
+    playouts: option(Optional[list[int]], "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K; default 8). Repeat for the budget ladder: -k 4 -k 8 -k 16 also gives what each doubling gains.") = None,
     phases: option(Optional[str], "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
                          "search:NAME@K:late), optionally with the decision kinds it searches there (late:buy+perform: "
                          "search:NAME@K:late:buy+perform); default every decision.") = None,

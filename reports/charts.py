@@ -9,6 +9,7 @@ diverging colour-blind-safe maps centred on the reference value.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from matplotlib.colors import Normalize, TwoSlopeNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from reports.data import StudyTables, Tournament, homogeneous, main_strategy, round_robins, skill_rows  # noqa: E402
+from reports.robust import level_key  # noqa: E402
 from reports.labels import (  # noqa: E402
     OPTION_ORDER,
     PALETTE,
@@ -734,22 +736,53 @@ def solo_chart(t: StudyTables) -> list[Chart]:
 
 @styled
 def exploit_chart(t: StudyTables) -> list[Chart]:
-    """How strong were the bots? The search player's gain over the bot in each seat, with 95% intervals."""
+    """How strong were the bots? Per bot, the search player's gain over it in each seat, with 95% intervals.
+
+    One page per bot (the main study's expert cells, a kept ``exploit`` run of
+    the strong bot); a bot measured at several budgets shows its largest.
+    """
     if t.exploit is None or t.exploit.height == 0:
         return []
-    df = t.exploit.sort(["variant", "players", "seat"])
-    r0 = df.row(0, named=True)
+    charts = []
+    for bot in sorted(dict.fromkeys(t.exploit["strategy"].to_list()), key=level_key):
+        mine = t.exploit.filter(pl.col("strategy") == bot)
+        search = mine["search"].to_list()[-1]
+        df = mine.filter(pl.col("search") == search).sort(["variant", "players", "seat"])
+        r0 = df.row(0, named=True)
+        title = "How strong were the bots?" + (f" ({bot})" if charts else "")
+        fig, ax, _ = forest(
+            title,
+            f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
+            f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
+            "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
+            "belong to the bot rather than to the game.",
+            df, "gain", "gain_low", "gain_high",
+            [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)],
+            f"search gain over {r0['strategy']} (percentage points of win rate)", share=False)
+        ax.axvline(0, color="#222222", lw=0.8)
+        name = "exploit" + (f"-{re.sub(r'[^a-z0-9]+', '-', bot.lower()).strip('-')}" if charts else "")
+        charts.append(Chart(name, title, fig, df))
+    return charts
+
+
+@styled
+def doubling_chart(t: StudyTables) -> list[Chart]:
+    """The budget ladder: what each doubling of the search's playouts over a bot gains, per seat, with 95% intervals."""
+    if t.doubling is None or t.doubling.height == 0:
+        return []
+    df = t.doubling.sort(["strategy", "variant", "players", "seat", "from_playouts"])
+    bots = ", ".join(dict.fromkeys(df["strategy"].to_list()))
     fig, ax, _ = forest(
-        "How strong were the bots?",
-        f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
-        f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
-        "bars = 95% intervals. Near 0: the bot plays about as well as search can; large gains: findings may "
-        "belong to the bot rather than to the game.",
+        "Search budget ladder",
+        f"Win rate gained by doubling the playouts of the search player over {bots} in one seat (the larger "
+        "budget's win rate minus the smaller's, on the same deals), bars = 95% intervals. Near 0 at the top: "
+        "more search finds no more, so the search's gain over the bot is about all there is to find.",
         df, "gain", "gain_low", "gain_high",
-        [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)],
-        f"search gain over {r0['strategy']} (percentage points of win rate)", share=False)
+        [f"{r['strategy']} {r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}: "
+         f"{r['from_playouts']} -> {r['to_playouts']}" for r in df.iter_rows(named=True)],
+        "gain of the doubling (percentage points of win rate)", share=False)
     ax.axvline(0, color="#222222", lw=0.8)
-    return [Chart("exploit", "How strong were the bots?", fig, df)]
+    return [Chart("doubling", "Search budget ladder", fig, df)]
 
 
 # ============================================================================ restricted play
@@ -825,7 +858,7 @@ def fixes_chart(t: StudyTables) -> list[Chart]:
 
 CHARTS: tuple[Callable[[StudyTables], list[Chart]], ...] = (
     seat_chart, compare_chart, score_chart, length_chart, type_chart, card_chart,
-    swap_charts, tournament_charts, skill_chart, ladder_chart, solo_chart, exploit_chart, restrict_chart,
+    swap_charts, tournament_charts, skill_chart, ladder_chart, solo_chart, exploit_chart, doubling_chart, restrict_chart,
     fixes_chart,
 )
 

@@ -22,7 +22,7 @@ import polars as pl
 
 from analyses.games.dreamscape import balance
 from analyses.tools.compare import compare_variants
-from analyses.tools.exploit import exploit_from_study, load_exploit
+from analyses.tools.exploit import exploit_from_study, load_doubling, load_exploit
 from analyses.games.dreamscape.fixseats import load_fixes
 from analyses.tools.ladder import strength_ladder
 from analyses.tools.restrict import load_restrict
@@ -76,7 +76,8 @@ class StudyTables:
     skill: pl.DataFrame | None = None  # analyses.stats.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.games.dreamscape.solo.solo_bands
     ladder: pl.DataFrame | None = None  # analyses.tools.ladder.strength_ladder (a 2-player round robin)
-    exploit: pl.DataFrame | None = None  # analyses.tools.exploit: kept by `dreamscape exploit --out`, or the study's own cells
+    exploit: pl.DataFrame | None = None  # analyses.tools.exploit: kept by `dreamscape exploit --out`, and the study's own cells
+    doubling: pl.DataFrame | None = None  # analyses.tools.exploit: the budget ladder kept by `dreamscape exploit -k 4 -k 8 -k 16 --out`
     restrict: pl.DataFrame | None = None  # analyses.tools.restrict.restrict_table (kept by `dreamscape restrict --out`)
     fixes: pl.DataFrame | None = None  # analyses.games.dreamscape.fixseats.fixes_table (written by `dreamscape fix-seats`)
 
@@ -199,9 +200,21 @@ def collect(folder: str | Path) -> StudyTables:
         t.skill = _run(skill_vs_luck, folder)
     if "solo" in k:
         t.solo = _run(solo_bands, folder)
-    t.exploit = load_exploit(folder)
-    if t.exploit is None:  # the cells a study played itself (the main study does), when no exploit run was kept
-        t.exploit = _run(exploit_from_study, folder)
+    t.exploit = exploit_tables(load_exploit(folder), _run(exploit_from_study, folder))
+    t.doubling = load_doubling(folder)
     t.restrict = load_restrict(folder)
     t.fixes = load_fixes(folder)
     return t
+
+
+def exploit_tables(kept: pl.DataFrame | None, played: pl.DataFrame | None) -> pl.DataFrame | None:
+    """The study's own exploit cells beside the tables ``dreamscape exploit --out`` kept in its folder.
+
+    The main study plays search over expert itself; the strong bot's cells (search
+    over a slower bot) come from a kept run. A kept run of the same bot and search
+    player replaces the study's cells of that pair.
+    """
+    if kept is None or played is None:
+        return kept if played is None else played
+    own = played.join(kept.select(["strategy", "search"]).unique(), on=["strategy", "search"], how="anti")
+    return pl.concat([own, kept.select(own.columns).cast(dict(own.schema))])

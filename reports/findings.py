@@ -296,7 +296,10 @@ def ladder_findings(t: StudyTables) -> list[Finding]:
         return []
     df = t.ladder.sort("step")
     first = df.row(0, named=True)
-    chain = " < ".join([first["weaker"], *df["stronger"].to_list()])
+    in_chain = pl.col("source").is_in(["round robin", "search over the top bot"])
+    robin, beside = df.filter(in_chain), df.filter(~in_chain)  # search over a lower bot hangs off it, not the top
+    chain = "; ".join([" < ".join([robin["weaker"][0], *robin["stronger"].to_list()])] * (robin.height > 0)
+                      + [f"{r['weaker']} < {r['stronger']}" for r in beside.iter_rows(named=True)])
     where = f"{players_label(first['players'])} games ({variant_label(first['variant'])}), head to head on the same deals"
     apart = df.filter(pl.col("apart"))
     if apart.height == df.height:
@@ -348,18 +351,41 @@ def length_findings(t: StudyTables) -> list[Finding]:
 
 
 def exploit_findings(t: StudyTables) -> list[Finding]:
-    """The seat where search gains most over the bot, and how many seats it gains in at all."""
+    """Per bot measured, the seat where search gains most over it and how many seats it gains in at all;
+    then the budget ladder's top doubling."""
     if t.exploit is None or t.exploit.height == 0:
         return []
-    df = t.exploit
-    r = df.sort("gain", descending=True).row(0, named=True)
-    n_sig = int(df.filter(pl.col("gain_low") > 0).height)
-    text = (f"Search over the {r['strategy']} bot ({r['search']}) wins {pp(r['gain'])} more often than the bot itself in "
-            f"seat {r['seat']} of {r['players']}-player games ({variant_label(r['variant'])}): "
-            f"{pct(r['search_win'])} against {pct(r['own_win'])} (gain {pp(r['gain_low'])} to {pp(r['gain_high'])}); "
-            f"it gains significantly in {n_sig} of {df.height} seats, so findings measured with {r['strategy']} "
-            f"may partly belong to the bot's style of play.")
-    return [Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r)]
+    out = []
+    for bot in dict.fromkeys(t.exploit["strategy"].to_list()):
+        mine = t.exploit.filter(pl.col("strategy") == bot)
+        df = mine.filter(pl.col("search") == mine["search"].to_list()[-1])  # a budget ladder: its largest budget
+        r = df.sort("gain", descending=True).row(0, named=True)
+        n_sig = int(df.filter(pl.col("gain_low") > 0).height)
+        text = (f"Search over the {r['strategy']} bot ({r['search']}) wins {pp(r['gain'])} more often than the bot itself in "
+                f"seat {r['seat']} of {r['players']}-player games ({variant_label(r['variant'])}): "
+                f"{pct(r['search_win'])} against {pct(r['own_win'])} (gain {pp(r['gain_low'])} to {pp(r['gain_high'])}); "
+                f"it gains significantly in {n_sig} of {df.height} seats, so findings measured with {r['strategy']} "
+                f"may partly belong to the bot's style of play.")
+        out.append(Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r))
+    return out + doubling_findings(t)
+
+
+def doubling_findings(t: StudyTables) -> list[Finding]:
+    """Per bot, the top doubling of the budget ladder: the largest gain of its last doubling over every seat."""
+    if t.doubling is None or t.doubling.height == 0:
+        return []
+    out = []
+    for bot in dict.fromkeys(t.doubling["strategy"].to_list()):
+        mine = t.doubling.filter(pl.col("strategy") == bot)
+        top = mine.filter(pl.col("to_playouts") == mine["to_playouts"].max())
+        r = top.sort("gain", descending=True).row(0, named=True)
+        n_sig = int(top.filter(pl.col("gain_low") > 0).height)
+        text = (f"Doubling the search over {bot} from {r['from_playouts']} to {r['to_playouts']} playouts gains at most "
+                f"{pp(r['gain'])} ({pp(r['gain_low'])} to {pp(r['gain_high'])}, seat {r['seat']} of "
+                f"{r['players']}-player games, {variant_label(r['variant'])}); significantly in {n_sig} of "
+                f"{top.height} seats.")
+        out.append(Finding(text, bool(r["gain_low"] > 0), "exploit", "doubling", r))
+    return out
 
 
 def restrict_findings(t: StudyTables) -> list[Finding]:

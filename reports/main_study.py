@@ -16,33 +16,35 @@ run by the one study runner, :func:`analyses.study.studyfile.run_plan`. What it 
   (the tournament's);
 * **tournament**: round robin of random, greedy, chain, economist, spoiler,
   linear and expert in 3-player base games, every seating of every group of three;
-* **ladder**: a 2-player round robin of the same bots in base games, both
-  seatings of every pair on the same deals, read as head-to-head steps from
-  the weakest bot to the strongest (:mod:`analyses.tools.ladder`, 40 configurations:
-  expert against linear is skill against luck's already);
+* **ladder**: a 2-player round robin of the same bots and the strong bot in base
+  games, both seatings of every pair on the same deals, read as head-to-head steps
+  from the weakest bot to the strongest (:mod:`analyses.tools.ladder`, 54
+  configurations of 2,000 games: expert against linear is skill against luck's already);
 * **bot strength**: ``search:expert@8:late`` (the search player over expert in
   the last third of the game, where search gains most) in one seat against ``expert`` in the
   others, in every seat of 2, 3 and 4 players x base and Sleep Token (18 cells
   of 300 games), paired game by game with the all-expert games of the rules
   options: the report's page "How strong were the bots?"
-  (:func:`analyses.tools.exploit.exploit_from_study`) and the ladder's last step;
+  (:func:`analyses.tools.exploit.exploit_from_study`) and a step of the ladder.
+  Search over the strong bot is too slow for the study: ``dreamscape exploit
+  --strategy strong --phases late --out FOLDER`` (with ``-k 4 -k 8 -k 16``, the
+  budget ladder) keeps its table in the study folder, and the report shows it beside;
 * **solo**: ``expert``, ``greedy`` and ``linear`` in Virtual Dreaming (R10) under
   the four rules options, for the R10.5 score bands;
 * **skill levels**: the rules options again under ``linear`` (12
-  configurations) and, for base and Sleep Token, under ``search:expert@4:late``
-  (6 configurations of 400 games; every seat searches the last third of the
-  game, where searching gains most over expert), so that :mod:`reports.robust` can mark
-  each seat and rules-option finding robust or dependent on the bot;
+  configurations of 20,000 games) and under ``strong`` (12 configurations: 6,000
+  games each in 2 players, 4,500 in 3, 3,000 in 4), so that :mod:`reports.robust` can read each seat and rules-option
+  finding at three strengths, the strong level first;
 * **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.games.dreamscape.recheck`):
   once the swaps are played, the decks the swap findings quote (per player
   count the largest fall and the largest rise of seat spread) are played again
-  under ``linear`` (20,000 games) and ``search:expert@4:late`` (400 games), so that
+  under ``linear`` (20,000 games) and ``strong`` (5,000 games), so that
   the swap findings are checked at every skill level too.
 
-631 configurations and 11,727,800 games; the quick study plays the single
-swaps under the base rules only, the search level in 3-player games only and
-the bot-strength cells of 2- and 3-player base games, with fewer games (398
-configurations, 517,700 games). Sizing: see the README ("The main job").
+651 configurations and 10,247,400 games, plus the recheck's; the quick study plays the single
+swaps under the base rules only, the strong level in 3-player games only and
+the bot-strength cells of 2- and 3-player base games, with fewer games (414
+configurations, 532,700 games). Sizing: see the docs' game page.
 """
 from __future__ import annotations
 

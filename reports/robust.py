@@ -1,20 +1,36 @@
 """Findings checked at every skill level: which hold whoever plays, which belong to the bot.
 
 A study that plays the same configurations with bots of several strengths
-(the main study: ``linear``, ``expert`` and ``search:expert@4:late`` on every seat)
+(the main study: ``linear``, ``expert`` and ``strong`` on every seat)
 lets each headline finding of the main bot be read again under every other
 bot. The finding's claim is its *sign* (a seat wins more or less than its fair
 share; a rules option raises or lowers a metric) and its *significance* (the
-95% interval excludes the fair share or zero). Verdicts:
+95% interval excludes the fair share or zero).
+
+The strongest level weighs first. The *reading level* is the strongest bot
+that played the configuration on every seat, not counting search players over
+it (:func:`level_key`: ``strong`` above ``expert`` above ``linear``); the search
+players over it are the levels *above* it. Verdicts:
 
 * ``robust``: every level has the data, every level is significant, and all
   agree on the sign;
-* ``flips``: the main bot's own estimate is significant and some level is
-  significant with the opposite sign: the finding depends on the style of play
-  (an estimate of the main bot that is not significant claims no sign, so
-  nothing can flip it: ``unconfirmed``);
-* ``unconfirmed``: not significant at some level (often the search level, which
-  plays far fewer games) while no level contradicts it;
+* ``strong play``: the reading level is stronger than the main bot, significant
+  with the main bot's sign, and no level above it is significant against it,
+  while some weaker level is not significant or disagrees: the finding holds
+  under strong play and belongs to the game, not to the weaker bots;
+* ``flips``: the main bot's own estimate is significant and a level that
+  counts is significant with the opposite sign: the finding depends on the
+  style of play. When the reading level is stronger than the main bot, the
+  levels that count are the reading level and those above it (a weaker bot that
+  disagrees is outweighed); otherwise every level counts. An estimate of the
+  main bot that is not significant claims no sign, so nothing can flip it;
+* ``bot's effect``: the main bot's estimate is significant, the reading level
+  (stronger) is not, and its interval rules the main bot's estimate out: under
+  strong play the effect is significantly smaller and not distinguishable from
+  none, so its size belonged to the main bot's style of play;
+* ``unconfirmed``: not significant at the reading level (or, without a stronger
+  level, at some level) while nothing contradicts it and nothing rules the main
+  bot's estimate out: more games at the reading level would tell;
 * ``main only``: no other level played the configuration.
 
 Only the topics whose configurations the other levels play are checked: seat
@@ -38,12 +54,14 @@ CHECKED_TOPICS = ("seats", "compare", "types", "swaps")
 RATE_TOPICS = ("seats", "types")  # a claim about a rate against its fair share; the others are changes
 VERDICT_WORDS = {
     "robust": "holds at every skill level",
+    "strong play": "holds under strong play (a weaker bot does not confirm it)",
+    "bot's effect": "belongs to the bot (under strong play no effect, and significantly smaller)",
     "flips": "depends on the style of play (the sign flips with the bot)",
     "unconfirmed": "not confirmed at every skill level",
     "main only": "checked under one bot only",
 }
 # Ladder order of the built-in levels (others sort after them by name).
-LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
+LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "strong")
 
 
 @dataclass
@@ -122,16 +140,33 @@ def type_levels(t: StudyTables, row: dict) -> list[Level]:
 LEVELS = {"seats": seat_levels, "compare": compare_levels, "swaps": compare_levels, "types": type_levels}
 
 
+def reading_level(levels: list[Level]) -> Level | None:
+    """The strongest level that is not a search player over another (None without levels)."""
+    plain = [lv for lv in levels if not lv.bot.startswith("search:")]
+    return max(plain, key=lambda lv: level_key(lv.bot)) if plain else None
+
+
 def verdict(levels: list[Level], main: str) -> str:
     """See the module docstring."""
     own = next((lv for lv in levels if lv.bot == main), None)
     others = [lv for lv in levels if lv.bot != main]
     if own is None or not others:
         return "main only"
-    if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in others):
-        return "flips"
     if all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0:
         return "robust"
+    top = reading_level(levels)
+    if top is None or level_key(top.bot) <= level_key(main):  # no stronger level: every level counts alike
+        if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in others):
+            return "flips"
+        return "unconfirmed"
+    counted = [lv for lv in levels if level_key(lv.bot) >= level_key(top.bot)]  # the reading level and search over it
+    if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in counted):
+        return "flips"
+    if top.significant and top.sign != 0 and top.sign == own.sign \
+            and not any(lv.significant and lv.sign == -top.sign for lv in counted):
+        return "strong play"
+    if own.significant and not top.significant and not top.low <= own.value <= top.high:
+        return "bot's effect"  # strong play finds no effect and rules out the main bot's size: a decided answer
     return "unconfirmed"
 
 
@@ -174,6 +209,9 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
         check = Check(f, claim_of(f), levels, verdict(levels, main))
         checks.append(check)
         f.robustness = check.verdict
+        top = reading_level(levels)
+        if top is not None and level_key(top.bot) > level_key(main):  # the report is read at the strongest level
+            f.text = f"{f.text} Under {top.bot}: {level_cell(top, f.topic).rstrip('*')}."
         f.text = f"{f.text} Checked under {', '.join(lv.bot for lv in levels)}: {VERDICT_WORDS[check.verdict]}."
         out.append(f)
     return out, checks
@@ -197,4 +235,4 @@ def check_rows(checks: list[Check]) -> list[dict]:
     ]
 
 
-__all__ = ["check_findings", "check_rows", "verdict", "Level", "Check", "VERDICT_WORDS", "level_cell", "level_key"]
+__all__ = ["check_findings", "check_rows", "verdict", "reading_level", "Level", "Check", "VERDICT_WORDS", "level_cell", "level_key"]

@@ -248,16 +248,30 @@ def _solo_lines(rows: list[dict]) -> list[str]:
 
 
 def exploit_lines(data: dict) -> list[str]:
-    """``dreamscape exploit``: per player count, variant and seat, the search player's gain over the bot."""
-    lines = [f"How strong is {data['strategy']}? {data['search']} in one seat against {data['strategy']} everywhere else, "
+    """``dreamscape exploit``: per player count, variant and seat, the search player's gain over the bot.
+
+    With several budgets, a column names the search player of each row, and the
+    budget ladder follows: what each doubling of the playouts gains.
+    """
+    searches = data.get("searches") or [data["search"]]
+    who = data["search"] if len(searches) == 1 else "search"
+    lines = [f"How strong is {data['strategy']}? {who} in one seat against {data['strategy']} everywhere else, "
              f"vs {data['strategy']} itself there on the same deals ({data['games_per_cell']:,} games per cell, seed {data['seed']})",
-             f"  {'players':>7}  {'variant':<16}{'seat':>5}{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}"
-             f"{'gain, points (95% CI)':>27}"]
+             f"  {'players':>7}  {'variant':<16}{'seat':>5}" + (f"  {'search':<24}" if len(searches) > 1 else "")
+             + f"{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}{'gain, points (95% CI)':>27}"]
     for r in data["rows"]:
         gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
         lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}"
-                     f"{_rate(r, 'search_win', 'search_low', 'search_high'):>25}{_rate(r, 'own_win', 'own_low', 'own_high'):>25}"
-                     f"{gain:>27}")
+                     + (f"  {r['search'][:23]:<24}" if len(searches) > 1 else "")
+                     + f"{_rate(r, 'search_win', 'search_low', 'search_high'):>25}"
+                       f"{_rate(r, 'own_win', 'own_low', 'own_high'):>25}{gain:>27}")
+    if data.get("doubling"):
+        lines.append("Budget ladder: the search seat's win rate at the larger budget minus at the smaller, same deals")
+        lines.append(f"  {'players':>7}  {'variant':<16}{'seat':>5}{'doubling':>12}{'gain, points (95% CI)':>27}")
+        for r in data["doubling"]:
+            gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+            step = f"{r['from_playouts']} -> {r['to_playouts']}"
+            lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}{step:>12}{gain:>27}")
     if data["rows"]:
         seconds = f" in {data['seconds']:.0f} s" if data.get("seconds") is not None else ""
         lines.append(f"  largest gain {100 * data['max_gain']:+.1f} points; {data['games_played']:,} games played{seconds}")

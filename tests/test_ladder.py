@@ -94,3 +94,18 @@ def test_a_folder_without_a_two_player_round_robin_has_no_ladder(tmp_path):
     with pytest.raises(StudyError):
         strength_ladder(tmp_path / "study")
     assert collect(tmp_path / "study").ladder is None
+
+
+def test_search_over_a_lower_bot_is_a_step_beside_the_chain_not_above_its_top(tmp_path):
+    """The main study's ladder tops out at strong while its search player searches over expert (#26)."""
+    study = STUDY.replace('rotate = ["search:chain@1", "chain"]', 'rotate = ["search:greedy@1", "greedy"]')
+    (tmp_path / "s.toml").write_text(study)
+    run_plan(load_study_file(tmp_path / "s.toml"), tmp_path / "study", progress=False)
+    df = strength_ladder(tmp_path / "study")
+    last = df.row(-1, named=True)
+    assert (last["weaker"], last["stronger"], last["source"]) == ("greedy", "search:greedy@1", "search over greedy")
+    assert df["source"].to_list()[:2] == ["round robin"] * 2 and df["stronger"][1] == "chain"  # chain still tops it
+    won = _head_to_head("search:greedy@1", "greedy", SEARCH_GAMES)
+    assert last["stronger_win_rate"] == pytest.approx(won / (2 * SEARCH_GAMES))
+    text = next(f for f in make_findings(collect(tmp_path / "study")) if f.topic == "ladder").text
+    assert f"{df['weaker'][0]} < {df['stronger'][0]} < chain; greedy < search:greedy@1" in text

@@ -481,11 +481,11 @@ def test_the_main_study_plays_what_issue_6_asks_for():
 
     plan = main_plan()
     configs = plan.configs
-    # README: 12 + 288 + 33 + 210 + 40 + 18 + 12 + 12 + 12 configurations (the ladder's 2-player round robin has
-    # 21 pairs x 2 seatings, of which expert/linear is skill against luck's already, with its 20,000 games)
-    assert len({c.id for c in configs}) == len(configs) == 637
-    assert plan.total_games == (12 * 200_000 + 288 * 20_000 + 33 * 20_000 + 210 * 2_000 + 40 * 5_000 + 18 * 300
-                                + 12 * 50_000 + 12 * 20_000 + 12 * 800)
+    # 12 + 288 + 33 + 210 + 54 + 18 + 12 + 12 + 12 configurations (the ladder's 2-player round robin has
+    # 28 pairs x 2 seatings, of which expert/linear is skill against luck's already, with its 20,000 games)
+    assert len({c.id for c in configs}) == len(configs) == 651
+    assert plan.total_games == (12 * 200_000 + 288 * 20_000 + 33 * 20_000 + 210 * 2_000 + 54 * 2_000 + 18 * 300
+                                + 12 * 50_000 + 12 * 20_000 + 4 * (6_000 + 4_500 + 3_000))
     multi = [c for c in configs if len(set(c.strategies)) == 1 and c.players >= 2]
     options = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")
     for p in (2, 3, 4):
@@ -498,7 +498,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
             assert len(singles) == 24, (p, o)
         # issue 12: the rules options again at the other skill levels
         assert {c.variant for c in multi if c.players == p and c.strategies[0] == "linear"} == set(options)
-        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "search:expert@4:late"} == set(options)
+        assert {c.variant for c in multi if c.players == p and c.strategies[0] == "strong"} == set(options)  # issue 26
     bots = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert")
     tournament = [c for c in configs if c.players == 3 and c.variant == "base" and len(set(c.strategies)) > 1
                   and exploit_cell(c.strategies) is None]
@@ -508,7 +508,7 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     ladder = [c for c in configs if c.players == 2 and c.variant == "base" and len(set(c.strategies)) > 1
               and exploit_cell(c.strategies) is None]
     assert sorted(c.strategies for c in ladder) == sorted(schedule(("random", "greedy", "spoiler", "chain", "economist",
-                                                                     "linear", "expert"), 2))
+                                                                     "linear", "expert", "strong"), 2))
     cells = sorted((c.players, c.variant, exploit_cell(c.strategies)) for c in configs if exploit_cell(c.strategies))
     assert cells == sorted((p, o, ("expert", "search:expert@8:late", s)) for p in (2, 3, 4) for o in ("base", "sleep-token")
                            for s in range(p))
@@ -524,11 +524,12 @@ def test_the_main_study_plays_what_issue_6_asks_for():
     # games per configuration of each part (README: the main study)
     games = {(part.label, plan.games_of(part.configs[0])) for part in plan.parts}
     assert games == {("rules options", 200_000), ("single swaps", 20_000), ("skill against luck", 20_000),
-                     ("tournament", 2_000), ("ladder", 5_000), ("bot strength", 300), ("solo", 50_000),
-                     ("skill levels", 20_000), ("skill levels", 800)}
+                     ("tournament", 2_000), ("ladder", 2_000), ("bot strength", 300), ("solo", 50_000),
+                     ("skill levels", 20_000), ("skill levels", 6_000),
+                     ("skill levels", 4_500), ("skill levels", 3_000)}
     quick = main_plan(quick=True)
     assert {c.id for c in quick.configs} < {c.id for c in configs}
-    assert len(quick.configs) == 400 and quick.total_games == 517_900
+    assert len(quick.configs) == 414 and quick.total_games == 517_900 + 14 * 1_000 + 4 * (300 - 100)
     quick_swaps = {(c.players, c.variant) for c in quick.configs if ":" in c.variant}
     assert quick_swaps == {(p, v) for p in (2, 3, 4) for v in {c.variant for c in multi if ":" in c.variant and "+" not in c.variant}}
     assert len(quick_swaps) == 3 * 24  # every single swap, under the base rules only

@@ -92,3 +92,46 @@ def test_one_bot_only_leaves_the_findings_alone():
 def test_ladder_order():
     bots = ["search:expert@4", "expert", "linear", "mybot.py:f", "greedy", "search:linear"]
     assert sorted(bots, key=level_key) == ["greedy", "linear", "search:linear", "expert", "search:expert@4", "mybot.py:f"]
+
+
+def test_the_strong_level_weighs_first():
+    """#26: the strongest plain level decides; a weaker bot that disagrees is outweighed, search over it is not."""
+    main = Level("expert", 0.45, 0.44, 0.46, 1 / 3, 200_000, True)
+    linear_against = Level("linear", 0.30, 0.29, 0.31, 1 / 3, 20_000, True)
+    strong = Level("strong", 0.42, 0.40, 0.44, 1 / 3, 3000, True)
+    strong_against = Level("strong", 0.29, 0.27, 0.31, 1 / 3, 3000, True)
+    strong_wide = Level("strong", 0.36, 0.32, 0.40, 1 / 3, 3000, False)
+    search_against = Level("search:strong@8:late", 0.30, 0.28, 0.32, 1 / 3, 400, True)
+    search_wide = Level("search:strong@8:late", 0.40, 0.30, 0.50, 1 / 3, 400, False)
+    assert verdict([main, strong], "expert") == "robust"
+    assert verdict([linear_against, main, strong], "expert") == "strong play"  # linear's flip is outweighed
+    assert verdict([linear_against, main, strong, search_wide], "expert") == "strong play"  # above it: no contradiction
+    assert verdict([main, strong, search_against], "expert") == "flips"  # search over strong says otherwise
+    assert verdict([main, strong_against], "expert") == "flips"
+    assert verdict([linear_against, main, strong_wide], "expert") == "bot's effect"  # none, and 0.45 ruled out
+    strong_unsure = Level("strong", 0.40, 0.32, 0.48, 1 / 3, 3000, False)  # holds the fair third and 0.45 alike
+    assert verdict([linear_against, main, strong_unsure], "expert") == "unconfirmed"  # more games would tell
+    not_sig = Level("expert", 0.34, 0.30, 0.38, 1 / 3, 1000, False)
+    assert verdict([not_sig, strong], "expert") == "strong play"  # strong settles what expert's games could not
+    assert verdict([not_sig, strong_against], "expert") == "unconfirmed"  # the estimates' signs differ: no claim held
+    # without a level stronger than the main bot, every level counts alike (the rule before #26)
+    assert verdict([main, linear_against], "expert") == "flips"
+
+
+def test_findings_read_at_the_strong_level():
+    t = tables()
+    extra = [_seat("strong", 3, 0, 0.50, 0.48, 0.52), _seat("strong", 3, 1, 0.28, 0.26, 0.30),
+             _seat("strong", 3, 2, 0.22, 0.20, 0.24)]
+    t.seats = pl.concat([t.seats, pl.DataFrame(extra)], how="diagonal_relaxed")
+    findings, checks = check_findings(make_findings(t), t)
+    verdicts = {(c.finding.row["players"], c.finding.row["seat"]): c.verdict for c in checks if c.finding.topic == "seats"}
+    # seat 3 of 3: linear flipped it, strong agrees with expert significantly -> holds under strong play
+    assert verdicts[(3, 2)] == "strong play" and verdicts[(3, 0)] == "robust"
+    worst = next(c for c in checks if c.finding.topic == "seats" and c.finding.row["seat"] == 2 and c.finding.row["players"] == 3)
+    assert [lv.bot for lv in worst.levels] == ["linear", "expert", "search:expert@4", "strong"]
+    assert "Under strong: 22.0% (20.0-24.0%)." in worst.finding.text and "holds under strong play" in worst.finding.text
+
+
+def test_strong_sorts_above_search_over_expert():
+    bots = ["search:strong@8:late", "strong", "search:expert@8:late", "expert", "linear"]
+    assert sorted(bots, key=level_key) == ["linear", "expert", "search:expert@8:late", "strong", "search:strong@8:late"]

@@ -1,6 +1,7 @@
 """Bots against bots: tournament, exploit, train, tune; and restricted play and seat fixes (fix-seats)."""
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -100,7 +101,8 @@ def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies:
 
 
 def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
-            variants: Sequence[str] | None = None, games: int = 1000, playouts: int = 8, phases: str | None = None,
+            variants: Sequence[str] | None = None, games: int = 1000, playouts: int | Sequence[int] = 8,
+            phases: str | None = None,
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
             interrupts: bool = False) -> dict:
     """How strong is a bot? Per player count, variant and seat, the win rate the search player gains over it."""
@@ -114,8 +116,9 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
     for p in counts:
         check_players(the, p, 2, "exploit needs --players 2 to 4 (a seat needs an opponent to exploit)")
     check_study_numbers(games, None, 1, chunk_size)
-    if playouts < 1:
-        raise LabInputError(f"--playouts must be at least 1, got {playouts}")
+    playouts = sorted(set([playouts] if isinstance(playouts, int) else (playouts or [8])))
+    if playouts[0] < 1:
+        raise LabInputError(f"--playouts must be at least 1, got {playouts[0]}")
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
@@ -143,24 +146,34 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
                games, seed, chunk_size, out, game=the)
 
 
-def generic_exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: int, phases: str | None,
-                    seed: int, chunk_size: int, out: Path | None, *, game) -> dict:
-    """``dreamscape exploit`` of any game with a search player: per seat, what ``game.search(bot, K)`` gains over ``bot``."""
+def generic_exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: list[int],
+                    phases: str | None, seed: int, chunk_size: int, out: Path | None, *, game) -> dict:
+    """``dreamscape exploit`` of any game with a search player: per seat, what ``game.search(bot, K)`` gains over ``bot``.
+
+    Several K (``--playouts 4 --playouts 8 --playouts 16``) also give the budget
+    ladder: what each doubling gains (``doubling`` rows, kept beside the table).
+    """
     from analyses.study.folder import lock_folder
     from analyses.study.progress import progress_bar
-    from analyses.tools.exploit import exploit_data, games_needed, save_exploit, timed_exploit
+    from analyses.tools.exploit import exploit_data, exploit_tables, games_needed, save_doubling, save_exploit
 
     setup = game.setup(counts[0], variants[0])
     name = game.check_strategy(bot, setup)
-    search = game.check_strategy(game.search(name, playouts, phases), setup)
+    for k in playouts:
+        game.check_strategy(game.search(name, k, phases), setup)
     release = lock_folder(out) if out is not None else (lambda: None)  # another writer is named now, not after the games
     try:
-        with progress_bar(games_needed(counts, variants, games, game=game), "games", leave=False) as bar:
-            frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update,
-                                           game=game)
-        data = exploit_data(frame, seconds, seed)
+        total = games_needed(counts, variants, games, game=game, budgets=len(playouts))
+        with progress_bar(total, "games", leave=False) as bar:
+            t0 = time.perf_counter()
+            frame, doubling = exploit_tables(name, None, counts, variants, games, seed, chunk_size, progress=bar.update,
+                                             game=game, playouts=playouts, phases=phases)
+            seconds = time.perf_counter() - t0
+        data = exploit_data(frame, seconds, seed, doubling)
         if out is not None:
             save_exploit(out, frame, data)
+            if doubling.height:
+                save_doubling(out, doubling)
             data["folder"] = str(out)
     finally:
         release()

@@ -8,9 +8,10 @@ two (or shared, R8.3), so the stronger one's win share says how far apart the
 two are. :func:`strength_ladder` reads a study's 2-player round robin
 (:func:`analyses.tools.tournament.tournament_from_study`), orders its bots by their
 standings and gives each adjacent pair's head-to-head share with its 95%
-Wilson interval. When the study also played the search player over the top
-bot in both seats (exploit cells, :func:`analyses.study.model.exploit_cell`), that
-is the ladder's last step: the search player against the bot it searches with.
+Wilson interval. When the study also played the search player over a bot of
+the ladder in both seats (exploit cells, :func:`analyses.study.model.exploit_cell`),
+that is a last step: the search player against the bot it searches with (the
+main study's search player searches over expert, below the strong bot).
 
 A step is *apart* when the stronger bot's interval lies above one half: the
 two bots' own intervals (the weaker one's is its mirror) do not overlap.
@@ -55,10 +56,12 @@ def strength_ladder(folder: str | Path, variant: str = "base", pandas: bool = Fa
         r = cell.row(0, named=True)
         rows.append(_row(variant, step, weak, strong, int(r["games"]), float(r["win_rate"]) * int(r["games"]),
                          "round robin"))
-    search = _search_step(folder, variant, order[-1])
-    if search is not None:
-        name, games, credit = search
-        rows.append(_row(variant, len(rows) + 1, order[-1], name, games, credit, "search over the top bot"))
+    for bot in reversed(order):  # the search player over a bot of the ladder (the main study: over expert)
+        search = _search_step(folder, variant, bot)
+        if search is not None:
+            name, games, credit = search
+            source = "search over the top bot" if bot == order[-1] else f"search over {bot}"
+            rows.append(_row(variant, len(rows) + 1, bot, name, games, credit, source))
     return to_output(pl.DataFrame(rows, schema=COLUMNS), pandas)
 
 

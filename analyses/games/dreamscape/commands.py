@@ -152,36 +152,21 @@ def tournament_field() -> list[str]:
     return ["random", "greedy", "chain", "economist", "spoiler"]
 
 
-def exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: int, phases: str | None,
-            seed: int, chunk_size: int, out: Path | None, *, game=None) -> dict:
-    """``dreamscape exploit``: per seat, the win rate ``search:BOT@K`` gains over ``bot`` on the same deals."""
-    from analyses.study.folder import lock_folder
-    from analyses.study.progress import progress_bar
-    from analyses.tools.exploit import exploit_data, save_exploit, timed_exploit
+def exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: list[int], phases: str | None,
+            seed: int, chunk_size: int, out: Path | None, *, game) -> dict:
+    """``dreamscape exploit``: per seat, the win rate ``search:BOT@K`` gains over ``bot`` on the same deals.
+
+    Project Dreamscape's checks (a search player is not a bot to measure; the
+    variant names canonical), then the generic command.
+    """
+    from analyses.lab.bots import generic_exploit
     from simcore.games import GameError
-    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
     from simcore.games.dreamscape.variants import parse_variant
 
     variants = list(dict.fromkeys(parse_variant(v).name for v in variants))
     if bot.startswith("search:"):
         raise GameError(f"--strategy {bot}: give the bot itself; exploit plays search:NAME against it")
-    try:
-        name = load_strategy(bot)
-        search = load_strategy(f"search:{name}@{playouts}" + (f":{phases}" if phases else ""))
-    except StrategyError as exc:
-        raise GameError(str(exc)) from None
-    release = lock_folder(out) if out is not None else (lambda: None)  # another writer is named now, not after the games
-    try:
-        total = sum((p + 1) * games for p in counts) * len(variants)
-        with progress_bar(total, "games", leave=False) as bar:
-            frame, seconds = timed_exploit(name, search, counts, variants, games, seed, chunk_size, progress=bar.update)
-        data = exploit_data(frame, seconds, seed)
-        if out is not None:
-            save_exploit(out, frame, data)
-            data["folder"] = str(out)
-    finally:
-        release()
-    return data
+    return generic_exploit(bot, counts, variants, games, playouts, phases, seed, chunk_size, out, game=game)
 
 
 def restrict(bot: str, counts: list[int], variants: list[str], kinds: list[str] | None, games: int, seed: int,
