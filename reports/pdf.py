@@ -248,17 +248,18 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
         f.text(0.05, 0.94, LEVELS_TITLE if not pages else f"{LEVELS_TITLE} (continued)", fontsize=20,
                fontweight="bold", va="top")
         f.text(0.05, 0.895, "Each headline finding of the main bot read again under every bot that played its "
-                            "configurations (* significant at 95%); the strongest bot weighs first.\nRobust: every level "
-                            "significant with the same sign; strong play: the strongest level significant with it, nothing "
-                            "above against it;\nflips: a level that counts significant with the opposite sign; bot's effect: "
-                            "the strongest level finds none and rules the main bot's size out; unconfirmed: more games needed.",
+                            "configurations (* significant at 95%); the strongest bot weighs first.\n"
+                            "Robust: every level significant with the same sign. Strong play: the strongest level "
+                            "significant with it, nothing above against it.\nFlips: a level that counts significant "
+                            "with the opposite sign. Bot's effect: the strongest level finds none and rules the main "
+                            "bot's size out.\nUnconfirmed: not significant at the strongest level; more games would tell.",
                fontsize=9.5, color="#333333", va="top", linespacing=1.4)
-        f.text(0.05, 0.815, "Claim", fontsize=9.5, fontweight="bold", va="top")
+        f.text(0.05, 0.785, "Claim", fontsize=9.5, fontweight="bold", va="top")
         for i, bot in enumerate(bots):
-            f.text(col + i * width, 0.815, bot, fontsize=9.5, fontweight="bold", va="top")
-        f.text(col + len(bots) * width, 0.815, "Verdict", fontsize=9.5, fontweight="bold", va="top")
+            f.text(col + i * width, 0.785, bot, fontsize=9.5, fontweight="bold", va="top")
+        f.text(col + len(bots) * width, 0.785, "Verdict", fontsize=9.5, fontweight="bold", va="top")
         pages.append(f)
-        return f, 0.785
+        return f, 0.755
 
     for c in checks:
         if fig is None or y < 0.05:

@@ -126,6 +126,7 @@ def three_base():
     return SimConfig(3, Options()), load_strategy("search:expert@2")
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_labelled_games_are_the_engines(three_base):
     from research.diagnostic_games import collect_labelled
     from simcore.games.dreamscape.fast.runner import collect_search
@@ -143,6 +144,7 @@ def test_labelled_games_are_the_engines(three_base):
     assert np.array_equal(extra1, extra)
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_restricted_search_every_kind_is_the_search_player(three_base):
     from research.diagnostic_games import ALL_KINDS, play_restricted
     from simcore.games.dreamscape.fast import simulate
@@ -153,6 +155,7 @@ def test_restricted_search_every_kind_is_the_search_player(three_base):
     assert np.array_equal(wins, simulate(config, 4, 3, seats).win)
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_restricted_search_of_no_kind_plays_the_policy(three_base):
     from research.diagnostic_games import play_restricted
     from simcore.games.dreamscape.fast import simulate
@@ -162,6 +165,7 @@ def test_restricted_search_of_no_kind_plays_the_policy(three_base):
     assert np.array_equal(wins, simulate(config, 4, 3, ["expert"] * 3).win)
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_phase_masks_skip_the_expert_tables_thirds():
     # a 22-card deck: the expert's early rows take more than 2/3 of it left (15 cards: 0.68), the late rows
     # at most 1/3 (7 cards: 0.32); 14 and 8 cards are mid (scratch.expert_phase)
@@ -182,6 +186,7 @@ def test_phase_masks_skip_the_expert_tables_thirds():
         only_phase(ALL_KINDS, 3)
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(three_base):
     from research.diagnostic_games import ALL_KINDS, only_phase, play_restricted
     from simcore.games.dreamscape.fast import simulate
@@ -198,6 +203,7 @@ def test_restricted_search_of_no_phase_plays_the_policy_and_one_phase_searches(t
     assert not np.array_equal(late, expert) and not np.array_equal(late, every)
 
 
+@pytest.mark.slow  # research driver: its own kernels compile for about two minutes (run with -m slow)
 def test_restricted_search_by_the_deck_left_at_the_turn_start(three_base):
     from research.diagnostic_games import ALL_KINDS, play_restricted
     from simcore.games.dreamscape.fast import simulate
