@@ -38,7 +38,8 @@ run by the one study runner, :func:`analyses.study.studyfile.run_plan`. What it 
 * **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.games.dreamscape.recheck`):
   once the swaps are played, the decks the swap findings quote (per player
   count the largest fall and the largest rise of seat spread) are played again
-  under ``linear`` (20,000 games) and ``strong`` (5,000 games), so that
+  under ``linear`` (20,000 games) and ``strong`` (7,000 games in 2 players, 5,000
+  in 3, 4,000 in 4), so that
   the swap findings are checked at every skill level too.
 
 651 configurations and 10,247,400 games, plus the recheck's; the quick study plays the single

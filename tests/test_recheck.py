@@ -95,6 +95,8 @@ def test_a_resumed_study_replays_nothing(folder, tmp_path):
     ('[[recheck]]\nstrategy = "linear"\ngames = 0\n', ["games"]),
     ('[[recheck]]\nstrategy = "linear"\ngames = 10\ncolour = "red"\n', ["unknown key", "colour"]),
     ('recheck = 3\n', ["[[recheck]]"]),
+    ('[[recheck]]\nstrategy = "linear"\ngames = 10\nplayers = 5\n', ["players", "2 to 4"]),
+    ('[[recheck]]\nstrategy = "linear"\ngames = 10\nplayers = "two"\n', ["players", "2 to 4"]),
 ])
 def test_a_bad_recheck_table_is_one_clear_error(tmp_path, table, words):
     path = tmp_path / "s.toml"
@@ -112,3 +114,22 @@ def test_a_study_without_swaps_has_nothing_to_recheck(tmp_path):
     run_plan(load_study_file(tmp_path / "s.toml"), tmp_path / "study", progress=False)
     m = read_manifest(tmp_path / "study")
     assert [c.strategies for c in m.configs] == [("greedy", "greedy")] and headline_swaps(tmp_path / "study") == []
+
+
+def test_a_recheck_of_some_player_counts_plays_only_their_decks(folder):
+    """The main study gives the strong level more games in 2 players than in 3 or 4 (#26): one table per count."""
+    from analyses.games.dreamscape.recheck import Recheck, recheck_configs
+
+    every = recheck_configs(folder, [Recheck("all", "random", 120)])[0][1]
+    assert len(every) == 3  # this study's two headline 2-player decks and their no-swap deck
+    two, three = [c for _, c in recheck_configs(folder, [Recheck("2p", "random", 120, (2,)),
+                                                         Recheck("3p", "random", 120, (3,))])]
+    assert [c.id for c in two] == [c.id for c in every] and three == []
+    plan = load_study_file_text(folder.parent, STUDY.replace('games = 120\n', 'games = 120\nplayers = [2, 3]\n'))
+    assert plan.recheck[0].players == (2, 3) and plan.fingerprint() != load_study_file_text(folder.parent, STUDY).fingerprint()
+
+
+def load_study_file_text(where, text):
+    path = where / "again.toml"
+    path.write_text(text)
+    return load_study_file(path)

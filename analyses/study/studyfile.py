@@ -82,7 +82,7 @@ MAIN_STUDY, MAIN_STUDY_QUICK = STUDY_PLANS["main"], STUDY_PLANS["quick"]
 
 TOP_KEYS = {"name", "seed", "games", "precision", "max_games", "chunk_size", "aggregate_only", "deck", "configs",
             "recheck"}
-RECHECK_KEYS = {"label", "strategy", "games"}
+RECHECK_KEYS = {"label", "strategy", "games", "players"}
 GROUP_KEYS = {"label", "games", "variant", "variants", "swaps", "options", "players", "strategy", "strategies",
               "tournament", "rotate"}
 
@@ -137,7 +137,8 @@ class StudyPlan:
         if self.game != GameDeal.default():  # the default game's fingerprints stay as they were
             data["game"] = [self.game.game, self.game.cards]
         if self.recheck:  # studies without [[recheck]] keep the fingerprints they had
-            data["recheck"] = [[r.strategy, r.games] for r in self.recheck]
+            data["recheck"] = [[r.strategy, r.games] + ([list(r.players)] if r.players is not None else [])
+                               for r in self.recheck]
         return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def check(self) -> "StudyPlan":
@@ -349,8 +350,16 @@ def _rechecks(tables, where: str) -> list[Recheck]:
         name = t.get("label", f"recheck {i}")
         if not isinstance(name, str):
             raise StudyError(f"{label}: label must be a text")
+        players = t.get("players")
+        if players is not None:
+            players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
+            if not isinstance(players, list) or not players or not all(
+                    isinstance(p, int) and not isinstance(p, bool) and 2 <= p <= 4 for p in players):
+                raise StudyError(f"{label}: players must be a player count from 2 to 4 or a list of them, "
+                                 f"got {t.get('players')!r}")
+            players = tuple(dict.fromkeys(players))
         check_strategies([strategy])
-        out.append(Recheck(name, strategy, games))
+        out.append(Recheck(name, strategy, games, players))
     return out
 
 

@@ -36,6 +36,7 @@ class Recheck:
     label: str
     strategy: str
     games: int
+    players: tuple[int, ...] | None = None  # only the decks of these player counts (None: every count)
 
 
 def headline_swaps(folder: str | Path) -> list[tuple[int, str, str]]:
@@ -77,6 +78,8 @@ def recheck_configs(folder: str | Path, rechecks: list[Recheck]) -> list[tuple[R
     for r in rechecks:
         configs = {}
         for players, variant, baseline in decks:
+            if r.players is not None and players not in r.players:
+                continue
             for v in (variant, baseline):
                 c = RunConfig(v, players, (r.strategy,) * players)
                 configs[c.id] = c
