@@ -109,3 +109,25 @@ def test_search_over_a_lower_bot_is_a_step_beside_the_chain_not_above_its_top(tm
     assert last["stronger_win_rate"] == pytest.approx(won / (2 * SEARCH_GAMES))
     text = next(f for f in make_findings(collect(tmp_path / "study")) if f.topic == "ladder").text
     assert f"{df['weaker'][0]} < {df['stronger'][0]} < chain; greedy < search:greedy@1" in text
+
+
+def test_head_to_head_wins_order_the_ladder_before_the_pooled_standings():
+    """linear beats economist five games in six but also lost 40,000 games to expert elsewhere (#26's study)."""
+    import polars as pl
+
+    from analyses.tools.ladder import ladder_order
+
+    standings = pl.DataFrame({"strategy": ["expert", "economist", "linear", "random"],
+                              "win_rate": [0.77, 0.49, 0.46, 0.03]})
+    payoff = pl.DataFrame({
+        "strategy": ["expert", "expert", "expert", "linear", "linear", "economist", "economist", "linear", "random",
+                     "random", "random", "economist"],
+        "opponent": ["linear", "economist", "random", "economist", "random", "random", "linear", "expert", "expert",
+                     "linear", "economist", "expert"],
+        "win_rate": [0.73, 0.80, 0.99, 0.835, 0.95, 0.93, 0.165, 0.27, 0.01, 0.05, 0.07, 0.20],
+    })
+    assert ladder_order(standings, payoff) == ["random", "economist", "linear", "expert"]
+    # a tie in head-to-head wins falls back to the standings
+    tied = payoff.with_columns(pl.when((pl.col("strategy") == "linear") & (pl.col("opponent") == "economist"))
+                               .then(0.5).otherwise(pl.col("win_rate")).alias("win_rate"))
+    assert ladder_order(standings, tied)[1:3] == ["linear", "economist"]

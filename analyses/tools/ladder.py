@@ -6,8 +6,8 @@ greedy both win almost none, whichever is better. Head to head, in 2-player
 games with both seatings on the same deals, every game is won by one of the
 two (or shared, R8.3), so the stronger one's win share says how far apart the
 two are. :func:`strength_ladder` reads a study's 2-player round robin
-(:func:`analyses.tools.tournament.tournament_from_study`), orders its bots by their
-standings and gives each adjacent pair's head-to-head share with its 95%
+(:func:`analyses.tools.tournament.tournament_from_study`), orders its bots by how
+many of the others each beats head to head (then by their standings) and gives each adjacent pair's head-to-head share with its 95%
 Wilson interval. When the study also played the search player over a bot of
 the ladder in both seats (exploit cells, :func:`analyses.study.model.exploit_cell`),
 that is a last step: the search player against the bot it searches with (the
@@ -44,10 +44,10 @@ def strength_ladder(folder: str | Path, variant: str = "base", pandas: bool = Fa
     if (HEAD_TO_HEAD, variant) not in tournament_groups(folder):
         raise StudyError(f"{folder}: no {HEAD_TO_HEAD}-player round robin in {variant}")
     result = tournament_from_study(folder, players=HEAD_TO_HEAD, variant=variant)
-    order = result.standings.sort(["win_rate", "strategy"])["strategy"].to_list()  # weakest first
+    payoff = result.payoff
+    order = ladder_order(result.standings, payoff)  # weakest first
     if len(order) < 3:
         raise StudyError(f"{folder}: the {HEAD_TO_HEAD}-player round robin in {variant} has fewer than three bots")
-    payoff = result.payoff
     rows = []
     for step, (weak, strong) in enumerate(zip(order, order[1:]), start=1):
         cell = payoff.filter((pl.col("strategy") == strong) & (pl.col("opponent") == weak))
@@ -63,6 +63,23 @@ def strength_ladder(folder: str | Path, variant: str = "base", pandas: bool = Fa
             source = "search over the top bot" if bot == order[-1] else f"search over {bot}"
             rows.append(_row(variant, len(rows) + 1, bot, name, games, credit, source))
     return to_output(pl.DataFrame(rows, schema=COLUMNS), pandas)
+
+
+def ladder_order(standings: pl.DataFrame, payoff: pl.DataFrame) -> list[str]:
+    """The bots weakest first: by how many others each beats head to head, then by its standings.
+
+    Head-to-head wins first (a Copeland count over the payoff matrix), because
+    the standings pool every game a bot played: a bot that also played many
+    games against a far stronger one (the main study's linear, which meets
+    expert in the 40,000 games of skill against luck) falls below a bot it
+    beats five games in six.
+    """
+    beats = {s: 0 for s in standings["strategy"].to_list()}
+    for r in payoff.filter(pl.col("win_rate") > 0.5).iter_rows(named=True):
+        if r["strategy"] in beats:
+            beats[r["strategy"]] += 1
+    rate = dict(zip(standings["strategy"].to_list(), standings["win_rate"].to_list()))
+    return sorted(beats, key=lambda s: (beats[s], rate[s], s))
 
 
 def _row(variant: str, step: int, weak: str, strong: str, games: int, credit: float, source: str) -> dict:
