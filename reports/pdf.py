@@ -252,7 +252,8 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
                             "Robust: every level significant with the same sign. Strong play: the strongest level "
                             "significant with it, nothing above against it.\nFlips: a level that counts significant "
                             "with the opposite sign. Bot's effect: the strongest level finds none and rules the main "
-                            "bot's size out.\nUnconfirmed: not significant at the strongest level; more games would tell.",
+                            "bot's size out.\nNo effect: neither the main bot nor a level that counts finds one. "
+                            "Unconfirmed: not significant at the strongest level; more games would tell.",
                fontsize=9.5, color="#333333", va="top", linespacing=1.4)
         f.text(0.05, 0.785, "Claim", fontsize=9.5, fontweight="bold", va="top")
         for i, bot in enumerate(bots):

@@ -28,6 +28,11 @@ players over it are the levels *above* it. Verdicts:
   (stronger) is not, and its interval rules the main bot's estimate out: under
   strong play the effect is significantly smaller and not distinguishable from
   none, so its size belonged to the main bot's style of play;
+* ``no effect``: the main bot's estimate is not significant (it claims no
+  change, or no edge over the fair share), and neither is any level that
+  counts: no bot that counts finds an effect, and the reading level's interval
+  (quoted in the finding) bounds what could be there. A weaker level that finds
+  one is outweighed, as for ``strong play``;
 * ``unconfirmed``: not significant at the reading level (or, without a stronger
   level, at some level) while nothing contradicts it and nothing rules the main
   bot's estimate out: more games at the reading level would tell;
@@ -57,6 +62,7 @@ VERDICT_WORDS = {
     "strong play": "holds under strong play (a weaker bot does not confirm it)",
     "bot's effect": "belongs to the bot (under strong play no effect, and significantly smaller)",
     "flips": "depends on the style of play (the sign flips with the bot)",
+    "no effect": "no effect at the levels that count (none finds one)",
     "unconfirmed": "not confirmed at every skill level",
     "main only": "checked under one bot only",
 }
@@ -158,7 +164,7 @@ def verdict(levels: list[Level], main: str) -> str:
     if top is None or level_key(top.bot) <= level_key(main):  # no stronger level: every level counts alike
         if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in others):
             return "flips"
-        return "unconfirmed"
+        return "no effect" if not any(lv.significant for lv in levels) else "unconfirmed"
     counted = [lv for lv in levels if level_key(lv.bot) >= level_key(top.bot)]  # the reading level and search over it
     if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in counted):
         return "flips"
@@ -167,6 +173,8 @@ def verdict(levels: list[Level], main: str) -> str:
         return "strong play"
     if own.significant and not top.significant and not top.low <= own.value <= top.high:
         return "bot's effect"  # strong play finds no effect and rules out the main bot's size: a decided answer
+    if not own.significant and not any(lv.significant for lv in counted):
+        return "no effect"  # the main bot claimed none and strong play finds none: a null that holds, not one to settle
     return "unconfirmed"
 
 

@@ -59,6 +59,10 @@ def test_verdicts_by_hand():
     # (#12's last note: "flips" was said of estimates that claimed no sign)
     assert verdict([not_sig, against], "expert") == "unconfirmed"
     assert verdict([main, against], "expert") == "flips"  # the same level against a significant claim
+    # the main bot claims no edge and no other level finds one either: a null that holds, not one to settle
+    null_linear = Level("linear", 0.35, 0.31, 0.39, 1 / 3, 1000, False)
+    assert verdict([not_sig, null_linear], "expert") == "no effect"
+    assert verdict([main, null_linear], "expert") == "unconfirmed"  # a claim the other level cannot confirm
 
 
 def test_findings_are_marked_and_the_other_bots_duplicates_dropped():
@@ -114,6 +118,11 @@ def test_the_strong_level_weighs_first():
     not_sig = Level("expert", 0.34, 0.30, 0.38, 1 / 3, 1000, False)
     assert verdict([not_sig, strong], "expert") == "strong play"  # strong settles what expert's games could not
     assert verdict([not_sig, strong_against], "expert") == "unconfirmed"  # the estimates' signs differ: no claim held
+    # neither expert nor strong finds an edge: "no effect", whatever the weaker linear says, unless search over
+    # strong finds one
+    assert verdict([linear_against, not_sig, strong_wide], "expert") == "no effect"
+    assert verdict([not_sig, strong_wide, search_wide], "expert") == "no effect"
+    assert verdict([not_sig, strong_wide, search_against], "expert") == "unconfirmed"
     # without a level stronger than the main bot, every level counts alike (the rule before #26)
     assert verdict([main, linear_against], "expert") == "flips"
 
