@@ -5,6 +5,7 @@ Run from the repository root in the project's environment::
     python research/strong_measure.py gain  [--players 3] [--variant base] [--games 1000] [--seed 5]
     python research/strong_measure.py speed [--players 3] [--variant base] [--games 2000] [--reps 3]
     python research/strong_measure.py h2h   [--games 400] [--seed 5] [--playouts 8]
+    python research/strong_measure.py kinds [--players 3] [--variant base] [--games 1500] [--reps 3] --kinds buy ...
 
 ``gain``: the strong bot in one seat, expert in the others, against all-expert games on the same deals
 (the same seed): its win rate minus expert's in that seat, with a 95% interval paired over the deals.
@@ -12,6 +13,12 @@ Run from the repository root in the project's environment::
 ``simulate`` calls after a warm-up compile), and their ratio per repetition.
 ``h2h``: 2 players, strong against ``search:expert@K:late``, both seatings on the same deals: strong's
 mean win credit over the two seatings (0.5 is even), with a 95% interval paired over the deals.
+``kinds``: where strong's time goes. For each group of decision kinds (``--kinds buy --kinds
+shifting_dreams+shifting_tokens ...``), a copy of strong that leaves that group to the expert table
+(research only: a search over strong still plays the whole bot in its playouts): how much faster it
+is (strong, then the copy, alternately in one process, ``--reps`` times; the median ratio), and what
+the lookahead at those kinds is worth (strong in one seat among copies, against the copies' self-play
+on the same deals, 95% interval paired over the deals).
 The exploitability of the strong bot is the project's own command::
 
     dreamscape exploit --strategy strong --players 3 --variant base --games 400 --phases late --playouts 8 --seed 5
@@ -96,21 +103,62 @@ def h2h(games: int, seed: int, playouts: int) -> dict:
     return out
 
 
+def kinds(players: int, variant: str, games: int, seed: int, reps: int, groups: list[str]) -> list[dict]:
+    from dataclasses import replace
+
+    from simcore.games.dreamscape.fast import strategies
+    from simcore.games.dreamscape.rules import DECISION_ID
+
+    cfg = SimConfig(players, parse_variant(variant).options)
+    simulate(cfg, 20, 1, "strong", chunk_size=20)  # compile / load
+    strong = strategies.get_record("strong")
+    rows = []
+    for group in groups:
+        names = group.split("+")
+        bits = sum(1 << DECISION_ID[k] for k in names)
+        strategies._RECORDS["strong-less"] = replace(strong, name="strong-less", skip=strong.skip | bits)
+        ratios = []
+        for rep in range(reps):
+            t0 = time.perf_counter()
+            simulate(cfg, games, 100 + rep, "strong", chunk_size=250)
+            t1 = time.perf_counter()
+            simulate(cfg, games, 100 + rep, "strong-less", chunk_size=250)
+            ratios.append((t1 - t0) / (time.perf_counter() - t1))
+        own = simulate(cfg, games, seed, "strong-less", chunk_size=250)
+        worth = []
+        for s in range(players):
+            seats = ["strong-less"] * players
+            seats[s] = "strong"
+            mine = simulate(cfg, games, seed, seats, chunk_size=250)
+            worth.append(paired(mine.win[:, s], own.win[:, s]))
+        rows.append({"players": players, "variant": variant, "kinds": names, "games": games, "seed": seed,
+                     "speedup": float(np.median(ratios)), "speedups": ratios,
+                     "worth": [{"seat": s + 1, "gain": g, "lo": lo, "hi": hi} for s, (g, lo, hi) in enumerate(worth)]})
+        print(f"{'+'.join(names)}: {np.median(ratios):.2f} times as fast without it ("
+              + ", ".join(f"{r:.2f}" for r in ratios) + "); worth "
+              + ", ".join(f"seat {s + 1} {g:+.1f} ({lo:+.1f} to {hi:+.1f})" for s, (g, lo, hi) in enumerate(worth)),
+              flush=True)
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["gain", "speed", "h2h"])
+    ap.add_argument("what", choices=["gain", "speed", "h2h", "kinds"])
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--variant", default="base")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--playouts", type=int, default=8)
+    ap.add_argument("--kinds", action="append", default=[], help="kinds: a group of kinds joined with +")
     ap.add_argument("--json", help="also write the rows here")
     a = ap.parse_args()
     if a.what == "gain":
         out = gain(a.players, a.variant, a.games, a.seed)
     elif a.what == "speed":
         out = speed(a.players, a.variant, a.games, a.reps)
+    elif a.what == "kinds":
+        out = kinds(a.players, a.variant, a.games, a.seed, a.reps, a.kinds)
     else:
         out = h2h(a.games, a.seed, a.playouts)
     if a.json:
