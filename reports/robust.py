@@ -161,20 +161,18 @@ def verdict(levels: list[Level], main: str) -> str:
     if all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0:
         return "robust"
     top = reading_level(levels)
-    if top is None or level_key(top.bot) <= level_key(main):  # no stronger level: every level counts alike
-        if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in others):
-            return "flips"
-        return "no effect" if not any(lv.significant for lv in levels) else "unconfirmed"
-    counted = [lv for lv in levels if level_key(lv.bot) >= level_key(top.bot)]  # the reading level and search over it
+    stronger = top is not None and level_key(top.bot) > level_key(main)
+    # the levels that count: the reading level and search over it when it is stronger; else every level alike
+    counted = [lv for lv in levels if level_key(lv.bot) >= level_key(top.bot)] if stronger else levels
     if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in counted):
         return "flips"
-    if top.significant and top.sign != 0 and top.sign == own.sign \
+    if stronger and top.significant and top.sign != 0 and top.sign == own.sign \
             and not any(lv.significant and lv.sign == -top.sign for lv in counted):
         return "strong play"
-    if own.significant and not top.significant and not top.low <= own.value <= top.high:
+    if stronger and own.significant and not top.significant and not top.low <= own.value <= top.high:
         return "bot's effect"  # strong play finds no effect and rules out the main bot's size: a decided answer
     if not own.significant and not any(lv.significant for lv in counted):
-        return "no effect"  # the main bot claimed none and strong play finds none: a null that holds, not one to settle
+        return "no effect"  # the main bot claimed none and no level that counts finds one: a null that holds
     return "unconfirmed"
 
 

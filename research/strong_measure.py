@@ -153,6 +153,13 @@ def main() -> None:
     ap.add_argument("--kinds", action="append", default=[], help="kinds: a group of kinds joined with +")
     ap.add_argument("--json", help="also write the rows here")
     a = ap.parse_args()
+    if a.what == "kinds":
+        from simcore.games.dreamscape.rules import DECISION_ID
+
+        unknown = sorted({k for g in a.kinds for k in g.split("+")} - set(DECISION_ID))
+        if not a.kinds or unknown:
+            ap.error(f"kinds: name decision kinds with --kinds (unknown: {', '.join(unknown) or 'none given'}); "
+                     f"known: {', '.join(DECISION_ID)}")
     if a.what == "gain":
         out = gain(a.players, a.variant, a.games, a.seed)
     elif a.what == "speed":
