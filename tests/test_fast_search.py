@@ -136,12 +136,16 @@ def _position(a, b, players, sleep, shift, knobs, key, game, turns, s0, s1, s2, 
     return st, wk, fw
 
 
-def _shuffle_hidden(st, seed):
-    """Another order of the cards no seat can see: the Sleep Deck below its top and every Z card, mixed."""
+def _shuffle_hidden(st, seed, keep_z_top=0):
+    """Another order of the cards no seat can see: the Sleep Deck below its top and every Z card, mixed.
+
+    ``keep_z_top``: the top cards of each Deep Sleep stack stay where they are. A Night Terror removes the
+    target's top Z card face up (R6.3, R3.3): a turn that performs it before a decision shows the seat that card.
+    """
     st = st.copy()
     places = list(range(off_deck(st) + st[H_DECK_PTR], off_deck(st) + st[H_N_CARDS]))
     for s in range(int(st[0])):
-        places += [off_z(st, s) + k for k in range(st[seat_base(s) + S_Z_LEN])]
+        places += [off_z(st, s) + k for k in range(max(0, st[seat_base(s) + S_Z_LEN] - keep_z_top))]
     cards = st[places]
     st[places] = np.random.default_rng(seed).permutation(cards)
     assert not np.array_equal(st[places], cards)

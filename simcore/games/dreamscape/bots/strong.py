@@ -1,7 +1,11 @@
 """The strong bot (issue #26): a one-turn lookahead on a learned value of the position.
 
 At every decision of the late game (the last third of the Sleep Deck) with
-two or more options, the strong bot follows each option to the end of the
+two or more options, except buy, take Z and Collective Dream (left to the
+expert table: the lookahead there costs a quarter of the bot's time and was
+worth nothing measurable, docs/research/2026-11-26-strong-bot.md), the strong
+bot follows each option (at most 16, a random subset on the decision's stream
+when there are more: a Shifting Dreams decision has up to 120) to the end of the
 turn (the rest of the turn played by the expert table, in a world dealt from
 the cards it cannot see) and takes the option whose turn ends in the
 position with the best value: its chance to win from there as a model learned

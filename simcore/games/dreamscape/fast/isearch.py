@@ -85,6 +85,8 @@ from simcore.games.dreamscape.fast.layout import (
     H_N_SEATS,
     H_TURNS,
     K_BUY,
+    K_COLLECTIVE_DREAM,
+    K_TAKE_Z,
     MAX_SEATS,
     N_FEATURES,
     OPT_WIDTH,
@@ -156,8 +158,11 @@ from simcore.games.dreamscape.fast.value import N_VIEW, encode_view, tree_value
 SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 LOOKAHEAD_SALT = np.uint64(0x2545F4914F6CDD1D)  # the strong bot's worlds (a stream apart from the playouts')
 NESTED_SALT = np.uint64(0x9E3779B97F4A7C15)  # the strong bots' decisions in a search over them (strong_rest)
+STRONG_CAP = 16  # options looked ahead at most (a random subset: Shifting Dreams has ~80 orders)
+CAP_SALT = np.uint64(0x5851F42D4C957F2D)
 STRONG_WORLDS = 1  # the strong bot's dealt worlds per option (simcore.games.dreamscape.bots.strong.WORLDS)
-STRONG_SKIP = (1 << PX_PHASE_SHIFT) | (1 << (PX_PHASE_SHIFT + 1))  # it looks ahead in the late game only
+STRONG_PASSED = (1 << K_BUY) | (1 << K_TAKE_Z) | (1 << K_COLLECTIVE_DREAM)  # kinds left to the expert table
+STRONG_SKIP = (1 << PX_PHASE_SHIFT) | (1 << (PX_PHASE_SHIFT + 1)) | STRONG_PASSED  # late game only
 
 # Columns of a training record (collect_game_search): one row per option of a search decision.
 REC_KIND = 0
@@ -709,7 +714,14 @@ def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng
     pstrats = (f, f, f, f)
     m = hidden_places(st0, rwk, base, slots, cards)
     sample = mix64(stop_rng ^ LOOKAHEAD_SALT ^ np.uint64(length))
+    needed = STRONG_CAP  # selection sampling: exactly STRONG_CAP of the n options, each as likely
     for i in range(n):
+        if n > STRONG_CAP:
+            u = np.float64(mix64(sample ^ CAP_SALT ^ np.uint64(i)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            if u * (n - i) >= needed:
+                totals[i] = -1e9
+                continue
+            needed -= 1
         total = 0.0
         for k in range(worlds):
             deal_world(st0, pst, pwk, pbase, length, i, sample, k, slots, cards, deal, m)

@@ -57,6 +57,8 @@ from simcore.games.dreamscape.fast.scratch import (
 )
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS
 
+STRONG_PASSED = sum(1 << DECISION_ID[k] for k in ("buy", "take_z", "collective_dream"))
+
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
 STRATEGY_TYPE = types.FunctionType(STRATEGY_SIG)
 
@@ -606,7 +608,7 @@ def register_strong(
         raise ValueError(f"strategy {name!r}: worlds must be a whole number >= 1, got {worlds!r}")
     register(name, greedy_strategy, description or "strong bot: one-turn lookahead on a learned value",
              mode=MODE_SEARCH, playouts=k, policy=MODE_EXPERT, builtin=builtin)
-    _RECORDS[name] = replace(_RECORDS[name], weights=default, tables=tables, skip=phase_skip_bits(list(phases)),
+    _RECORDS[name] = replace(_RECORDS[name], weights=default, tables=tables, skip=phase_skip_bits(list(phases)) | STRONG_PASSED,
                              lookahead=LOOK_VALUE)
 
 
