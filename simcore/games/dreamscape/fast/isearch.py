@@ -85,8 +85,6 @@ from simcore.games.dreamscape.fast.layout import (
     H_N_SEATS,
     H_TURNS,
     K_BUY,
-    K_COLLECTIVE_DREAM,
-    K_TAKE_Z,
     MAX_SEATS,
     N_FEATURES,
     OPT_WIDTH,
@@ -140,6 +138,7 @@ from simcore.games.dreamscape.fast.scratch import (
     MD_SKIP,
     MODE_ROLLOUT,
     MODE_SEARCH,
+    STRONG_PASSED,
     WK_DECIDES,
     WK_MODES,
     WK_TAIL,
@@ -158,10 +157,9 @@ from simcore.games.dreamscape.fast.value import N_VIEW, encode_view, tree_value
 SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 LOOKAHEAD_SALT = np.uint64(0x2545F4914F6CDD1D)  # the strong bot's worlds (a stream apart from the playouts')
 NESTED_SALT = np.uint64(0x9E3779B97F4A7C15)  # the strong bots' decisions in a search over them (strong_rest)
-STRONG_CAP = 16  # options looked ahead at most (a random subset: Shifting Dreams has ~80 orders)
+STRONG_CAP = 16  # options looked ahead at most (a random subset: Shifting Dreams has up to 120 orders)
 CAP_SALT = np.uint64(0x5851F42D4C957F2D)
 STRONG_WORLDS = 1  # the strong bot's dealt worlds per option (simcore.games.dreamscape.bots.strong.WORLDS)
-STRONG_PASSED = (1 << K_BUY) | (1 << K_TAKE_Z) | (1 << K_COLLECTIVE_DREAM)  # kinds left to the expert table
 STRONG_SKIP = (1 << PX_PHASE_SHIFT) | (1 << (PX_PHASE_SHIFT + 1)) | STRONG_PASSED  # late game only
 
 # Columns of a training record (collect_game_search): one row per option of a search decision.

@@ -61,7 +61,10 @@ import numpy as np
 from numba import njit
 
 from simcore.games.dreamscape.fast.jit import inline_kernel, kernel
-from simcore.games.dreamscape.fast.layout import F_NEXT_GAIN, F_OWN_NEXT_GAIN, F_PERFORM_BASE, MAX_SEATS, N_FEATURES, N_KINDS, N_ORDERS, OPT_WIDTH
+from simcore.games.dreamscape.fast.layout import (
+    F_NEXT_GAIN, F_OWN_NEXT_GAIN, F_PERFORM_BASE, K_BUY, K_COLLECTIVE_DREAM, K_TAKE_Z, MAX_SEATS, N_FEATURES, N_KINDS, N_ORDERS,
+    OPT_WIDTH,
+)
 from simcore.fast_rng import GOLDEN, mix64
 
 
@@ -102,6 +105,10 @@ N_MD = 6  # rows of ``modes``
 LOOK_OFF = 0
 LOOK_VALUE = 1
 LOOK_NESTED = 2
+# Decision kinds the strong bot leaves to its policy (the expert table) even in the late game: looking ahead
+# there cost a quarter of its time and was worth nothing measurable (docs/research/2026-11-26-strong-bot.md).
+# Its record's MD_SKIP and the nested search's (isearch.STRONG_SKIP) both include them.
+STRONG_PASSED = (1 << K_BUY) | (1 << K_TAKE_Z) | (1 << K_COLLECTIVE_DREAM)
 
 # ---------------------------------------------------------------- wk rows (from the end)
 WK_DECIDES = -7

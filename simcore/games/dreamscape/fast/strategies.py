@@ -54,10 +54,9 @@ from simcore.games.dreamscape.fast.scratch import (
     MODE_ROLLOUT,
     MODE_SEARCH,
     MODE_ZERO,
+    STRONG_PASSED,
 )
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS
-
-STRONG_PASSED = sum(1 << DECISION_ID[k] for k in ("buy", "take_z", "collective_dream"))
 
 STRATEGY_SIG = types.float64(types.int64, types.int64, types.float64[::1], types.int32[::1])
 STRATEGY_TYPE = types.FunctionType(STRATEGY_SIG)
