@@ -755,7 +755,7 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
             f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
             f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
             "bars = 95% intervals. Near 0: this search, at this budget, finds no better play than the bot (a larger "
-            "budget may: see the search budget ladder); large gains: findings may belong to the bot rather than "
+            "budget may: dreamscape exploit -k 8 -k 16 measures the budget ladder); large gains: findings may belong to the bot rather than "
             "to the game.",
             df, "gain", "gain_low", "gain_high",
             [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)],
