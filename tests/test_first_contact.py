@@ -267,19 +267,46 @@ def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
     assert "compiling" not in second.stderr.decode()
 
 
-@pytest.mark.slow  # an empty numba cache: the engine and the built-in strategies compile, about 2 min on 2 cores
+@pytest.mark.slow  # an empty numba cache: the plain game loop and the built-in strategies compile, about 1 min on 2 cores
 def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path):
-    from analyses.study.warmup import COMPILE_NOTICE
+    from analyses.study.warmup import is_compile_line
 
-    result = dreamscape("simulate", "--players", "3", "--games", "1000",
+    result = dreamscape("simulate", "--players", "3", "--games", "1000", "--strategy", "random",
                         env={"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DREAMSCAPE_SERVER": "off"})
     assert result.returncode == 0, result.stderr
-    assert result.stderr.decode().splitlines() == [COMPILE_NOTICE]  # the built-ins compile under the same line
+    before, after = result.stderr.decode().splitlines()  # one line before the compile, one with its time
+    assert before.startswith("compiling ") and "game loop" in before and "search" not in before
+    assert is_compile_line(after) and re.search(r"compiled in \d+ s", after)
     assert any((tmp_path / "numba").iterdir())  # it did compile, into the empty cache
+    entries = {p.name.split(".")[1].rsplit("-", 1)[0] for p in (tmp_path / "numba").rglob("batch.*.nbi")}
+    assert "run_chunk" in entries and not entries & {"run_chunk_search", "run_chunk_rollout"}  # only what it played
+    assert not list((tmp_path / "numba").rglob("isearch.*.nbi"))  # nothing of the search player compiled
     head = result.stdout.decode().splitlines()[0]
     seconds, rate = re.search(r", ([\d.]+) s \(([\d,]+) games/s\)$", head).groups()
     # Compilation takes a minute or more: 1,000 games over it would be under 20 games/s and over 50 s.
     assert float(seconds) < 5 and int(rate.replace(",", "")) > 1000
+
+
+def test_the_main_study_needs_the_loops_the_warmup_compiles():
+    # dev.py's warm-up compiles the main study's game loops and no other: every bot of main.toml runs on one of
+    # them, and each of them is used (a search seat needs the search loop, the others the plain one).
+    import tomllib
+
+    from analyses.study.warmup import MAIN_LOOPS
+    from simcore.games.dreamscape import STUDY_PLANS
+    from simcore.games.dreamscape.bots.api import load_strategy
+    from simcore.games.dreamscape.fast.batch import chunk_loop
+    from simcore.games.dreamscape.fast.runner import strategy_args
+
+    study = tomllib.loads(STUDY_PLANS["main"].read_text())
+    bots = set()
+    for config in study["configs"]:
+        for key in ("strategy", "tournament", "rotate", "strategies"):
+            value = config.get(key, [])
+            bots.update([value] if isinstance(value, str) else value)
+    assert {"expert", "strong", "linear", "greedy", "search:expert@8:late"} <= bots
+    loops = {chunk_loop(strategy_args([load_strategy(b)] * 2)[-2], 2) for b in bots}
+    assert loops == set(MAIN_LOOPS) == {"plain", "search"}
 
 
 def test_engine_cache_state_is_read_without_compiling():
