@@ -195,9 +195,9 @@ def warm_study(say: Callable[[str], None], loops: Sequence[str] = MAIN_LOOPS) ->
 
 # ---------------------------------------------------------------------------- every other game's fast engine
 
-# Seconds a game's whole fast engine takes to compile on 2 otherwise idle cores (dreamscape warmup --game NAME,
-# measured 2026-11-27); a game without an entry compiles in about a minute.
-GAME_COMPILE_ESTIMATE_S = {"pleasant-dreams": 60.0, "counting-zzzzs": 60.0}
+# Seconds Pleasant Dreams' and Counting Zzzzs' whole fast engines take to compile on 2 otherwise idle cores
+# (dreamscape warmup --game NAME, measured 2026-11-27): about the same for both, said of any such game.
+GAME_COMPILE_ESTIMATE_S = 60.0
 
 
 def game_package_dir(game):
@@ -226,7 +226,7 @@ def ready_game_engine(game, say: Callable[[str], None]) -> float | None:
     if game_engine_compiled(game):
         return None
     what = f"{game.title}'s fast engine"
-    say(compile_line(what, GAME_COMPILE_ESTIMATE_S.get(game.name, 60.0)))
+    say(compile_line(what, GAME_COMPILE_ESTIMATE_S))
     t0 = time.perf_counter()
     players = max(game.seat_counts)
     setup = game.parse_setup(players, "base", None)
