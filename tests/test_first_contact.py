@@ -360,3 +360,56 @@ def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engin
     captured = capsys.readouterr()
     assert captured.err.strip().endswith(WORKER_NOTICE) and "Dask worker" in WORKER_NOTICE
     assert captured.out == ""
+
+
+def test_every_other_game_announces_its_compile_in_the_same_two_lines(monkeypatch):
+    # Pleasant Dreams, Counting Zzzzs (and any game without a hook of its own): one line before the compile, with
+    # the estimate, one after it with the time; the compile is one game played and thrown away, before any timing.
+    from analyses.study import warmup
+    from simcore.games import get_game
+
+    for name in ("pleasant-dreams", "counting-zzzzs"):
+        game = get_game(name)
+        played, lines = [], []
+        monkeypatch.setattr(warmup, "game_engine_compiled", lambda g: False)
+        fake = type("FakeGame", (), {})()
+        for attr in ("name", "title", "seat_counts", "default_strategy", "parse_setup", "check_strategy"):
+            setattr(fake, attr, getattr(game, attr))
+        fake.play_games = lambda setup, seats, seed, first, n, engine: played.append((len(seats), first, n, engine))
+        seconds = warmup.ready_game_engine(fake, lines.append)
+        assert played == [(max(game.seat_counts), 0, 1, "fast")] and seconds is not None
+        title = game.title + ("'" if game.title.endswith("s") else "'s")
+        assert lines[0] == f"compiling {title} fast engine once (about 1 minute on 2 cores)…"
+        assert re.fullmatch(rf"{re.escape(title)} fast engine compiled in \d+ s \(.*\)", lines[1])
+        assert all(warmup.is_compile_line(line) for line in lines) and len(lines) == 2
+        monkeypatch.setattr(warmup, "game_engine_compiled", lambda g: True)
+        assert warmup.ready_game_engine(fake, lines.append) is None and len(lines) == 2  # cached: nothing said
+
+
+def test_a_loop_compile_is_announced_once_before_and_after(monkeypatch):
+    # The engine's notice: a loop that is neither loaded nor cached is compiled on one throw-away game between two
+    # lines, once per process; a loaded loop says nothing.
+    from simcore.games.dreamscape.fast import SimConfig, runner, simulate
+
+    said = []
+    monkeypatch.setattr(runner, "_ANNOUNCED", set())
+    runner.set_loop_notice(lambda label, seconds, done: said.append((label, done)))
+    try:
+        simulate(SimConfig(players=2), 3, 1, "greedy")  # loaded or in the on-disk cache: silent
+        assert said == []
+        monkeypatch.setattr(runner, "cached_entries", lambda kernel: 0)
+
+        class Cold:  # the plain loop as if never compiled: no signature in this process
+            signatures = []
+
+            def __call__(self, *args):
+                return runner.run_chunk(*args)
+
+        monkeypatch.setitem(runner.LOOP_KERNELS, "plain", Cold())
+        monkeypatch.setattr(runner, "chunk_kernel", lambda modes, n: runner.LOOP_KERNELS["plain"])
+        a = simulate(SimConfig(players=2), 3, 1, "greedy")
+        b = simulate(SimConfig(players=2), 3, 1, "greedy")
+        assert said == [("game loop", False), ("game loop", True)]  # once, before and after
+        assert (a.score == b.score).all()  # the throw-away game changed nothing
+    finally:
+        runner.set_loop_notice(None)

@@ -190,14 +190,14 @@ def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -
     if warm is not None:
         return {"game": the.name, **warm(say)}
     from analyses.study.gamechunks import warm_game
-    from analyses.study.warmup import game_engine_compiled, ready_game_engine
+    from analyses.study.warmup import game_engine_compiled, possessive, ready_game_engine
 
     t0 = time.perf_counter()
     already = game_engine_compiled(the)
     ready_game_engine(the, say)  # the same two lines as any command that compiles it
     warm_game(the)  # and every built-in bot at every seat count, loaded
     seconds = time.perf_counter() - t0
-    say(f"{the.title}'s fast engine ready in {seconds:.1f} s (cached for every later run)")
+    say(f"{possessive(the.title)} fast engine ready in {seconds:.1f} s (cached for every later run)")
     return {"game": the.name, "seconds": seconds, "already_compiled": already}
 
 

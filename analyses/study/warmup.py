@@ -200,6 +200,11 @@ def warm_study(say: Callable[[str], None], loops: Sequence[str] = MAIN_LOOPS) ->
 GAME_COMPILE_ESTIMATE_S = 60.0
 
 
+def possessive(title: str) -> str:
+    """``Pleasant Dreams'``, ``Project Dreamscape's``."""
+    return title + ("'" if title.endswith("s") else "'s")
+
+
 def game_package_dir(game):
     """The folder of the game's own package (where numba caches its kernels), found from its ``play_games``."""
     from pathlib import Path
@@ -225,7 +230,7 @@ def ready_game_engine(game, say: Callable[[str], None]) -> float | None:
     """
     if game_engine_compiled(game):
         return None
-    what = f"{game.title}'s fast engine"
+    what = f"{possessive(game.title)} fast engine"
     say(compile_line(what, GAME_COMPILE_ESTIMATE_S))
     t0 = time.perf_counter()
     players = max(game.seat_counts)
