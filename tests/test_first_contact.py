@@ -379,7 +379,7 @@ def test_every_other_game_announces_its_compile_in_the_same_two_lines(monkeypatc
         seconds = warmup.ready_game_engine(fake, lines.append)
         assert played == [(max(game.seat_counts), 0, 1, "fast")] and seconds is not None
         title = game.title + ("'" if game.title.endswith("s") else "'s")
-        assert lines[0] == f"compiling {title} fast engine once (about 1 minute on 2 cores)…"
+        assert lines[0] == f"compiling {title} fast engine once ({warmup.about(warmup.GAME_COMPILE_ESTIMATE_S)} on 2 cores)…"
         assert re.fullmatch(rf"{re.escape(title)} fast engine compiled in \d+ s \(.*\)", lines[1])
         assert all(warmup.is_compile_line(line) for line in lines) and len(lines) == 2
         monkeypatch.setattr(warmup, "game_engine_compiled", lambda g: True)

@@ -205,10 +205,12 @@ def _alloc(n: int, players: int, n_cards: int) -> tuple[np.ndarray, ...]:
 
 # ============================================================================ compiling a game loop, announced
 
-# Seconds each game loop takes to compile on its own on 2 otherwise idle cores (dreamscape warmup --loop NAME,
-# measured 2026-11-27); the search loop holds the plain one's kernels too. Only used to say how long a
-# compile will take, before it starts.
-COMPILE_ESTIMATE_S = {"plain": 60.0, "rollout": 75.0, "search": 150.0}
+# Seconds each game loop takes to compile on its own: numba compiles on one core, and these are the CPU
+# seconds of a cold compile measured 2026-11-27 (plain 81 s, search 139 s, where the whole engine of one
+# entry point took 165 s; docs/research/2026-11-27-compile-once-per-loop.md). The rollout loop's was not
+# measured on its own: put at the plain loop's plus its playouts. Only used to say how long a compile will
+# take, before it starts; the time it took is said after it.
+COMPILE_ESTIMATE_S = {"plain": 80.0, "rollout": 110.0, "search": 140.0}
 LOOP_KERNELS = {"plain": run_chunk, "rollout": run_chunk_rollout, "search": run_chunk_search}
 LOOP_LABELS = {"plain": "game loop", "rollout": "flat Monte Carlo loop", "search": "search loop"}
 
