@@ -944,6 +944,8 @@ def claim_folder(folder: str | Path, game: str, kinds: str | Iterable[str]) -> C
     """
     folder = Path(folder)
     wanted = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    if not _lock_free(folder):
+        lock_folder(folder)  # refused, naming the holder; nothing written
     if (folder / MANIFEST).is_file():
         meta = read_manifest(folder).meta
         held_game, held_kind = GameDeal.of_meta(meta).game, folder_kind(meta)
@@ -953,3 +955,16 @@ def claim_folder(folder: str | Path, game: str, kinds: str | Iterable[str]) -> C
             raise StudyError(f"{folder}: a study folder of a {held_kind} run, not {' or '.join(wanted)}; "
                              "use another folder")
     return lock_folder(folder)
+
+
+def _lock_free(folder: Path) -> bool:
+    """Whether this process could take the folder's lock now, found without writing anything into the folder."""
+    path = folder / LOCK
+    if not path.is_file() or path.parent.resolve() in _LOCKS:
+        return True
+    with open(path, "a+") as fh:  # closing the file drops the lock just taken
+        try:
+            _os_lock(fh)
+        except OSError:
+            return False
+    return True
