@@ -294,3 +294,27 @@ def test_the_lab_plays_the_template_through_its_game_object(monkeypatch):
     assert {row["strategy"] for row in table["standings"]} == {"random", "match"}
     found = lab.exploit("goofspiel", players=[2], games=20, playouts=[2])
     assert found["strategy"] == "match" and found["search"] == "search@2" and found["rows"]
+
+
+def test_the_quick_study_plays_into_a_study_folder(monkeypatch, tmp_path):
+    """The lab's study runner plays study_quick.toml into a checked study folder, game g of each
+    configuration being play_games' game g (seed 1). The report waits for the report framework."""
+    import polars as pl
+
+    import simcore.games as games
+    from analyses.lab.common import run_study_plan
+    from analyses.study.folder import check_study
+    from analyses.study.gameplan import load_game_study_file
+
+    monkeypatch.setitem(games._CACHE, GAME.name, GAME)
+    folder = tmp_path / "quick"
+    run_study_plan(GAME, load_game_study_file(GAME.study_plans["quick"]), folder, command="test")
+    manifest = check_study(folder)
+    # the file: 3 seat counts x 2 rules x 2 bots at 2,000 games each, then search@8 against match at 200
+    assert len(manifest.configs) == 13 and sum(manifest.target_games.values()) == 12 * 2000 + 200
+    assert manifest.meta["game"] == "goofspiel"
+    rows = pl.concat([pl.read_parquet(p) for p in sorted((folder / "chunks" / "carry__3p__match").glob("games-*"))])
+    rows = rows.sort(["game", "seat"])
+    direct = goofspiel.play_games(goofspiel.parse_setup(3, "carry"), ["match"] * 3, 1, 0, 2000)
+    np.testing.assert_array_equal(rows["score"].to_numpy().reshape(2000, 3), direct["score"])
+    np.testing.assert_array_equal(rows["winners"].to_numpy().reshape(2000, 3), direct["winners"])
