@@ -330,19 +330,20 @@ def train_strong_lines(data: dict) -> list[str]:
 def restrict_lines(data: dict) -> list[str]:
     """``dreamscape restrict``: per player count, variant and restriction, the types ranked by the loss they cause."""
     title = f"{data['title']}: " if data.get("title") else ""
-    lines = [f"{title}Restricted play with {data['strategy']}: one seat may never buy (or never perform) a dream type, the "
+    lines = [f"{title}Restricted play with {data['strategy']}: one seat may never take one kind of action (a row), the "
              f"others play unrestricted; loss = the bot's win rate in that seat minus the restricted one's, same deals "
              f"({data['games_per_seat']:,} deals per seat, seed {data['seed']})"]
     key = None
     for r in data["rows"]:
         if (r["players"], r["variant"], r["restriction"]) != key:
             key = (r["players"], r["variant"], r["restriction"])
-            lines.append(f"  {r['players']} players, {r['variant']}, never {r['restriction']} "
+            never = f"never {r['restriction']}" if r["restriction"] != "no" else "never one kind of action"
+            lines.append(f"  {r['players']} players, {r['variant']}, {never} "
                          f"(the unrestricted bot wins {_pct(r['base_win'])} of its seats on these deals)")
             lines.append(f"    {'rank':>4}  {'type':<24}{'restricted wins (95% CI)':>26}{'loss, points (95% CI)':>27}  flag")
         loss = f"{100 * r['loss']:+.1f} ({100 * r['loss_low']:+.1f} to {100 * r['loss_high']:+.1f})"
-        lines.append(f"    {r['rank']:>4}  {r['type_name'] + ' (' + r['type'] + ')':<24}"
-                     f"{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
+        what = r["type_name"] + (f" ({r['type']})" if r["type"] != r["type_name"] else "")
+        lines.append(f"    {r['rank']:>4}  {what:<24}{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
     if data["rows"] and data.get("seconds") is not None:
         lines.append(f"  {data['seconds']:.0f} s")
     return lines

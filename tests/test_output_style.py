@@ -146,3 +146,16 @@ def test_simulate_games_per_second_count_play_only():
     assert summary["seconds"] < 0.9 and summary["games_per_s"] > 50 / 0.9
     assert calls[1:] == [(0, 25), (25, 25)]  # then the games of the run, in its chunks
     assert summary["seats"] == direct["seats"]
+
+
+def test_exploit_and_restrict_name_the_game_in_their_words():
+    pd = get_game("pleasant-dreams")
+    found = run("exploit", "--game", "pleasant-dreams", "--strategy", "threshold", "-p", "2", "-n", "10", "-k", "1")
+    assert found[0].startswith(f"{pd.title}: How strong is threshold?")
+    kept = run("restrict", "--game", "pleasant-dreams", "-p", "2", "-n", "10")
+    assert kept[0].startswith(f"{pd.title}: Restricted play with threshold: ")
+    text = "\n".join(kept)
+    assert "dream type" not in text and "never no" not in text  # Project Dreamscape's words, not this game's
+    # one row per action type the game can forbid (P: no-ACTION), each named once
+    names = [r.split()[1] for r in kept[3:] if "%" in r]
+    assert sorted(names) == sorted(r.removeprefix("no-") for r in pd.restrictions(pd.setup(2)))
