@@ -6,10 +6,7 @@ their most telling rows.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-from analyses.study.model import StudyError
 
 # polars and analyses.study.summary are imported in the functions that read a study
 # folder: `dreamscape simulate`, `decks` and `strategies` print their tables
@@ -20,25 +17,10 @@ MAX_ROWS = 10
 
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A study folder's summary, as the report its game declares writes it: strict JSON or tables."""
-    from analyses.study.folder import folder_game
-    from analyses.study.gamechunks import load_game
+    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`)."""
+    from reports.games import summary_output as of_folder
 
-    game = load_game(folder_game(folder))
-    report = game.extension("report")
-    if report is None:
-        raise StudyError(f"{folder}: {game.title} has no study report")
-    return report.summary_output(folder, as_json)
-
-
-def dreamscape_summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """Project Dreamscape's study folder: one line of strict JSON, or the tables of :func:`summary_lines`."""
-    from analyses.study.summary import json_ready, summary_data
-
-    data = summary_data(folder)
-    if as_json:
-        return [json.dumps(json_ready(data), default=str, allow_nan=False)]
-    return summary_lines(folder, data)
+    return of_folder(folder, as_json)
 
 
 def simulation_lines(summary: dict) -> list[str]:
@@ -62,17 +44,6 @@ def simulation_lines(summary: dict) -> list[str]:
 def bots_of(seats: list[dict]) -> str:
     """The bots of a table's header: one name when every seat plays it, else each once in seat order."""
     return "/".join(dict.fromkeys(s["strategy"] for s in seats))
-
-
-def deck_lines(decks, source: str) -> list[str]:
-    """``dreamscape decks``: one row per deck, its size and cards per dream type."""
-    from simcore.games.dreamscape.cards import CODES
-
-    lines = [f"{'deck':<24}{'cards':>6}  " + " ".join(f"{c:>3}" for c in CODES)]
-    for d in decks:
-        lines.append(f"{d.label:<24}{len(d):>6}  " + " ".join(f"{n:>3}" for n in d.type_counts()))
-    lines.append(f"{len(decks)} deck(s) from {source}")
-    return lines
 
 
 def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]], note: str | None = None) -> list[str]:
@@ -364,24 +335,16 @@ def game_simulation_lines(summary: dict) -> list[str]:
     return lines
 
 
-def game_summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A plug-in game's study folder: strict JSON, or its tables."""
-    from analyses.games.pleasant_dreams import pd_summary
-    from analyses.study.folder import check_study
-
-    check_study(folder)
-    data = pd_summary(folder)
-    if as_json:
-        return [json.dumps(data, allow_nan=False)]
-    return pd_summary_lines(data)
-
-
 def _ci(r: dict, value: str = "rate", low: str = "low", high: str = "high") -> str:
-    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
+    from reports.numbers import rate_with_interval
+
+    return rate_with_interval(r[value], r[low], r[high])
 
 
 def _pp(r: dict, value: str, low: str = "low", high: str = "high") -> str:
-    return f"{100 * r[value]:+.1f} ({100 * r[low]:+.1f} to {100 * r[high]:+.1f})"
+    from reports.numbers import change_with_interval
+
+    return change_with_interval(r[value], r[low], r[high])
 
 
 def pd_summary_lines(d: dict) -> list[str]:

@@ -23,9 +23,10 @@ from analyses.stats.intervals import wilson
 from analyses.study.folder import Study, load_manifest, scan_games
 from analyses.tools.tournament import run_tournament, schedule
 from reports import build_report
-from reports.charts import make_charts, tournament_charts
-from reports.data import StudyTables, Tournament, collect
-from reports.findings import make_findings
+from reports.games.dreamscape.charts import make_charts, tournament_charts
+from reports.games.dreamscape.data import StudyTables, Tournament, collect
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape import TOPICS
 from reports.pdf import findings_pages
 from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES, NAMES
 from simcore.games.dreamscape.decks import swap_label
@@ -446,7 +447,7 @@ def test_synthetic_findings_quote_their_rows():
     swap = spread[0]
     removed, added = swap.row["variant"].split(":")
     assert f"swapping {NAMES[CODES.index(removed)]} for {NAMES[CODES.index(added)]}" in swap.text
-    assert len(findings_pages(findings)) >= 1
+    assert len(findings_pages(findings, TOPICS)) >= 1
 
 
 def test_sweep_findings_without_a_comparison_table_quote_the_sweep():
@@ -460,7 +461,7 @@ def test_sweep_findings_without_a_comparison_table_quote_the_sweep():
 def test_nothing_to_show_gives_no_chart_and_no_finding():
     empty = StudyTables()
     assert make_charts(empty) == [] and make_findings(empty) == []
-    pages = findings_pages([])
+    pages = findings_pages([], TOPICS)
     assert len(pages) == 1  # one page saying there is nothing to report
 
 
@@ -573,7 +574,7 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
     assert m.total_games() == 2 * 800 + 400 and m.meta["request"] == main_study.main_plan(quick=True).fingerprint()
     assert m.meta["parts"] == [{"label": "rules options", "configs": 2, "games": 800}, {"label": "solo", "configs": 1, "games": 400}]
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.games.dreamscape.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     assert main_study.run_main_study(quick=True, progress=False) == folder  # the same request: the same folder
     again = load_manifest(folder)
     assert again.total_games() == m.total_games()  # nothing played twice
@@ -591,7 +592,7 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
     from reports.main_study import run_main_study
 
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.games.dreamscape.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     path = tmp_path / "mine.toml"
     path.write_text('name = "two rules"\ngames = 500\n[[configs]]\nvariants = ["base", "sleep-token"]\nplayers = 2\nstrategy = "greedy"\n')
     folder = run_main_study(out=tmp_path / "mine", config=path, progress=False)

@@ -51,9 +51,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.data import StudyTables, homogeneous
-from reports.findings import Finding
-from reports.labels import pct, players_label, seat_label, variant_label
+from reports.games.dreamscape.data import StudyTables, homogeneous
+from reports.games.dreamscape.findings import Finding
+from reports.games.dreamscape.labels import pct, players_label, seat_label, variant_label
 
 CHECKED_TOPICS = ("seats", "compare", "types", "swaps")
 RATE_TOPICS = ("seats", "types")  # a claim about a rate against its fair share; the others are changes
