@@ -20,6 +20,11 @@ def _finite(*values: float) -> bool:
     return all(isinstance(v, (int, float)) and math.isfinite(v) for v in values)
 
 
+def _signed(value: float, digits: int) -> float:
+    """``value`` rounded to ``digits``, a rounded zero written +0.0 (never -0.0)."""
+    return round(value, digits) + 0.0 if math.isfinite(value) else value
+
+
 def rate_with_interval(rate: float, low: float, high: float, digits: int = 1) -> str:
     """0.588, 0.585, 0.590 -> ``"58.8% (58.5-59.0%)"``."""
     text = f"{100 * rate:.{digits}f}%"
@@ -33,10 +38,11 @@ def change_with_interval(change: float, low: float, high: float, digits: int = 1
 
     ``scale`` 100 writes a change of rates in percentage points; 1 writes a change of means as it is.
     """
-    text = f"{scale * change:+.{digits}f}"
+    change, low, high = (_signed(scale * v, digits) for v in (change, low, high))
+    text = f"{change:+.{digits}f}"
     if not _finite(low, high):
         return f"{text} {NO_INTERVAL}"
-    return f"{text} ({scale * low:+.{digits}f} to {scale * high:+.{digits}f})"
+    return f"{text} ({low:+.{digits}f} to {high:+.{digits}f})"
 
 
 def mean_with_interval(mean: float, low: float, high: float, digits: int = 1) -> str:

@@ -61,7 +61,9 @@ def _pct(x: float) -> str:
 def _rate(r: dict, value: str, low: str, high: str) -> str:
     if r[value] is None or r[value] != r[value]:  # no seat-game to rate (NaN)
         return "n/a (no games)"
-    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
+    from reports.numbers import rate_with_interval
+
+    return rate_with_interval(r[value], r[low], r[high])
 
 
 def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
@@ -231,7 +233,7 @@ def exploit_lines(data: dict) -> list[str]:
              f"  {'players':>7}  {'variant':<16}{'seat':>5}" + (f"  {'search':<24}" if len(searches) > 1 else "")
              + f"{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}{'gain, points (95% CI)':>27}"]
     for r in data["rows"]:
-        gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+        gain = _pp(r, "gain", "gain_low", "gain_high")
         lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}"
                      + (f"  {r['search'][:23]:<24}" if len(searches) > 1 else "")
                      + f"{_rate(r, 'search_win', 'search_low', 'search_high'):>25}"
@@ -240,7 +242,7 @@ def exploit_lines(data: dict) -> list[str]:
         lines.append("Budget ladder: the search seat's win rate at the larger budget minus at the smaller, same deals")
         lines.append(f"  {'players':>7}  {'variant':<16}{'seat':>5}{'doubling':>12}{'gain, points (95% CI)':>27}")
         for r in data["doubling"]:
-            gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+            gain = _pp(r, "gain", "gain_low", "gain_high")
             step = f"{r['from_playouts']} -> {r['to_playouts']}"
             lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}{step:>12}{gain:>27}")
     if data["rows"]:

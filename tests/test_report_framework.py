@@ -108,6 +108,7 @@ def test_a_change_is_signed_with_its_bounds_joined_by_to():
     # a change of means is written as measured (scale 1), here in turns with two decimals
     assert change_with_interval(0.4, -0.127, 0.9271, digits=2, scale=1) == "+0.40 (-0.13 to +0.93)"
     assert change_with_interval(0.0, float("-inf"), float("inf")) == "+0.0 (no interval)"
+    assert change_with_interval(-0.0001, -0.01, 0.01) == "+0.0 (-1.0 to +1.0)"   # a rounded zero is never -0.0
 
 
 def test_a_mean_is_written_with_its_bounds_joined_by_a_dash():

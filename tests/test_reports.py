@@ -161,15 +161,16 @@ def p1(rate: float) -> str:
     return f"{100 * rate:.1f}"
 
 
-def half(low: float, high: float) -> str:
-    return f"{100 * (high - low) / 2:.1f}"
+def rate3(r: dict, value: str, low: str, high: str) -> list[str]:
+    """A rate and its interval's two bounds, in percent with one decimal (58.8% (58.5-59.0%))."""
+    return [p1(r[value]), p1(r[low]), p1(r[high])]
 
 
 def expected_numbers(f, t: StudyTables) -> list[str]:
     """The numbers a finding must print, formatted here from its row (independently of reports.labels)."""
     r = f.row
     if f.source == "seats":
-        return [str(r["players"]), str(r["seat"] + 1), p1(r["win_rate"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), str(r["seat"] + 1), *rate3(r, "win_rate", "win_low", "win_high"), p1(r["fair"])]
     if f.source == "compare":
         assert r["metric"] == "seat_spread"
         signed = [f"{round(100 * r[k], 1) + 0.0:+.1f}" for k in ("diff", "diff_low", "diff_high")]  # a zero is +0.0
@@ -177,24 +178,24 @@ def expected_numbers(f, t: StudyTables) -> list[str]:
     if f.source == "sweep":
         return [str(r["players"]), p1(r["no_swap_seat_spread"]), p1(r["seat_spread"]), p1(r["spread_low"]), p1(r["spread_high"])]
     if f.source == "strength":
-        return [str(r["players"]), p1(r["win_rate_more"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), *rate3(r, "win_rate_more", "win_low", "win_high"), p1(r["fair"])]
     if f.source.startswith("tournament:"):
         tour = t.tournaments[int(f.source.split(":")[1])]
         if "dominant" in f.text:
             return [str(tour.players), p1(r["win_rate"])]
-        return [str(tour.players), p1(r["win_rate"]), half(r["win_low"], r["win_high"]), p1(1 / tour.players)]
+        return [str(tour.players), *rate3(r, "win_rate", "win_low", "win_high"), p1(1 / tour.players)]
     if f.source == "skill":
-        return [str(r["players"]), p1(r["stronger_win_rate"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), *rate3(r, "stronger_win_rate", "win_low", "win_high"), p1(r["fair"])]
     if f.source == "solo":
-        return [f"{r['mean_score']:.1f}", f"{r['score_low']:.1f}", f"{r['score_high']:.1f}", p1(r["share"]),
-                half(r["share_low"], r["share_high"])]
+        return [f"{r['mean_score']:.1f}", f"{r['score_low']:.1f}", f"{r['score_high']:.1f}",
+                *rate3(r, "share", "share_low", "share_high")]
     if f.source == "lengths":
         return [str(r["players"]), f"{r['mean_length']:.2f}", f"{r['length_low']:.2f}", f"{r['length_high']:.2f}"]
     raise AssertionError(f"unknown source {f.source}")
 
 
 def printed_numbers(f) -> list[str]:
-    text = f.text.replace("95% interval", "")
+    text = re.sub(r"(\d)-(\d)", r"\1 \2", f.text.replace("95% interval", ""))  # 58.5-59.0%: two numbers
     if f.source == "solo":
         text = text.replace(f.row["band"], "")  # band labels like 25-34 are names, not numbers
     return NUMBER.findall(text)

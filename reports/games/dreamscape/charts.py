@@ -37,6 +37,7 @@ from reports.games.dreamscape.labels import (  # noqa: E402
 from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES  # noqa: E402
 from simcore.games.dreamscape.rules import SOLO_BANDS  # noqa: E402
 
+from reports.numbers import change_with_interval  # noqa: E402
 from reports.charts import MAX_SERIES, PAGE, PNG_DPI, STYLE, STYLES, Chart, styled  # noqa: E402,F401
 
 METRICS = {
@@ -259,8 +260,7 @@ def compare_chart(t: StudyTables) -> list[Chart]:
         digits = 1 if span >= 1 else 2
         for yy, dd, l_, h_ in zip(y, d, lo, hi):  # the numbers, since narrow intervals hide behind the marker
             if np.isfinite(dd):
-                dd_, l2, h2 = (round(v, digits) + 0.0 for v in (dd, l_, h_))  # + 0.0: no "-0.0"
-                ax.annotate(f"{dd_:+.{digits}f} ({l2:+.{digits}f} to {h2:+.{digits}f})", (dd, yy), xytext=(0, 6),
+                ax.annotate(change_with_interval(dd, l_, h_, digits=digits, scale=1), (dd, yy), xytext=(0, 6),
                             textcoords="offset points", ha="right" if dd > span * 0.3 else "left" if dd < -span * 0.3 else "center",
                             va="bottom", fontsize=7, color="#333333",
                             bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})

@@ -1,7 +1,7 @@
 """Project Dreamscape's findings: plain sentences a designer can read aloud, each built from one row of one table.
 
 Every :class:`Finding` keeps the table row it quotes (``row``) and the name of
-that table (``source``, an attribute of :class:`reports.data.StudyTables`),
+that table (``source``, an attribute of :class:`reports.games.dreamscape.data.StudyTables`),
 so the numbers of a sentence can be checked against the data. A finding is
 ``significant`` when the 95% interval it quotes excludes the fair share (rates)
 or zero (differences). Seats are numbered from 1 ("seat 1" = seat index 0).
@@ -11,13 +11,12 @@ from __future__ import annotations
 import polars as pl
 
 from reports.findings import Finding
-from reports.games.dreamscape.topics import TOPICS
+from reports.numbers import change_with_interval, mean_with_interval, rate_with_interval
 from reports.games.dreamscape.data import StudyTables, homogeneous, main_strategy, round_robins, skill_rows
 from reports.games.dreamscape.labels import (
     OPTION_ORDER,
     options_label,
     pct,
-    pm_pct,
     players_label,
     seat_label,
     split_variant,
@@ -70,8 +69,8 @@ def seat_findings(t: StudyTables) -> list[Finding]:
             if p >= 3:
                 picks.append(part.sort("win_rate").row(0, named=True))
             for r in picks:
-                text = (f"In {_context(p, variant, strategy)} {seat_label(r['seat'])} wins {pct(r['win_rate'])} "
-                        f"({pm_pct(r['win_low'], r['win_high'])}) against a fair {pct(r['fair'])}.")
+                text = (f"In {_context(p, variant, strategy)} {seat_label(r['seat'])} wins "
+                        f"{rate_with_interval(r['win_rate'], r['win_low'], r['win_high'])} against a fair {pct(r['fair'])}.")
                 out.append(Finding(text, bool(r["significant"]), "seats", "seats", r))
     return out
 
@@ -90,8 +89,7 @@ def _change_sentence(r: dict, lead: str) -> str:
     words, scale, unit = _METRIC_WORDS[r["metric"]]
     a, b = r["baseline_value"] * scale, r["variant_value"] * scale
     d, lo, hi = (round(r[k] * scale, 1) + 0.0 for k in ("diff", "diff_low", "diff_high"))  # + 0.0: no "-0.0"
-    return (f"{lead} moves {words} from {_cell(a)} to {_cell(b)}{unit} "
-            f"(change {d:+.1f}, 95% interval {lo:+.1f} to {hi:+.1f}).")
+    return f"{lead} moves {words} from {_cell(a)} to {_cell(b)}{unit}, a change of {change_with_interval(d, lo, hi, scale=1)}."
 
 
 def compare_findings(t: StudyTables) -> list[Finding]:
@@ -125,7 +123,7 @@ def swap_findings(t: StudyTables) -> list[Finding]:
                 if len(split_variant(r["variant"]).swaps) == 1
                 and split_variant(r["variant"]).options == split_variant(r["baseline"]).options
                 and not split_variant(r["baseline"]).has_swaps]
-        # one bot's swaps: the one that played most of them (others replay a few decks as skill levels, reports.robust)
+        # one bot's swaps: the one that played most of them (others replay a few decks as skill levels, reports.games.dreamscape.robust)
         bots = [r["strategies"].split("/")[0] for r in rows]
         main_bot = max(sorted(set(bots)), key=bots.count) if bots else None
         rows = [r for r, bot in zip(rows, bots) if bot == main_bot]
@@ -166,8 +164,8 @@ def swap_findings(t: StudyTables) -> list[Finding]:
             r = dict(r, no_swap_seat_spread=ref_value)
             where = "" if opts == "base" else f" with {options_label(opts)}"
             text = (f"In {p}-player games{where}, {swap_words(r['removed'], r['added'])} moves seat spread from "
-                    f"{_cell(100 * ref_value)} to {_cell(100 * r['seat_spread'])} points "
-                    f"(95% interval {_cell(100 * r['spread_low'])} to {_cell(100 * r['spread_high'])}).")
+                    f"{_cell(100 * ref_value)} to "
+                    f"{mean_with_interval(100 * r['seat_spread'], 100 * r['spread_low'], 100 * r['spread_high'])} points.")
             sig = not (r["spread_low"] <= ref_value <= r["spread_high"])
             out.append(Finding(text, sig, "swaps", "sweep", r))
     return out
@@ -195,7 +193,7 @@ def type_findings(t: StudyTables) -> list[Finding]:
             if r is weakest and not (r["significant"] and r["lift"] < 0):
                 continue  # the weakest type is news only when it loses significantly more than its share
             text = (f"In {p}-player games ({variant_label(variant)}), seats that perform {type_name(r['type'])} more than "
-                    f"average win {pct(r['win_rate_more'])} ({pm_pct(r['win_low'], r['win_high'])}) against a fair {pct(r['fair'])}.")
+                    f"average win {rate_with_interval(r['win_rate_more'], r['win_low'], r['win_high'])} against a fair {pct(r['fair'])}.")
             out.append(Finding(text, bool(r["significant"]), "types", "strength", r))
     return out
 
@@ -216,7 +214,7 @@ def tournament_findings(t: StudyTables) -> list[Finding]:
         where = f"the {tour.players}-player tournament ({variant_label(tour.variant)})"
         for row, word in ((r, "leads"), (last, "trails")):
             sig = not (row["win_low"] <= fair <= row["win_high"])
-            text = (f"In {where}, {row['strategy']} {word} with {pct(row['win_rate'])} ({pm_pct(row['win_low'], row['win_high'])}) "
+            text = (f"In {where}, {row['strategy']} {word} with {rate_with_interval(row['win_rate'], row['win_low'], row['win_high'])} "
                     f"of its games won against a fair {pct(fair)}.")
             out.append(Finding(text, sig, "tournament", f"tournament:{i}", row))
         if tour.dominant:
@@ -240,7 +238,7 @@ def skill_findings(t: StudyTables, limit: int = 6) -> list[Finding]:
             rows.append(part.row(part.height - 1, named=True))
         for r in rows:
             text = (f"In {r['players']}-player games ({variant_label(r['variant'])}), {r['stronger']} beats {r['weaker']}: "
-                    f"it wins {pct(r['stronger_win_rate'])} ({pm_pct(r['win_low'], r['win_high'])}) against a fair {pct(r['fair'])}.")
+                    f"it wins {rate_with_interval(r['stronger_win_rate'], r['win_low'], r['win_high'])} against a fair {pct(r['fair'])}.")
             out.append(Finding(text, bool(r["significant"]), "skill", "skill", r))
     return out[:limit]
 
@@ -269,7 +267,7 @@ def ladder_findings(t: StudyTables) -> list[Finding]:
 
 
 def _step_words(r: dict) -> str:
-    return (f"{r['stronger']} wins {pct(r['stronger_win_rate'])} ({pm_pct(r['win_low'], r['win_high'])}) "
+    return (f"{r['stronger']} wins {rate_with_interval(r['stronger_win_rate'], r['win_low'], r['win_high'])} "
             f"of {r['games']:,} games against {r['weaker']}")
 
 
@@ -282,9 +280,9 @@ def solo_findings(t: StudyTables) -> list[Finding]:
         here = t.solo.filter(pl.col("strategy") == strategy)
         variant = _main_variant(here["variant"].to_list())
         r = here.filter(pl.col("variant") == variant).sort("share", descending=True).row(0, named=True)
-        text = (f"Solo with the {strategy} bot ({variant_label(variant)}) scores {_cell(r['mean_score'])} points on average "
-                f"(95% interval {_cell(r['score_low'])} to {_cell(r['score_high'])}); the most common band is {r['band']} "
-                f"({pct(r['share'])} of games, {pm_pct(r['share_low'], r['share_high'])}).")
+        text = (f"Solo with the {strategy} bot ({variant_label(variant)}) scores "
+                f"{mean_with_interval(r['mean_score'], r['score_low'], r['score_high'])} points on average; the most "
+                f"common band is {r['band']} ({rate_with_interval(r['share'], r['share_low'], r['share_high'])} of games).")
         out.append(Finding(text, False, "solo", "solo", r))
     return out
 
@@ -300,7 +298,7 @@ def length_findings(t: StudyTables) -> list[Finding]:
         variant = _main_variant(here["variant"].to_list())
         for r in here.filter(pl.col("variant") == variant).iter_rows(named=True):
             text = (f"{players_label(p).capitalize()} games ({variant_label(variant)}, {strategies_label(r['strategies'])} bot) "
-                    f"last {r['mean_length']:.2f} turns on average (95% interval {r['length_low']:.2f} to {r['length_high']:.2f}).")
+                    f"last {mean_with_interval(r['mean_length'], r['length_low'], r['length_high'], digits=2)} turns on average.")
             out.append(Finding(text, False, "length", "lengths", r))
     return out
 
@@ -316,9 +314,10 @@ def exploit_findings(t: StudyTables) -> list[Finding]:
         df = mine.filter(pl.col("search") == mine["search"].to_list()[-1])  # a budget ladder: its largest budget
         r = df.sort("gain", descending=True).row(0, named=True)
         n_sig = int(df.filter(pl.col("gain_low") > 0).height)
-        text = (f"Search over the {r['strategy']} bot ({r['search']}) wins {pp(r['gain'])} more often than the bot itself in "
+        text = (f"Search over the {r['strategy']} bot ({r['search']}) wins "
+                f"{change_with_interval(r['gain'], r['gain_low'], r['gain_high'])} points more often than the bot itself in "
                 f"seat {r['seat']} of {r['players']}-player games ({variant_label(r['variant'])}): "
-                f"{pct(r['search_win'])} against {pct(r['own_win'])} (gain {pp(r['gain_low'])} to {pp(r['gain_high'])}); "
+                f"{pct(r['search_win'])} against {pct(r['own_win'])}; "
                 f"it gains significantly in {n_sig} of {df.height} seats, so findings measured with {r['strategy']} "
                 f"may partly belong to the bot's style of play.")
         out.append(Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r))
@@ -336,7 +335,7 @@ def doubling_findings(t: StudyTables) -> list[Finding]:
         r = top.sort("gain", descending=True).row(0, named=True)
         n_sig = int(top.filter(pl.col("gain_low") > 0).height)
         text = (f"Doubling the search over {bot} from {r['from_playouts']} to {r['to_playouts']} playouts gains at most "
-                f"{pp(r['gain'])} ({pp(r['gain_low'])} to {pp(r['gain_high'])}, seat {r['seat']} of "
+                f"{change_with_interval(r['gain'], r['gain_low'], r['gain_high'])} points (seat {r['seat']} of "
                 f"{r['players']}-player games, {variant_label(r['variant'])}); significantly in {n_sig} of "
                 f"{top.height} seats.")
         out.append(Finding(text, bool(r["gain_low"] > 0), "exploit", "doubling", r))
@@ -355,18 +354,13 @@ def restrict_findings(t: StudyTables) -> list[Finding]:
         flags = df.group_by("type", maintain_order=True).agg((pl.col("flag") == "irrelevant").all().alias("nil"))
         nil = flags.filter(pl.col("nil"))["type"].to_list()
         dom = " It dominates: its loss is at least twice any other's." if r["flag"] == "dominant" else ""
-        text = (f"Forbidden to {kind} {r['type_name']}, the {r['strategy']} bot loses {100 * r['loss']:.1f} points of "
-                f"win rate (95% interval {100 * r['loss_low']:.1f} to {100 * r['loss_high']:.1f}) in {r['players']}-player games "
+        text = (f"Forbidden to {kind} {r['type_name']}, the {r['strategy']} bot's win rate changes by "
+                f"{change_with_interval(-r['loss'], -r['loss_high'], -r['loss_low'])} points in {r['players']}-player games "
                 f"({variant_label(r['variant'])}): {pct(r['win'])} against {pct(r['base_win'])}; "
                 f"the largest loss of the {df.height} type/setting cells.{dom}"
                 + (f" No measurable loss anywhere without: {', '.join(nil)}." if nil else ""))
         out.append(Finding(text, bool(r["loss_low"] > 0), "restrict", "restrict", r))
     return out
-
-
-def pp(x: float) -> str:
-    """A difference of rates in percentage points, signed."""
-    return f"{100 * x:+.1f} points"
 
 
 FINDERS = (seat_findings, compare_findings, swap_findings, type_findings, tournament_findings,

@@ -15,7 +15,8 @@ from analyses.study.model import StudyManifest
 from reports.charts import PAGE
 from reports.games.dreamscape.charts import make_charts
 from reports.games.dreamscape.data import StudyTables, collect
-from reports.games.dreamscape.findings import TOPICS, make_findings
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape.topics import TOPICS
 from reports.games.dreamscape.labels import SIGNIFICANT, split_variant, variant_label
 from reports.games.dreamscape.robust import Check, check_findings, level_cell, level_key
 from reports.pdf import ReportFiles, continued, duration_text, findings_pages, write_report  # noqa: F401
