@@ -75,7 +75,7 @@ def duration_text(seconds: float) -> str:
 def title_page(heading: str, subtitle: str, facts: list[tuple[str, str]], contents: list[str],
                simulated: list[str] | None = None) -> Figure:
     """The first page of every report: its heading, the facts of the run (key, value), what was simulated
-    (bullets, when the game lists them; the page list then sits beside them), and the pages that follow."""
+    (bullets, when the game lists them, even none; the page list then sits beside them), and the pages that follow."""
     fig = Figure(figsize=PAGE)
     fig.text(0.05, 0.93, heading, fontsize=24, fontweight="bold", va="top")
     fig.text(0.05, 0.875, subtitle, fontsize=10.5, color="#333333", va="top")
@@ -85,7 +85,7 @@ def title_page(heading: str, subtitle: str, facts: list[tuple[str, str]], conten
         wrapped = textwrap.wrap(value, 120) or ["-"]
         fig.text(0.19, y, "\n".join(wrapped), fontsize=10, va="top", linespacing=1.3)
         y -= 0.027 * len(wrapped) + 0.012
-    if not simulated:
+    if simulated is None:
         fig.text(0.05, y - 0.02, "Pages", fontsize=12.5, fontweight="bold", va="top")
         for i, page in enumerate(contents):
             fig.text(0.05, y - 0.065 - 0.027 * i, f"{i + 2:>2}. {page}", fontsize=10, va="top")

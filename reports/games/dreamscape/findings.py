@@ -282,7 +282,7 @@ def solo_findings(t: StudyTables) -> list[Finding]:
         r = here.filter(pl.col("variant") == variant).sort("share", descending=True).row(0, named=True)
         text = (f"Solo with the {strategy} bot ({variant_label(variant)}) scores "
                 f"{mean_with_interval(r['mean_score'], r['score_low'], r['score_high'])} points on average; the most "
-                f"common band is {r['band']} ({rate_with_interval(r['share'], r['share_low'], r['share_high'])} of games).")
+                f"common band is {r['band']}, in {rate_with_interval(r['share'], r['share_low'], r['share_high'])} of games.")
         out.append(Finding(text, False, "solo", "solo", r))
     return out
 

@@ -19,9 +19,7 @@ from reports.games.dreamscape.findings import make_findings
 from reports.games.dreamscape.topics import TOPICS
 from reports.games.dreamscape.labels import SIGNIFICANT, split_variant, variant_label
 from reports.games.dreamscape.robust import Check, check_findings, level_cell, level_key
-from reports.pdf import ReportFiles, continued, duration_text, findings_pages, write_report  # noqa: F401
-
-
+from reports.pdf import ReportFiles, continued, duration_text, write_report
 
 # ============================================================================ title page
 
