@@ -250,7 +250,7 @@ def test_seat_length_and_solo_findings_agree_with_the_per_game_rows(small_study,
             lo, hi = next((lo, hi) for lo, hi, label in SOLO_BANDS if label == r["band"])
             share = float(((score >= lo) & (score <= hi)).mean())  # R10.5 bands are whole points
             assert r["share"] == pytest.approx(share) and r["mean_score"] == pytest.approx(score.mean())
-            assert f"in {100 * share:.1f}% (" in f.text and f"% of games" in f.text
+            assert f"in {100 * share:.1f}% (" in f.text and "%) of games" in f.text
             assert f"scores {score.mean():.1f} (" in f.text
         else:
             continue
