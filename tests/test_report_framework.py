@@ -319,3 +319,16 @@ def test_counting_zzzzs_summary_means_use_students_t(cz_folder):
     half = stats.t.ppf(0.975, turns.size - 1) * turns.std(ddof=1) / np.sqrt(turns.size)
     assert shape["turns"] == pytest.approx(turns.mean())
     assert shape["turns_high"] - shape["turns"] == pytest.approx(half)
+
+
+def test_pleasant_dreams_findings_write_rates_and_changes_in_the_one_form():
+    from reports.games.pleasant_dreams import make_findings
+
+    s = {"first_player": [{"variant": "base", "strategy": "threshold", "rate": 0.497, "low": 0.494, "high": 0.5,
+                           "turns": 13.6, "significant": False}],
+         "action_value": [{"action": "barrier", "value": 0.117, "low": 0.115, "high": 0.119, "strategy": "threshold",
+                           "variant": "base", "with": 0.6, "without": 0.483, "games": 1000, "significant": True}],
+         "holding": [], "expansion": [], "difficulty": [], "solo_challenge": [], "solo_chosen": [], "solver": []}
+    first, barrier = make_findings(s)
+    assert "seat 1 wins 49.7% (49.4-50.0%) against a fair 50.0%" in first.text and not first.significant
+    assert barrier.text.startswith("Barrier is worth +11.7 (+11.5 to +11.9) points of win rate") and barrier.significant

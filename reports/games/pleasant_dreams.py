@@ -73,9 +73,11 @@ def make_findings(s: dict) -> list[Finding]:
                            f"wins {rate_with_interval(r['rate'], r['low'], r['high'])} against a fair 50.0%; games last "
                            f"{r['turns']:.1f} turns.", r["significant"], "first", "first_player", r))
     for r in s["action_value"]:
-        out.append(Finding(f"{r['action'].replace('-', ' ').title()} is worth {change_with_interval(r['value'], r['low'], r['high'])} "
-                           f"points of win rate to the seat that may use it ({r['strategy']} bot, {variant_text(r['variant'])}; "
-                           f"{pct(r['with'])} with it, {pct(r['without'])} never using it; paired on {r['games']:,} deals).", r["significant"], "cards", "action_value", r))
+        value = change_with_interval(r["value"], r["low"], r["high"])
+        out.append(Finding(f"{r['action'].replace('-', ' ').title()} is worth {value} points of win rate to the seat that "
+                           f"may use it ({r['strategy']} bot, {variant_text(r['variant'])}; {pct(r['with'])} with it, "
+                           f"{pct(r['without'])} never using it; paired on {r['games']:,} deals).",
+                           r["significant"], "cards", "action_value", r))
     for r in s["holding"]:
         out.append(Finding(f"Dealt {r['action'].replace('-', ' ').title()} ({variant_text(r['variant'])}, {r['strategy']} "
                            f"bot), a seat wins {pct(r['rate_holding'])} against {pct(r['rate_not'])} without it "
