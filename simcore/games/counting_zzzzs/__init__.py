@@ -26,7 +26,7 @@ QUICK_STUDY_PLAN = PACKAGE_DIR / "study_quick.toml"  # ... --quick
 # Declared capabilities (simcore.games.CAPABILITIES): the default studies and this game's report, which
 # draws its own PDF and PNG charts from a study folder (simcore.games.Game.extension).
 STUDY_PLANS = {"main": STUDY_PLAN, "quick": QUICK_STUDY_PLAN}
-EXTENSIONS = {"report": "simcore.games.counting_zzzzs.report"}
+EXTENSIONS = {"report": "reports.games.counting_zzzzs"}
 
 # The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns). A seat's
 # win rate splits a shared win (Z15.2, Z16.2); "won or shared" counts every game the seat is among the winners.
