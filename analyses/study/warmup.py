@@ -217,7 +217,10 @@ def game_engine_compiled(game) -> bool:
     """Whether numba's cache holds the game's fast engine (its index files; the game's cache guard drops them on an edit)."""
     from simcore.numba_cache import numba_cache_dir
 
-    folder = numba_cache_dir(game_package_dir(game))
+    package = game_package_dir(game)
+    if not any("numba" in path.read_text(encoding="utf-8") for path in package.glob("*.py")):
+        return True  # a plain-Python engine: nothing to compile
+    folder = numba_cache_dir(package)
     return folder is not None and os.path.isdir(folder) and any(name.endswith(".nbi") for name in os.listdir(folder))
 
 
