@@ -195,9 +195,10 @@ def warm_study(say: Callable[[str], None], loops: Sequence[str] = MAIN_LOOPS) ->
 
 # ---------------------------------------------------------------------------- every other game's fast engine
 
-# Seconds Pleasant Dreams' and Counting Zzzzs' whole fast engines take to compile on 2 otherwise idle cores
-# (dreamscape warmup --game NAME, measured 2026-11-27): about the same for both, said of any such game.
-GAME_COMPILE_ESTIMATE_S = 60.0
+# Seconds a game's whole fast engine takes to compile: numba compiles on one core, and a cold
+# `dreamscape warmup --game NAME` took 40 CPU seconds for Pleasant Dreams and 47 for Counting Zzzzs
+# (2026-11-27, imports and one game per bot included); said of any game without an estimate of its own.
+GAME_COMPILE_ESTIMATE_S = 50.0
 
 
 def possessive(title: str) -> str:
