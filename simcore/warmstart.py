@@ -237,12 +237,24 @@ def hand_over(root: Path, argv: Sequence[str]) -> int | None:
 
 # ----------------------------------------------------------------------------- the spare
 
+OWN_FILE_PREFIXES = ("/dev/fd/", "/proc/self/fd/", "/dev/stdin", "/proc/self/")
+
+
+def names_own_files(argv: Sequence[str]) -> bool:
+    """An argument names a file only this process can open: its own descriptors (``--cards <(cat cards.toml)``).
+
+    A spare is another process: ``/dev/fd/63`` there is not the caller's pipe ("no such file"), so such a
+    command runs in its own process.
+    """
+    return any(prefix in arg for arg in argv for prefix in OWN_FILE_PREFIXES)
+
+
 def console(root: Path, app: Callable[[], None], entry: str, wanted: bool) -> None:
     """A console command: handed to a waiting spare when ``wanted`` and warm start is on, else run here.
 
     After a command run here, a spare loads while the user reads its answer, for the next command.
     """
-    if not wanted or not enabled():
+    if not wanted or not enabled() or names_own_files(sys.argv[1:]):
         app()
         return
     code = hand_over(root, sys.argv)

@@ -147,3 +147,11 @@ def test_a_second_spare_of_the_same_setup_leaves_the_first_ones_pid_for_stop(pro
     assert [s["pid"] for s in found] == [first.pid]
     assert warmstart.stop_spares() == 1
     assert first.wait(timeout=30) != 0  # ended by the SIGTERM of --stop
+
+
+def test_a_command_naming_its_own_pipe_runs_in_its_own_process():
+    # bash's <(...) names the caller's descriptor: a spare (another process) cannot open it
+    assert warmstart.names_own_files(["simulate", "--cards", "/dev/fd/63"])
+    assert warmstart.names_own_files(["study", "--cards=/proc/self/fd/12"])
+    assert warmstart.names_own_files(["simulate", "--deck", "/dev/stdin"])
+    assert not warmstart.names_own_files(["simulate", "--cards", "cards.toml", "--out", "out/fd"])

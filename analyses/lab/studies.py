@@ -18,6 +18,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
 from simcore.games import DEFAULT_GAME
@@ -54,6 +55,7 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
     ``variants`` default to the rules variants the game declares for comparison;
     the baseline is ``baseline``, else the first. Needs the game's ``variants``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("variants", "compare")
     opts = _folder_options(options, **folder)
@@ -83,6 +85,7 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
                  precision: float | None = None, max_games: int = 200_000, aggregate_only: bool = True,
                  cards: Path | None = None, options: FolderOptions | None = None, **folder) -> Path:
     """Sweep the game's swap decks x player counts x rules options into a study folder (needs ``card_swaps``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     swapper = the.extension("card_swaps", "sweep")
     opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
@@ -108,6 +111,7 @@ def solo_folder(game: str = DEFAULT_GAME, strategies: Sequence[str] | None = Non
                 max_games: int = 1_000_000, aggregate_only: bool = False, cards: Path | None = None,
                 options: FolderOptions | None = None, **folder) -> Path:
     """The solo game's score bands per strategy and variant into a study folder (needs ``solo_bands``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("solo_bands", "solo")
     opts = _folder_options(options, **folder)
@@ -130,6 +134,7 @@ def compare(game: str = DEFAULT_GAME, players: int | Sequence[int] | None = None
     The rows of ``dreamscape compare --json``'s ``compare`` table; the folder is
     ``out`` (or a default one, said on stderr). See :func:`compare_folder`.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     counts = [players] if isinstance(players, int) else players
     folder = compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
     data = open_study(folder).data
@@ -262,6 +267,7 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
               for part in plan.parts if part.configs]
     lines += [f"  {r.label}: {r.strategy} on every seat, {r.games:,} games per deck (the headline swap decks, "
               "chosen once the swaps are played)" for r in plan.recheck]
+    lines += [f"  {line}" for line in plan.meta.get("left_out", [])]  # variants the given deck cannot play
     return lines
 
 
@@ -314,6 +320,7 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     Path
         The study folder; the report is ``report.pdf`` inside, the charts ``charts/*.png``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.folder import MANIFEST, load_manifest
     from analyses.study.studyfile import run_plan
 
@@ -354,6 +361,7 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     ``options`` (or its fields as keywords): the study folder (default ``out/study-<date>...``), backend,
     seed, progress. Returns ``folder``, ``report`` (None when none was written) and ``charts``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     opts = (options or FolderOptions(**folder)).check()
     out, seed, backend, scheduler, workers = opts.out, opts.seed, opts.backend, opts.scheduler, opts.workers
     from analyses.study.backends import make_backend

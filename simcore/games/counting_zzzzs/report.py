@@ -236,8 +236,9 @@ def summary_output(folder, as_json: bool) -> list[str]:
         data = {"game": "counting-zzzzs", "seed": manifest.get("seed"),
                 **{k: (v.to_dicts() if isinstance(v, pl.DataFrame) else v) for k, v in tables.items()}}
         return [json.dumps(data, default=float)]
-    return [f"Counting Zzzzs study {folder}: {configs.height} configurations, seed {manifest.get('seed')}", "",
-            *findings(tables)]
+    left_out = manifest.get("meta", {}).get("left_out", [])  # variants the study's deck cannot play
+    return [f"Counting Zzzzs study {folder}: {configs.height} configurations, seed {manifest.get('seed')}",
+            *left_out, "", *findings(tables)]
 
 
 def build_report(folder, pdf=None, png_dir=None) -> ReportFiles:
@@ -257,7 +258,9 @@ def build_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     except (KeyError, ValueError):
         seconds = float("nan")
     out = Path(png_dir) if png_dir else folder / "charts"
+    left_out = manifest.get("meta", {}).get("left_out", [])  # variants the study's deck cannot play (gameplan)
+    source = "the study's card file" if text else "shipped example deck (invented for illustration)"
     path = write_report(rows, pl.DataFrame(configs), names, out, {"games": games, "seconds": seconds},
-                        source="the study's card file" if text else "shipped example deck (invented for illustration)",
+                        source=source + "".join(f"; {line}" for line in left_out),
                         pdf=Path(pdf) if pdf is not None else folder / "report.pdf")
     return ReportFiles(path, sorted(out.glob("*.png")), sorted(out.glob("*.csv")))
