@@ -194,9 +194,25 @@ def summary_data(folder: str | Path) -> dict:
     the = game_of(folder_game(folder))
     mine = the.extension("analyses")
     summarize = getattr(mine, "summary_data", None)
-    if summarize is None:
-        from analyses.study.summary import summary_data as summarize
+    if summarize is None:  # a game without its own analyses (Counting Zzzzs): what every study folder has
+        return seats_summary(folder)
     return summarize(folder)
+
+
+def seats_summary(folder: str | Path) -> dict:
+    """The summary every game's study folder has: its request and each configuration's seats' wins.
+
+    The lab's fuller summary reads Project Dreamscape's own columns (``sum_z``, turns): a game that does not
+    declare its own ``analyses`` gets this one (``open_study`` on a Counting Zzzzs folder raised KeyError).
+    """
+    from analyses.study.folder import check_study, folder_game, seat_totals
+
+    m = check_study(folder)
+    totals = seat_totals(folder)
+    return {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
+            "configs": len(m.configs), "games": m.total_games(),
+            "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+                                   pl.col("sum_win").alias("wins")).to_dicts()}
 
 
 def check_folder_game(folder: Path, game: str | None) -> None:
