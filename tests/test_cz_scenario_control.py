@@ -2,9 +2,10 @@
 
 A control with a known answer: the fast engine's dream scoring (``fast_state.dream_points``) is broken on
 purpose (every dream one point more), and the hand-worked scenarios in which a dream is scored must then
-fail on the fast engine. Scenarios 12 (Car Alarm wakes both dreams) and 13 (the morning scores every dream)
-score dreams that no card changes during the scenario: before the fix the runner seeded the fast engine's
-stored dream points from the reference engine, so both passed with the broken scoring.
+fail on the fast engine. Scenario 13 (the morning scores every dream) scores dreams that no card changes
+during the scenario: before the fix the runner seeded the fast engine's stored dream points from the
+reference engine, so it passed with the broken scoring (checked against the code before the fix: 13
+passed, 12 failed already, as a card changes one of its dreams before it is scored).
 
 Numba's compiled kernels cannot be patched, so the control runs in a fresh process with the JIT off
 (``NUMBA_DISABLE_JIT=1``), where the engine's functions are plain Python and read the patched name.
