@@ -159,6 +159,22 @@ def read_toml_file(path: str | Path, what: str, error: type[Exception] = ValueEr
     return parse_toml(read_text_file(path, what, error, max_bytes), label or str(path), error)
 
 
+MAX_LINE = 500  # characters of an error line: what it echoes of a user's input is cut (a 10 MB field)
+
+
+def error_line(exc: Exception, limit: int = MAX_LINE) -> str:
+    """The command line's one line for an input error: its text joined to one line and cut to ``limit``.
+
+    An OSError that reaches the command line is a study folder's write that failed (a file written whole,
+    :func:`write_file`, says its own line): it names the file and what to do, and a study folder resumes.
+    """
+    if isinstance(exc, OSError):
+        return (f"{write_failure(exc) or 'the disk is full'} writing {exc.filename or 'a study file'}: free some "
+                "space (or raise the limit) and run the same command again to resume")
+    text = " ".join(str(exc).splitlines()) or type(exc).__name__
+    return text if len(text) <= limit else f"{text[:limit - 40]}... ({len(text):,} characters in all)"
+
+
 def write_failure(exc: OSError) -> str | None:
     """What a failed write means for the user (full disk, quota, file-size limit), or None for another error."""
     return WRITE_FAILURES.get(exc.errno)

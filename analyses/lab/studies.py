@@ -194,16 +194,19 @@ def summary_data(folder: str | Path) -> dict:
     the = game_of(folder_game(folder))
     mine = the.extension("analyses")
     summarize = getattr(mine, "summary_data", None)
-    if summarize is None:  # a game without its own analyses (Counting Zzzzs): what every study folder has
+    if summarize is None and the.extension("study") is None:  # the generic chunks: Pleasant Dreams, Counting Zzzzs
         return seats_summary(folder)
+    if summarize is None:  # the lab's full summary reads the columns of the game's own study chunks (sum_z)
+        from analyses.study.summary import summary_data as summarize
     return summarize(folder)
 
 
 def seats_summary(folder: str | Path) -> dict:
     """The summary every game's study folder has: its request and each configuration's seats' wins.
 
-    The lab's fuller summary reads Project Dreamscape's own columns (``sum_z``, turns): a game that does not
-    declare its own ``analyses`` gets this one (``open_study`` on a Counting Zzzzs folder raised KeyError).
+    The lab's full summary reads the per-seat columns that Project Dreamscape's own study chunks write
+    (``sum_z``, turns): a game played through the generic chunks gets this one (``open_study`` on a
+    Counting Zzzzs folder raised KeyError 'sum_z', on a Pleasant Dreams simulate folder 'sum_score').
     """
     from analyses.study.folder import check_study, folder_game, seat_totals
 

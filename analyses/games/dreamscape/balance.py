@@ -128,14 +128,3 @@ def restriction_type_names() -> dict[str, str]:
     from simcore.games.dreamscape.cards import CODES, NAMES
 
     return {CODES[t]: NAMES[t] for t in range(len(CODES))}
-
-
-def summary_data(folder: str | Path) -> dict:
-    """Project Dreamscape's summary of a study folder (``lab.open_study(...).data``): every analysis it has data for.
-
-    The lab's fuller summary (:func:`analyses.study.summary.summary_data`) reads this module's tables; it is
-    imported here when called, as it imports this module.
-    """
-    from analyses.study.summary import summary_data as every_analysis
-
-    return every_analysis(folder)
