@@ -376,6 +376,9 @@ def serve_one(root: Path, warm: Callable[[], None], run: Callable[[list[str]], i
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):  # sys.exit("text") prints the text, as Python does
             print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C outside the command's own handling: what the command line says for it
+        print("dreamscape: interrupted", file=sys.stderr)
+        code = 130
     except BaseException:  # noqa: BLE001 - what Python prints for an uncaught error, before os._exit skips it
         import traceback
 
