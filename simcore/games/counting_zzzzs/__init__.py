@@ -26,7 +26,7 @@ QUICK_STUDY_PLAN = PACKAGE_DIR / "study_quick.toml"  # ... --quick
 # Declared capabilities (simcore.games.CAPABILITIES): the default studies and this game's report, which
 # draws its own PDF and PNG charts from a study folder (simcore.games.Game.extension).
 STUDY_PLANS = {"main": STUDY_PLAN, "quick": QUICK_STUDY_PLAN}
-EXTENSIONS = {"report": "simcore.games.counting_zzzzs.report"}
+EXTENSIONS = {"report": "reports.games.counting_zzzzs"}
 
 
 def variants(players: int) -> tuple[str, ...]:

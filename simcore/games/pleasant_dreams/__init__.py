@@ -16,7 +16,7 @@ from .play import narrate, play_games
 # Declared capabilities (simcore.games.CAPABILITIES): the default studies, and this game's own
 # analyses and report in the upper layers, loaded by name by the layer that uses them.
 STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
-EXTENSIONS = {"report": "reports.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
+EXTENSIONS = {"report": "reports.games.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
 
 
 def variants(players: int) -> tuple[str, ...]:
