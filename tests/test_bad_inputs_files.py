@@ -86,6 +86,9 @@ def test_a_10_mb_field_is_not_echoed_whole(tmp_path):
     big = write(tmp_path, "big.toml", CZ_CARDS.replace('kind = "person"', f'kind = "{field}"', 1))
     line = one_line(invoke(["simulate", "--game", "counting-zzzzs", "--cards", big, "--games", "1"]), str(big))
     assert len(line) < 1000
+    for game in ("pleasant-dreams", "dreamscape"):  # a bot name is echoed in its error line
+        line = one_line(invoke(["simulate", "--game", game, "--strategy", "search@" + field, "--games", "1"]))
+        assert len(line) < 1000
 
 
 def fifo_with(tmp_path: Path, text: str) -> Path:
