@@ -326,7 +326,7 @@ def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engin
     # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
     from analyses.lab.common import forget_notices, warm
     from analyses.study.warmup import WORKER_NOTICE
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     forget_notices()  # said at most once per process: a test before may have said it
     warm(get_game("dreamscape"), "dask", "tcp://127.0.0.1:8786")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
+from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
 from analyses.study.progress import progress_bar
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
 
 
 def setup_of(game, players: int | None = None, variant: str | None = None, cards: Path | None = None, *,
@@ -77,7 +77,7 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         return {"folder": str(out)}
     if precision is not None or aggregate_only or backend != "local":
         raise LabInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
-    summarize = own(the, "simulate_summary")
+    summarize = wing_of(the).simulate_summary
     with progress_bar(games, "games", leave=False) as bar:
         step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
         if summarize is not None:
@@ -122,7 +122,7 @@ def conformance(game: str = DEFAULT_GAME, paths: Sequence[Path] | None = None, e
     the game's own scenarios.
     """
     the = game_of(game)
-    runner = own(the, "conformance")
+    runner = wing_of(the).conformance
     if runner is not None:
         data = runner(list(paths or []), engine)
     else:
@@ -174,11 +174,10 @@ def decks(game: str = DEFAULT_GAME, deck: Path | None = None, swaps: str = "all"
 def strategies(game: str = DEFAULT_GAME) -> dict:
     """The game's built-in strategies: ``default`` (every command's bot) and ``strategies`` (name, description)."""
     the = game_of(game)
-    listed = own(the, "strategy_rows")
+    listed = wing_of(the).strategy_rows
     rows = listed() if listed is not None else sorted(the.strategies().items())
-    notes = [getattr(m, "STRATEGY_NOTE", None) for m in (the.extension("study"), the.extension("analyses")) if m]
     return {"game": the.name, "title": the.title, "default": the.default_strategy,
-            "strategies": [{"name": n, "description": d} for n, d in rows], "note": next(filter(None, notes), None)}
+            "strategies": [{"name": n, "description": d} for n, d in rows], "note": wing_of(the).strategy_note}
 
 
 def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:
@@ -186,7 +185,7 @@ def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -
     import time
 
     the = game_of(game)
-    warm = own(the, "warm_up")
+    warm = wing_of(the).warm_up
     if warm is not None:
         return {"game": the.name, **warm(say)}
     from analyses.study.gamechunks import warm_game
@@ -202,7 +201,7 @@ def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -
 def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], None] = stderr_line) -> dict:
     """Games/s of the game's engines and its cold and warm start (a game with its own benchmark)."""
     the = game_of(game)
-    measure = own(the, "bench")
+    measure = wing_of(the).bench
     if measure is not None:  # a game with more to time than its engines (Project Dreamscape: the strategy hook)
         return measure(quick, say)
     from analyses.tools.bench import run_bench

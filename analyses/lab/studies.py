@@ -20,7 +20,7 @@ from analyses.lab.common import (FolderOptions, LabInputError, check_players, ch
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME
 
 # --------------------------------------------------------------------------- the study-folder options
 

@@ -45,7 +45,8 @@ from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.stats.precision import DEFAULT_MAX_GAMES
 from analyses.study.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, text_list, whole_number
 from simcore.files import read_text_file
-from simcore.games import CAPABILITIES, DEFAULT_GAME
+from analyses.games import DEFAULT_GAME
+from simcore.games import CAPABILITIES
 from simcore.rng import MAX_SEED
 
 DATA = Path(__file__).resolve().parents[1] / "data"
