@@ -78,6 +78,15 @@ def test_a_wing_registered_at_run_time_is_found_and_taken_off_again():
     assert "zzz-now" not in game_names()
 
 
+def test_a_bare_game_registers_with_the_generic_steps():
+    game = dataclasses.replace(get_game("counting-zzzzs"), name="bare-zzz", title="Bare Zzz")
+    try:
+        wing = register(game)
+        assert isinstance(wing, LabWing) and get_game("bare-zzz") is game and wing.prepare_engine is None
+    finally:
+        unregister("bare-zzz")
+
+
 def test_a_game_outside_the_registry_gets_the_generic_steps():
     loose = dataclasses.replace(get_game("counting-zzzzs"), name="loose", title="Loose")
     wing = wing_of(loose)

@@ -11,7 +11,8 @@ Two halves, one per layer:
   has more to say than the generic step (:class:`LabWing`'s hooks; None: the generic one).
 
 Games are registered *from above*: every entry point of the group ``dreamscape.games``
-(:data:`ENTRY_POINTS`; its name is the ``--game`` name, its target the wing object) is a game,
+(:data:`ENTRY_POINTS`; its name is the ``--game`` name, its target the wing object, or just the
+:class:`~simcore.games.Game` of a game with no hooks, which gets a plain :class:`LabWing`) is a game,
 the built-in ones included (``pyproject.toml``), so a designer's game in a package of their own
 is found once that package is installed, without editing the lab. :func:`register` adds a wing
 made at run time (a notebook, a test). Commands list the lab's own games in the order they have
@@ -140,8 +141,16 @@ def game_names() -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: (LISTING_ORDER.index(n) if n in LISTING_ORDER else len(LISTING_ORDER), n)))
 
 
-def register(wing: GameWing) -> GameWing:
-    """Add a game made at run time (a notebook, a test) under its game's name; returns the wing."""
+def as_wing(target: object) -> object:
+    """A registered object as a wing: a bare :class:`~simcore.games.Game` gets a :class:`LabWing` of its own."""
+    return LabWing(target) if isinstance(target, Game) else target
+
+
+def register(wing: GameWing | Game) -> GameWing:
+    """Add a game made at run time (a notebook, a test) under its game's name; returns the wing.
+
+    ``wing`` may be a bare :class:`~simcore.games.Game` (the generic step everywhere)."""
+    wing = as_wing(wing)
     check_wing(wing, "register()")
     _REGISTERED[wing.game.name] = wing
     _LOADED.pop(wing.game.name, None)
@@ -188,7 +197,7 @@ def get_wing(name: str) -> GameWing:
             if not known:  # an install from before the entry points existed
                 raise GameError("no games are registered: reinstall the lab (python3 dev.py setup, or pip install -e .)")
             raise GameError(f"unknown game {name!r} (games: {', '.join(known)})")
-        wing = ep.load()
+        wing = as_wing(ep.load())
         check_wing(wing, f"entry point {ENTRY_POINTS} {name} = {ep.value}")
         if wing.game.name != name:
             raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} is the game {wing.game.name!r}")
@@ -229,5 +238,5 @@ def extension_loaders(**modules: Callable[[], Any]) -> Mapping[str, Callable[[],
 
 
 __all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "HOOKS", "game_names",
-           "get_game", "get_wing", "wing_of", "register", "unregister", "game_input_errors", "check_wing",
+           "get_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
            "extension_loaders"]
