@@ -1,5 +1,6 @@
-"""Counting Zzzzs study: the plan files read into configurations, the analysis tables against numbers worked
-out by hand on small made-up results, and the quick study end to end (PDF, PNG, CSV)."""
+"""Counting Zzzzs study: the plan files read into configurations by the lab's one study-file reader, the
+analysis tables against numbers worked out by hand on small made-up results, and the quick study end to end
+through the lab's pipeline (study folder, PDF, PNG, CSV)."""
 from __future__ import annotations
 
 import math
@@ -11,7 +12,7 @@ import pytest
 from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN, analysis as A
 from simcore.games.counting_zzzzs.common import empty_results
 from simcore.games.counting_zzzzs.config import parse_setup
-from simcore.games.counting_zzzzs.study import plan_configs
+from analyses.study.gameplan import load_any_study_file
 
 
 def made_up(players: int, winners: list[int], turns: list[int], end: list[int], dreams=None, elements=None):
@@ -29,9 +30,9 @@ def made_up(players: int, winners: list[int], turns: list[int], end: list[int], 
 
 def test_plans_hold_every_question():
     for path in (STUDY_PLAN, QUICK_STUDY_PLAN):
-        data, configs = plan_configs(path)
-        assert data["game"] == "counting-zzzzs"
-        keys = {(c["players"], c["variant"], tuple(c["strategies"])) for c in configs}
+        plan = load_any_study_file(path)
+        assert plan.game.game == "counting-zzzzs"
+        keys = {(c.players, c.variant, tuple(c.strategies)) for c in plan.configs}
         for p in (2, 3, 4):
             assert (p, "base", ("greedy",) * p) in keys and (p, "base", ("random",) * p) in keys
             for n in (0, 2, 4, 6):
@@ -114,17 +115,6 @@ def test_element_cards_difference():
     row = t.filter(pl.col("card") == "E5").row(0, named=True)
     assert row["win_with"] == 1.0 and row["win_without"] == pytest.approx(1 / 3)
     assert row["scored_share"] == 0.25
-
-
-def test_quick_study_writes_a_report(tmp_path):
-    from simcore.games.counting_zzzzs.study import main
-    main(["--quick", "--out", str(tmp_path / "out")])
-    out = tmp_path / "out"
-    assert (out / "report.pdf").stat().st_size > 10_000
-    assert {p.stem for p in out.glob("*.png")} >= {"first_player", "balance_rule", "how_games_end", "action_kinds",
-                                                    "element_cards", "bot_strength"}
-    shape = pl.read_csv(out / "game_shape.csv")
-    assert set(shape["players"].to_list()) == {2, 3, 4}
 
 
 def test_report_of_a_pipeline_study_folder(tmp_path):
