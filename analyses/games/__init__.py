@@ -48,8 +48,7 @@ class GameWing(Protocol):
     ``game``
         The :class:`simcore.games.Game`, with the capabilities its wing implements in the
         analyses layer declared in :attr:`~simcore.games.Game.extensions` (``study``: its own
-        study chunks and study-file reader; ``analyses``: its findings and ``after_study``;
-        ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
+        study chunks; ``analyses``: its findings; ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
 
     Then one hook per step of a lab command where the game has more to say than the generic
     step; each is a callable or None (None: the lab's generic step). :class:`LabWing` documents
@@ -58,6 +57,10 @@ class GameWing(Protocol):
 
     game: Game
     strategy_note: str | None
+    ships_strategies: bool
+    load_study_file: Callable[..., Any] | None
+    after_study: Callable[..., None] | None
+    summary_data: Callable[..., dict] | None
     prepare_engine: Callable[..., None] | None
     warm_local: Callable[..., None] | None
     warm_up: Callable[..., dict] | None
@@ -75,7 +78,7 @@ class GameWing(Protocol):
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
-HOOKS = ("prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
+HOOKS = ("load_study_file", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune")
 
 
@@ -84,9 +87,18 @@ class LabWing:
     """The usual :class:`GameWing`: a game and the hooks it fills in (the others stay None, the generic step).
 
     ``strategy_note``: one line under ``dreamscape strategies``' table (how a spec is written), or None.
+    ``ships_strategies``: a Dask backend sends the study's strategies to its workers as recipes (a
+    strategy file need not exist there); False: the game's bots are part of its package.
 
     Hooks
     -----
+    load_study_file(path, seed=None, cards=None) -> StudyPlan
+        The game's study files when they have keys of its own (Project Dreamscape: swaps, rotations,
+        rechecks, decks); None: the lab's reader (:func:`analyses.study.gameplan.load_game_study_file`).
+    after_study(folder, plan, progress=None)
+        The game's own work once a study's games are played (Pleasant Dreams: its solver).
+    summary_data(folder) -> dict
+        A study folder's summary when the game has its own; None: the lab's.
     prepare_engine(notice, interrupts)
         Ready the engine before a command plays (say once that it compiles, with ``notice``).
     warm_local(backend, scheduler, notice)
@@ -107,6 +119,10 @@ class LabWing:
 
     game: Game
     strategy_note: str | None = None
+    ships_strategies: bool = False
+    load_study_file: Callable[..., Any] | None = None
+    after_study: Callable[..., None] | None = None
+    summary_data: Callable[..., dict] | None = None
     prepare_engine: Callable[..., None] | None = None
     warm_local: Callable[..., None] | None = None
     warm_up: Callable[..., dict] | None = None

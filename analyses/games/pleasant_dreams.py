@@ -397,4 +397,4 @@ def _analyses():
 # Pleasant Dreams' lab wing (the entry-point group dreamscape.games): its game with these analyses
 # (after_study: the solver and the solo choice); every command step is the generic one.
 WING = LabWing(game=dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(analyses=_analyses)),
-               strategy_note=STRATEGY_NOTE)
+               strategy_note=STRATEGY_NOTE, after_study=after_study)

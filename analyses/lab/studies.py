@@ -20,7 +20,7 @@ from analyses.lab.common import (FolderOptions, LabInputError, check_players, ch
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
-from analyses.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
 
 # --------------------------------------------------------------------------- the study-folder options
 
@@ -187,8 +187,7 @@ def summary_data(folder: str | Path) -> dict:
     from analyses.study.folder import folder_game
 
     the = game_of(folder_game(folder))
-    mine = the.extension("analyses")
-    summarize = getattr(mine, "summary_data", None)
+    summarize = wing_of(the).summary_data
     if summarize is None:
         from analyses.study.summary import summary_data as summarize
     return summarize(folder)
@@ -334,9 +333,9 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     run_plan(plan, folder, command=study_command(game, quick, config, cards, seed, out), backend=backend,
              progress=progress)
     the = game_of(plan.game.game)
-    mine = the.extension("analyses")
-    if hasattr(mine, "after_study"):  # a game's own work once the games are played (Pleasant Dreams: its solver)
-        mine.after_study(folder, plan, progress=say)
+    after = wing_of(the).after_study
+    if after is not None:  # a game's own work once the games are played (Pleasant Dreams: its solver)
+        after(folder, plan, progress=say)
     if report:
         t1 = time.perf_counter()
         say(f"simulation done in {t1 - t0:.0f} s; writing the report")

@@ -57,6 +57,13 @@ def _solo_bands():
     return solo
 
 
+def load_study_file(path, seed=None, cards=None):
+    """A Project Dreamscape study file, with its own keys (swaps, rotations, rechecks, decks)."""
+    from analyses.games.dreamscape.study import load_study_file as load
+
+    return load(path, seed=seed, cards=cards)
+
+
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
     study=_study, analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
     solo_bands=_solo_bands))
@@ -64,6 +71,8 @@ GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
 WING = LabWing(
     game=GAME,
     strategy_note=commands.STRATEGY_NOTE,
+    ships_strategies=True,  # a strategy file (bot.py:function) travels to Dask workers as a recipe
+    load_study_file=load_study_file,
     prepare_engine=commands.prepare_engine,
     warm_local=commands.warm_local,
     warm_up=commands.warm_up,

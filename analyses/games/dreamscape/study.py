@@ -23,9 +23,6 @@ from simcore.games.dreamscape.variants import parse_variant
 
 BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64)  # R10.5 upper bounds
 BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
-# Strategies travel to remote workers as recipes (analyses.study.backends.strategy_recipes): a strategy
-# file need not exist there. Another game's bots are part of its package.
-SHIPS_STRATEGIES = True
 
 _DECKS: dict[tuple, object] = {}
 
