@@ -106,7 +106,7 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
             interrupts: bool = False) -> dict:
     """How strong is a bot? Per player count, variant and seat, the win rate the search player gains over it."""
-    from analyses.tools.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS
+    from analyses.tools.exploit import DEFAULT_PLAYERS
 
     the = game_of(game)
     the.need("search", "exploit")
@@ -122,7 +122,8 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
-    variants = list(variants or (DEFAULT_VARIANTS if run is not generic_exploit else the.variants(counts[0])[:2]))
+    # the baseline and the first rules variant of the game (Project Dreamscape: base, sleep-token)
+    variants = list(variants or (the.variants(counts[0])[:2] if the.has("variants") else ["base"]))
     return run(strategy or the.default_strategy, counts, variants, games, playouts, phases, seed, chunk_size, out,
                game=the)
 
