@@ -39,6 +39,20 @@ def installed_game(tmp_path, monkeypatch):
     unregister("my-zzzzs")
 
 
+def test_a_broken_installed_game_is_one_line(tmp_path, monkeypatch):
+    dist = tmp_path / "broken_lab-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-lab\nVersion: 1.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text("[dreamscape.games]\nbroken = no_such_module_here:WING\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    assert "broken" in game_names()
+    with pytest.raises(GameError) as info:
+        get_game("broken")
+    assert str(info.value) == ("entry point dreamscape.games broken = no_such_module_here:WING cannot be loaded: "
+                               "ModuleNotFoundError: No module named 'no_such_module_here'")
+
+
 def test_the_lab_lists_its_own_games_in_their_order():
     assert game_names()[:3] == LISTING_ORDER == ("dreamscape", "pleasant-dreams", "counting-zzzzs")
 

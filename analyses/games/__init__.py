@@ -213,7 +213,13 @@ def get_wing(name: str) -> GameWing:
             if not known:  # an install from before the entry points existed
                 raise GameError("no games are registered: reinstall the lab (python3 dev.py setup, or pip install -e .)")
             raise GameError(f"unknown game {name!r} (games: {', '.join(known)})")
-        wing = as_wing(ep.load())
+        try:
+            target = ep.load()
+        except Exception as exc:  # a designer's broken or half-installed package: one line, not a traceback
+            first = (str(exc).splitlines() or [""])[0]
+            raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} cannot be loaded: "
+                            f"{type(exc).__name__}: {first}") from None
+        wing = as_wing(target)
         check_wing(wing, f"entry point {ENTRY_POINTS} {name} = {ep.value}")
         if wing.game.name != name:
             raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} is the game {wing.game.name!r}")
