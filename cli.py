@@ -575,7 +575,7 @@ def decks(
     if as_json:
         typer.echo(json.dumps({"source": data["source"], "decks": data["rows"]}, default=str))
         return
-    from reports.tables import deck_lines
+    from reports.games.dreamscape.tables import deck_lines
 
     echo(deck_lines(data["decks"], data["source"]))
 

@@ -6,10 +6,7 @@ their most telling rows.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
-
-from analyses.study.model import StudyError
 
 # polars and analyses.study.summary are imported in the functions that read a study
 # folder: `dreamscape simulate`, `decks` and `strategies` print their tables
@@ -20,25 +17,10 @@ MAX_ROWS = 10
 
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A study folder's summary, as the report its game declares writes it: strict JSON or tables."""
-    from analyses.study.folder import folder_game
-    from analyses.study.gamechunks import load_game
+    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`)."""
+    from reports.games import summary_output as of_folder
 
-    game = load_game(folder_game(folder))
-    report = game.extension("report")
-    if report is None:
-        raise StudyError(f"{folder}: {game.title} has no study report")
-    return report.summary_output(folder, as_json)
-
-
-def dreamscape_summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """Project Dreamscape's study folder: one line of strict JSON, or the tables of :func:`summary_lines`."""
-    from analyses.study.summary import json_ready, summary_data
-
-    data = summary_data(folder)
-    if as_json:
-        return [json.dumps(json_ready(data), default=str, allow_nan=False)]
-    return summary_lines(folder, data)
+    return of_folder(folder, as_json)
 
 
 def simulation_lines(summary: dict) -> list[str]:
@@ -64,17 +46,6 @@ def bots_of(seats: list[dict]) -> str:
     return "/".join(dict.fromkeys(s["strategy"] for s in seats))
 
 
-def deck_lines(decks, source: str) -> list[str]:
-    """``dreamscape decks``: one row per deck, its size and cards per dream type."""
-    from simcore.games.dreamscape.cards import CODES
-
-    lines = [f"{'deck':<24}{'cards':>6}  " + " ".join(f"{c:>3}" for c in CODES)]
-    for d in decks:
-        lines.append(f"{d.label:<24}{len(d):>6}  " + " ".join(f"{n:>3}" for n in d.type_counts()))
-    lines.append(f"{len(decks)} deck(s) from {source}")
-    return lines
-
-
 def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]], note: str | None = None) -> list[str]:
     """``dreamscape strategies``: the game's bots, one row each, its default bot, and how to bring your own (``note``)."""
     width = max(len(name) for name, _ in rows) + 2
@@ -90,7 +61,9 @@ def _pct(x: float) -> str:
 def _rate(r: dict, value: str, low: str, high: str) -> str:
     if r[value] is None or r[value] != r[value]:  # no seat-game to rate (NaN)
         return "n/a (no games)"
-    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
+    from reports.numbers import rate_with_interval
+
+    return rate_with_interval(r[value], r[low], r[high])
 
 
 def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
@@ -260,7 +233,7 @@ def exploit_lines(data: dict) -> list[str]:
              f"  {'players':>7}  {'variant':<16}{'seat':>5}" + (f"  {'search':<24}" if len(searches) > 1 else "")
              + f"{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}{'gain, points (95% CI)':>27}"]
     for r in data["rows"]:
-        gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+        gain = _pp(r, "gain", "gain_low", "gain_high")
         lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}"
                      + (f"  {r['search'][:23]:<24}" if len(searches) > 1 else "")
                      + f"{_rate(r, 'search_win', 'search_low', 'search_high'):>25}"
@@ -269,7 +242,7 @@ def exploit_lines(data: dict) -> list[str]:
         lines.append("Budget ladder: the search seat's win rate at the larger budget minus at the smaller, same deals")
         lines.append(f"  {'players':>7}  {'variant':<16}{'seat':>5}{'doubling':>12}{'gain, points (95% CI)':>27}")
         for r in data["doubling"]:
-            gain = f"{100 * r['gain']:+.1f} ({100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f})"
+            gain = _pp(r, "gain", "gain_low", "gain_high")
             step = f"{r['from_playouts']} -> {r['to_playouts']}"
             lines.append(f"  {r['players']:>7}  {r['variant'][:15]:<16}{r['seat']:>5}{step:>12}{gain:>27}")
     if data["rows"]:
@@ -364,24 +337,16 @@ def game_simulation_lines(summary: dict) -> list[str]:
     return lines
 
 
-def game_summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A plug-in game's study folder: strict JSON, or its tables."""
-    from analyses.games.pleasant_dreams import pd_summary
-    from analyses.study.folder import check_study
-
-    check_study(folder)
-    data = pd_summary(folder)
-    if as_json:
-        return [json.dumps(data, allow_nan=False)]
-    return pd_summary_lines(data)
-
-
 def _ci(r: dict, value: str = "rate", low: str = "low", high: str = "high") -> str:
-    return f"{100 * r[value]:.1f}% ({100 * r[low]:.1f}-{100 * r[high]:.1f}%)"
+    from reports.numbers import rate_with_interval
+
+    return rate_with_interval(r[value], r[low], r[high])
 
 
 def _pp(r: dict, value: str, low: str = "low", high: str = "high") -> str:
-    return f"{100 * r[value]:+.1f} ({100 * r[low]:+.1f} to {100 * r[high]:+.1f})"
+    from reports.numbers import change_with_interval
+
+    return change_with_interval(r[value], r[low], r[high])
 
 
 def pd_summary_lines(d: dict) -> list[str]:

@@ -20,8 +20,8 @@ MAX_COMMAND_BODY = 45
 # the lead removes these branches (issue #25). A fixed file should be taken off the list; a new one fails.
 KNOWN_NAME_BRANCHES: set[str] = set()
 # Files that still branch on a game's type or a result's shape instead of a capability or hook (issue #40):
-# reports/narrate.py (isinstance of Project Dreamscape's Setup), cli.py (which simulate table: "title" in summary).
-KNOWN_SHAPE_BRANCHES: set[str] = {"reports/narrate.py", "cli.py"}
+# cli.py (which simulate table: "title" in summary).
+KNOWN_SHAPE_BRANCHES: set[str] = {"cli.py"}
 # (file, key) of dict keys that spell a game's name but mean something else.
 NOT_GAMES = {("narrate.py", "dreamscape")}  # the row of five cards on the table, in a game's record
 

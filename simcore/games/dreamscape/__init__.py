@@ -161,7 +161,7 @@ def check_scenario(path: str | os.PathLike, engine: str) -> str | None:
 def narrate(setup: Setup, strategies: Sequence[str], seed: int, game: int) -> list[str]:
     """Game ``game`` of run ``seed`` as the reference engine tells it (its own log), then the final scores.
 
-    ``dreamscape play`` prints the fuller narration of :mod:`reports.narrate`
+    ``dreamscape play`` prints the fuller narration of :mod:`reports.games.dreamscape.narrate`
     (the table after every turn); this is the interface's short form.
     """
     unknown = [s for s in strategies if s not in REFERENCE_BOTS]
