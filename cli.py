@@ -92,7 +92,8 @@ class OneLineErrors(TyperGroup):
 
 def one_line(exc: Exception) -> str:
     """The line of an input error, cut to a readable length; a failed study write names the file and says resume."""
-    return error_line(exc)
+    from analyses.lab.validate import command_line_error  # the option a user typed, not the lab's parameter
+    return error_line(command_line_error(exc))
 
 
 app = typer.Typer(

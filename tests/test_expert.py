@@ -280,7 +280,7 @@ def test_train_command_writes_a_playable_table(tmp_path):
     "args,words",
     [
         (["--players", "5"], "--players"),
-        (["--games", "0"], "at least 1"),
+        (["--games", "0"], "--games must be 1 to"),
         (["--variant", "nonsense"], "nonsense"),
     ],
 )

@@ -45,8 +45,8 @@ def test_search_names_resolve_to_registered_records():
 @pytest.mark.parametrize(
     "spec,words",
     [
-        ("search:linear@0", "whole number >= 1"),
-        ("search:linear@x", "whole number >= 1"),
+        ("search:linear@0", "whole number 1 to 10,000"),
+        ("search:linear@x", "whole number 1 to 10,000"),
         ("search:", "name the playout strategy"),
         ("search:nosuchbot", "unknown strategy"),
         ("search:rollout", "plain strategy"),

@@ -125,3 +125,15 @@ def check_arguments(arguments: dict[str, object]) -> None:
             check_arguments(value)
         else:
             _check_one(name, value)
+
+
+def command_line_error(exc: Exception) -> Exception:
+    """The same error in the command line's words: its option (``--chunk-size``), not the Python parameter.
+
+    A command passes its options on to a lab function under the same names, so an argument error raised
+    there names a parameter a command-line user never typed; anything else is returned as it is.
+    """
+    if not isinstance(exc, (ArgumentTypeError, ArgumentValueError)):
+        return exc
+    name, _, rest = str(exc).partition(" ")
+    return type(exc)(f"--{name.replace('_', '-')} {rest}")
