@@ -229,7 +229,12 @@ def test_ctrl_c_stops_a_strategy_that_loops_forever(tmp_path):
 
 
 def test_ctrl_c_stops_a_long_run_inside_one_chunk():
-    # One chunk of flat Monte Carlo games: minutes of numba code without a return to Python.
+    # One chunk of flat Monte Carlo games: minutes of numba code without a return to Python. The rollout
+    # loop is compiled first (one game, its own process), so that the signal lands in the games, not in
+    # the compiler (a first run compiles only the loop it plays).
+    warm = start("simulate", "--players", "3", "--games", "1", "--strategy", "rollout", "--no-progress")
+    _, warm_err = warm.communicate(timeout=SAFETY_TIMEOUT * 20)
+    assert warm.returncode == 0, warm_err
     proc = start("simulate", "--players", "3", "--games", "200000", "--chunk-size", "200000", "--strategy", "rollout",
                  "--no-progress")
     code, out, err = interrupt(proc, 12.0)
