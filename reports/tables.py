@@ -65,18 +65,19 @@ def comparison_lines(summary: dict) -> list[str]:
     players = "+".join(map(str, summary["players"]))
     mode = "solo" if summary["players"] == [1] else f"{players} players"
     decks = summary["decks"]
-    if len({(d["deck"], d["cards"]) for d in decks}) == 1:
-        deck_text = f"deck {_deck_text(decks[0])}"
+    what = summary["compared"]
+    if what == "decks":  # the sides are the deck files: each named with its card count, the rules they share
+        sides = [f"baseline {_deck_text(decks[0])}", "decks " + " / ".join(_deck_text(d) for d in decks[1:]),
+                 f"rules {'/'.join(summary['variants'])}"]
     else:
-        deck_text = "decks " + ", ".join(f"{d['side']}: {_deck_text(d)}" if d["side"] != d["deck"] else _deck_text(d)
-                                         for d in decks)
-    others = [s for s in summary["sides"] if s != summary["baseline"]]
-    what = "variants" if summary["compared"] == "variants" else "decks"
-    rules = "" if what == "variants" else f", rules {'/'.join(summary['variants'])}"
-    seconds = summary["seconds"]
-    head = [f"{summary['title']}: {mode}", f"{'bots' if len(summary['bots']) > 1 else 'bot'} {'/'.join(summary['bots'])}",
-            f"baseline {summary['baseline']}", f"{what} {', '.join(others)}" + rules, deck_text,
-            f"{summary['games']:,} games", f"seed {summary['seed']}", f"{seconds:.2f} s"]
+        shared = len({(d["deck"], d["cards"]) for d in decks}) == 1  # a swap variant plays another deck
+        sides = [f"baseline {summary['baseline']}",
+                 f"variants {'/'.join(s for s in summary['sides'] if s != summary['baseline'])}",
+                 f"deck {_deck_text(decks[0])}" if shared
+                 else "decks " + " / ".join(f"{d['side']}: {_deck_text(d)}" for d in decks)]
+    bots = summary["bots"]
+    head = [f"{summary['title']}: {mode}", f"{'bots' if len(bots) > 1 else 'bot'} {'/'.join(bots)}", *sides,
+            f"{summary['games']:,} games", f"seed {summary['seed']}", f"{summary['seconds']:.2f} s"]
     rows = summary["rows"]
     if not rows:
         return [", ".join(head), "no comparison: the folder has no finished configuration to compare"]

@@ -167,6 +167,8 @@ def comparison_summary(folders: Sequence[Path], cards: Sequence[Path | None] = (
 def _deck(the, players: int, variant: str, cards: Path | None, side: str) -> dict:
     """The deck one side of a comparison played: the side's name, the deck's name and card count."""
     deck, count = the.deck_of(the.setup(players, variant, cards)) if the.deck_of is not None else ("base", None)
+    if cards is not None:  # the deck file by its name, as the command line gave it, not its whole path
+        deck = " ".join(Path(word).name if word.endswith(Path(cards).name) else word for word in deck.split(" "))
     return {"side": side, "deck": deck, "cards": count}
 
 
