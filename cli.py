@@ -273,7 +273,7 @@ def compare(
     seed: SeedOpt = 1,
     chunk_size: ChunkOpt = 50_000,
     aggregate_only: AggregateOpt = False,
-    deck: option(Optional[list[Path]], "--deck", help="A deck composition TOML file (R1.3); repeat it to compare decks on the same deals, the first the baseline.") = None,
+    deck: option(Optional[list[Path]], "--deck", help="A deck composition TOML file (R1.3; each card 0 to 256 copies, at most 256 cards in all); repeat it to compare decks on the same deals, the first the baseline.") = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
