@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from analyses.games import game_names, get_game
 from cli import app
-from simcore.games import GAME_NAMES, get_game
 
 runner = CliRunner()
+GAME_NAMES = game_names()
 ROOT = Path(__file__).resolve().parents[1]
 DECK = (ROOT / "simcore/games/dreamscape/data/default_deck.toml").read_text()
 HEADER_FIELDS = ["players", "bot", "baseline", "variants", "deck", "games", "seed", "time"]
