@@ -154,3 +154,17 @@ def test_deck_and_cards_together_are_one_line_exit_2(tmp_path):
     a, b = write_decks(tmp_path)
     result = runner.invoke(app, ["compare", "--deck", str(a), "--cards", str(b), "-n", "50"])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_card_lists_of_another_game_are_compared_the_same_way(tmp_path):
+    shipped = (ROOT / "simcore/games/pleasant_dreams/cards.toml").read_text()
+    a, b = tmp_path / "mine.toml", tmp_path / "theirs.toml"
+    a.write_text(shipped)
+    b.write_text(shipped)
+    lines = run("compare", "--game", "pleasant-dreams", "--cards", str(a), "--cards", str(b), "-p", "2", "-n", "100",
+                "--out", str(tmp_path / "pd"))
+    assert ", baseline mine.toml (" in lines[0] and ", decks theirs.toml (" in lines[0]
+    table = lines[3:-1]
+    assert table and all(row_cells(r)[0] == "theirs.toml" for r in table)
+    # the same cards on the same deals: every difference 0 with a zero-width paired interval
+    assert all(re.fullmatch(r"\+0\.0+ \(\+0\.0+ to \+0\.0+\)", row_cells(r)[4]) for r in table), table
