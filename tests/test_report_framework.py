@@ -21,10 +21,11 @@ from reports.numbers import change_with_interval, mean_with_interval, rate_with_
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORK = ROOT / "reports"
-# A game package: one game's engine (simcore.games.<game>), analyses (analyses.games...) or report
-# (reports.games.<game>). The registries themselves (simcore.games, reports.games) know no game's code.
-GAME_MODULE = re.compile(r"^(simcore\.games\.\w+|analyses\.games(\.\w+)?|reports\.games\.\w+)(\.|$)")
-GAME_STRING = re.compile(r"\b(simcore\.games\.[a-z_]+|analyses\.games\b|reports\.games\.[a-z_]+)")
+# A game package: one game's engine (simcore.games.<game>), analyses (analyses.games.<game>) or report
+# (reports.games.<game>). The registries themselves (simcore.games, analyses.games, reports.games) know no
+# game's code.
+GAME_MODULE = re.compile(r"^(simcore\.games\.\w+|analyses\.games\.\w+|reports\.games\.\w+)(\.|$)")
+GAME_STRING = re.compile(r"\b(simcore\.games\.[a-z_]+|analyses\.games\.[a-z_]+|reports\.games\.[a-z_]+)")
 
 
 def framework_files() -> list[Path]:
