@@ -257,7 +257,7 @@ def simulate(
     if "folder" in summary:
         print_summary(Path(summary["folder"]), as_json)
         return
-    emit(summary, as_json, "game_simulation_lines" if "title" in summary else "simulation_lines")
+    emit(summary, as_json, "simulation_lines")
 
 
 @app.command(rich_help_panel=PLAY)
@@ -575,7 +575,7 @@ def decks(
     if as_json:
         typer.echo(json.dumps({"source": data["source"], "decks": data["rows"]}, default=str))
         return
-    from reports.tables import deck_lines
+    from reports.games.dreamscape.tables import deck_lines
 
     echo(deck_lines(data["decks"], data["source"]))
 

@@ -1,24 +1,36 @@
-"""Designer reports: narration of one game, and PDF/PNG reports of study folders.
+"""Designer reports: the report framework and each game's report.
 
-``build_report(folder)`` writes a study folder's report (see :mod:`reports.pdf`);
-the lab (:func:`analyses.lab.run_study`) runs the balance study behind
-``dreamscape study`` and calls it. Both are imported on first use, so ``dreamscape play``
-(which only needs :mod:`reports.narrate`) does not load matplotlib.
+The framework (this package outside ``reports/games/``) knows no game: its pages and files
+(:mod:`reports.pdf`), charts' style (:mod:`reports.charts`), findings (:mod:`reports.findings`), how a
+number and its interval are written (:mod:`reports.numbers`), the terminal tables (:mod:`reports.tables`)
+and what a game's report gives it (:class:`reports.wing.ReportWing`). Each game's report is in
+``reports/games/<game>``, found by :func:`reports.games.report_wing`.
+
+``build_report(folder)`` writes a study folder's report, whatever game it plays. Everything is imported
+on first use, so ``dreamscape play`` does not load matplotlib.
 """
 from __future__ import annotations
 
-__all__ = ["build_report", "ReportFiles", "Finding", "run_main_study"]
+__all__ = ["build_report", "ReportFiles", "Finding", "ReportWing", "run_main_study"]
 
 
 def __getattr__(name: str):
-    if name in ("build_report", "ReportFiles"):
-        from reports import pdf
+    if name == "build_report":
+        from reports.games import build_any_report
 
-        return getattr(pdf, name)
+        return build_any_report
+    if name == "ReportFiles":
+        from reports.pdf import ReportFiles
+
+        return ReportFiles
     if name == "Finding":
         from reports.findings import Finding
 
         return Finding
+    if name == "ReportWing":
+        from reports.wing import ReportWing
+
+        return ReportWing
     if name == "run_main_study":  # the older name of analyses.lab.run_study
         from analyses.lab import run_study
 

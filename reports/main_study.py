@@ -33,7 +33,7 @@ run by the one study runner, :func:`analyses.study.studyfile.run_plan`. What it 
   the four rules options, for the R10.5 score bands;
 * **skill levels**: the rules options again under ``linear`` (12
   configurations of 20,000 games) and under ``strong`` (12 configurations: 6,000
-  games each in 2 players, 4,500 in 3, 3,000 in 4), so that :mod:`reports.robust` can read each seat and rules-option
+  games each in 2 players, 4,500 in 3, 3,000 in 4), so that :mod:`reports.games.dreamscape.robust` can read each seat and rules-option
   finding at three strengths, the strong level first;
 * **skill levels: headline swaps** (``[[recheck]]``, :mod:`analyses.games.dreamscape.recheck`):
   once the swaps are played, the decks the swap findings quote (per player

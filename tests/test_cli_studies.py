@@ -134,7 +134,7 @@ def test_report_and_study_delegate_to_the_games_report_and_the_lab(tmp_path, mon
     """``report`` builds the report the folder's game declares; ``study`` runs the lab's study runner
     (it was ``reports.main_study.run_main_study``: studies are run by the lab, issue #25)."""
     import analyses.lab.studies
-    import reports.pdf
+    import reports.games.dreamscape
 
     ok("simulate", "--players", "2", "--games", "100", "--out", tmp_path / "s")
     calls = {}
@@ -143,7 +143,7 @@ def test_report_and_study_delegate_to_the_games_report_and_the_lab(tmp_path, mon
         calls["report"] = (Path(folder), pdf, png_dir)
         return types.SimpleNamespace(pdf=tmp_path / "r.pdf", pngs=[tmp_path / "a.png"])
 
-    monkeypatch.setattr(reports.pdf, "build_report", build_report)
+    monkeypatch.setattr(reports.games.dreamscape, "build_report", build_report)
     out = ok("report", tmp_path / "s", "--pdf", tmp_path / "r.pdf").output
     assert calls["report"] == (tmp_path / "s", tmp_path / "r.pdf", None)
     assert str(tmp_path / "r.pdf") in out and str(tmp_path / "a.png") in out

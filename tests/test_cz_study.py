@@ -8,10 +8,15 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN, analysis as A
+from analyses.games import counting_zzzzs as A
+from analyses.stats.intervals import wilson
+from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN
 from simcore.games.counting_zzzzs.common import empty_results
 from simcore.games.counting_zzzzs.config import parse_setup
 from simcore.games.counting_zzzzs.study import plan_configs
+
+
+T_975_3DF = 3.182446  # the 97.5% quantile of Student's t with 3 degrees of freedom (any t table)
 
 
 def made_up(players: int, winners: list[int], turns: list[int], end: list[int], dreams=None, elements=None):
@@ -46,7 +51,7 @@ def test_first_player_and_game_shape_by_hand():
     r = made_up(3, [0, 1, 0, 2], [30, 33, 36, 39], [1, 2, 2, 2])
     rows, configs = A.frame_of_results([(r, "base", 3, ["greedy"] * 3)])
     fp = A.first_player(rows, configs).row(0, named=True)
-    rate, lo, hi = 0.5, *A.wilson(2, 4)[1:]
+    rate, lo, hi = 0.5, *wilson(2, 4)[1:]
     assert fp["seat1_win"] == rate and (fp["low"], fp["high"]) == (lo, hi) and fp["fair"] == pytest.approx(1 / 3)
     # Wilson by hand: centre (0.5 + z^2/8) / (1 + z^2/4), half z sqrt(0.0625 + z^2/64) / (1 + z^2/4)
     z = 1.959963984540054
@@ -54,8 +59,9 @@ def test_first_player_and_game_shape_by_hand():
     assert lo == pytest.approx((0.5 + z * z / 8) / d - z * math.sqrt(0.0625 + z * z / 64) / d)
     shape = A.game_shape(rows, configs).row(0, named=True)
     assert shape["turns"] == 34.5 and shape["rounds"] == 11.5 and shape["removed"] == 2 and shape["rulebook"]
+    # means get Student's t interval (the lab's one statistics module): t(0.975, 3 df) = 3.18245 from a t table
     sd = np.std([30, 33, 36, 39], ddof=1)
-    assert shape["turns_high"] - shape["turns"] == pytest.approx(z * sd / 2)
+    assert shape["turns_high"] - shape["turns"] == pytest.approx(T_975_3DF * sd / 2, rel=1e-5)
     assert shape["forty_share"] == 0.25 and shape["dream_length"] == 5.0
 
 
@@ -82,7 +88,8 @@ def test_action_kinds_pair_games_by_index():
     t = A.action_kinds(rows, configs).row(0, named=True)
     assert (t["players"], t["action"], t["seat_games"]) == (2, "block", 4)
     assert t["win_change"] == -0.25                                      # differences -1, 0, 0, 0
-    assert t["high"] - t["win_change"] == pytest.approx(1.959963984540054 * 0.5 / 2)
+    # Student's t with 3 degrees of freedom: sd of (-1, 0, 0, 0) = 0.5, so the half-width is 3.18245 x 0.5 / 2
+    assert t["high"] - t["win_change"] == pytest.approx(T_975_3DF * 0.5 / 2, rel=1e-5)
 
 
 def test_balance_rule_spread():
@@ -116,34 +123,32 @@ def test_element_cards_difference():
     assert row["scored_share"] == 0.25
 
 
-def test_quick_study_writes_a_report(tmp_path):
-    from simcore.games.counting_zzzzs.study import main
-    main(["--quick", "--out", str(tmp_path / "out")])
-    out = tmp_path / "out"
-    assert (out / "report.pdf").stat().st_size > 10_000
-    assert {p.stem for p in out.glob("*.png")} >= {"first_player", "balance_rule", "how_games_end", "action_kinds",
-                                                    "element_cards", "bot_strength"}
-    shape = pl.read_csv(out / "game_shape.csv")
-    assert set(shape["players"].to_list()) == {2, 3, 4}
-
-
 def test_report_of_a_pipeline_study_folder(tmp_path):
     """The lab's study runner plays the quick plan into a folder; the package's report reads that folder."""
     from typer.testing import CliRunner
 
     from cli import app
-    from simcore.games.counting_zzzzs.report import build_report
+    from reports.games.counting_zzzzs import build_report
     out = tmp_path / "study"
     result = CliRunner().invoke(app, ["study", "--config", str(QUICK_STUDY_PLAN), "--out", str(out), "--no-progress"])
     assert (out / "manifest.json").exists(), result.output
     files = build_report(out)
     assert files.pdf == out / "report.pdf" and files.pdf.stat().st_size > 10_000
     assert [p.parent for p in files.pngs] == [out / "charts"] * 6
+    assert {p.stem for p in files.pngs} == {"first_player", "balance_rule", "how_games_end", "action_kinds",
+                                            "element_cards", "bot_strength"}
+    # the framework's pages: title, findings, then one page per chart
+    findings = [p for p in files.pages if p.startswith("Findings")]
+    assert files.pages[0] == "Title" and files.pages[1:1 + len(findings)] == \
+        ["Findings"] + ["Findings (continued)"] * (len(findings) - 1)
+    assert len(files.pages) == 1 + len(findings) + 6
+    assert {p.stem for p in files.csvs} == {"first_player", "game_shape", "balance_rule", "action_kinds",
+                                            "element_cards", "bot_strength"}
     fp = pl.read_csv(out / "charts" / "first_player.csv")
     assert sorted(fp["players"].to_list()) == [2, 2, 3, 3, 4, 4] and (fp["games"] == 1000).all()
     # the folder's rows keep whether a seat scored each element card as one bit (a full study's rows would
     # not fit in 1 GB as counts), and the card table reads the same from them as from the counts
-    from simcore.games.counting_zzzzs.report import read_folder
+    from reports.games.counting_zzzzs import read_folder
     rows, _, names, _, _ = read_folder(out)
     cards = [c for c in rows.columns if c.startswith("element_scored_")]
     assert cards and all(rows.schema[c] == pl.Boolean for c in cards)

@@ -374,7 +374,7 @@ def test_a_phase_limited_search_on_every_seat_is_one_bot_in_a_studys_tables():
     import polars as pl
 
     from analyses.study.model import RunConfig
-    from reports.data import homogeneous
+    from reports.games.dreamscape.data import homogeneous
 
     name = load_strategy("search:linear@2:mid+late")
     label = RunConfig("base", 3, (name,) * 3).label

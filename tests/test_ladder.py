@@ -9,8 +9,8 @@ from statsmodels.stats.proportion import proportion_confint
 from analyses.tools.ladder import strength_ladder
 from analyses.study.model import StudyError
 from analyses.study.studyfile import load_study_file, run_plan
-from reports.data import collect
-from reports.findings import make_findings
+from reports.games.dreamscape.data import collect
+from reports.games.dreamscape.findings import make_findings
 from simcore.games.dreamscape.fast import SimConfig, simulate
 from simcore.games.dreamscape.rules import Options
 

@@ -329,7 +329,7 @@ def test_best_hand_is_the_best_set_measured_on_other_deals():
 
 def test_two_player_difficulty_rows_are_labelled_a_variant():
     from analyses.games.pleasant_dreams import difficulty_rows
-    from reports.pleasant_dreams import make_findings
+    from reports.games.pleasant_dreams import make_findings
     rows = [{"players": p, "bots": [("threshold", ())] * p, "expansion": False, "actions": -1, "start": st,
              "games": 100, "seat_rates": [(0.5, 0.4, 0.6)] * p, "turns": 9.0} for p in (1, 2) for st in (1, 4)]
     out = difficulty_rows(rows)
@@ -351,7 +351,7 @@ def test_study_writes_the_chosen_cards_answer(tmp_path, monkeypatch):
     import analyses.games.pleasant_dreams as A
     from analyses.study.gameplan import load_any_study_file
     from analyses.study.studyfile import run_plan
-    from reports.pleasant_dreams import make_findings
+    from reports.games.pleasant_dreams import make_findings
     from simcore.games.pleasant_dreams.challenge import best_hand
     plan = tmp_path / "plan.toml"
     plan.write_text('game = "pleasant-dreams"\nname = "t"\nseed = 6\ngames = 80\nchunk_size = 80\n'

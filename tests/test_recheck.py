@@ -7,9 +7,9 @@ from analyses.study.model import RunConfig, StudyError
 from analyses.games.dreamscape.recheck import headline_swaps
 from analyses.study.folder import read_manifest
 from analyses.study.studyfile import load_study_file, run_plan
-from reports.data import collect
-from reports.findings import make_findings
-from reports.robust import check_findings
+from reports.games.dreamscape.data import collect
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape.robust import check_findings
 from simcore.games.dreamscape.fast import SimConfig, simulate
 from simcore.games.dreamscape.variants import parse_variant
 

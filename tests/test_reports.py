@@ -23,9 +23,10 @@ from analyses.stats.intervals import wilson
 from analyses.study.folder import Study, load_manifest, scan_games
 from analyses.tools.tournament import run_tournament, schedule
 from reports import build_report
-from reports.charts import make_charts, tournament_charts
-from reports.data import StudyTables, Tournament, collect
-from reports.findings import make_findings
+from reports.games.dreamscape.charts import make_charts, tournament_charts
+from reports.games.dreamscape.data import StudyTables, Tournament, collect
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape import TOPICS
 from reports.pdf import findings_pages
 from simcore.games.dreamscape.cards import BASE_TYPES, CODES, EXPANSION_TYPES, NAMES
 from simcore.games.dreamscape.decks import swap_label
@@ -160,15 +161,16 @@ def p1(rate: float) -> str:
     return f"{100 * rate:.1f}"
 
 
-def half(low: float, high: float) -> str:
-    return f"{100 * (high - low) / 2:.1f}"
+def rate3(r: dict, value: str, low: str, high: str) -> list[str]:
+    """A rate and its interval's two bounds, in percent with one decimal (58.8% (58.5-59.0%))."""
+    return [p1(r[value]), p1(r[low]), p1(r[high])]
 
 
 def expected_numbers(f, t: StudyTables) -> list[str]:
     """The numbers a finding must print, formatted here from its row (independently of reports.labels)."""
     r = f.row
     if f.source == "seats":
-        return [str(r["players"]), str(r["seat"] + 1), p1(r["win_rate"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), str(r["seat"] + 1), *rate3(r, "win_rate", "win_low", "win_high"), p1(r["fair"])]
     if f.source == "compare":
         assert r["metric"] == "seat_spread"
         signed = [f"{round(100 * r[k], 1) + 0.0:+.1f}" for k in ("diff", "diff_low", "diff_high")]  # a zero is +0.0
@@ -176,17 +178,17 @@ def expected_numbers(f, t: StudyTables) -> list[str]:
     if f.source == "sweep":
         return [str(r["players"]), p1(r["no_swap_seat_spread"]), p1(r["seat_spread"]), p1(r["spread_low"]), p1(r["spread_high"])]
     if f.source == "strength":
-        return [str(r["players"]), p1(r["win_rate_more"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), *rate3(r, "win_rate_more", "win_low", "win_high"), p1(r["fair"])]
     if f.source.startswith("tournament:"):
         tour = t.tournaments[int(f.source.split(":")[1])]
         if "dominant" in f.text:
             return [str(tour.players), p1(r["win_rate"])]
-        return [str(tour.players), p1(r["win_rate"]), half(r["win_low"], r["win_high"]), p1(1 / tour.players)]
+        return [str(tour.players), *rate3(r, "win_rate", "win_low", "win_high"), p1(1 / tour.players)]
     if f.source == "skill":
-        return [str(r["players"]), p1(r["stronger_win_rate"]), half(r["win_low"], r["win_high"]), p1(r["fair"])]
+        return [str(r["players"]), *rate3(r, "stronger_win_rate", "win_low", "win_high"), p1(r["fair"])]
     if f.source == "solo":
-        return [f"{r['mean_score']:.1f}", f"{r['score_low']:.1f}", f"{r['score_high']:.1f}", p1(r["share"]),
-                half(r["share_low"], r["share_high"])]
+        return [f"{r['mean_score']:.1f}", f"{r['score_low']:.1f}", f"{r['score_high']:.1f}",
+                *rate3(r, "share", "share_low", "share_high")]
     if f.source == "lengths":
         return [str(r["players"]), f"{r['mean_length']:.2f}", f"{r['length_low']:.2f}", f"{r['length_high']:.2f}"]
     raise AssertionError(f"unknown source {f.source}")
@@ -196,7 +198,7 @@ def printed_numbers(f) -> list[str]:
     text = f.text.replace("95% interval", "")
     if f.source == "solo":
         text = text.replace(f.row["band"], "")  # band labels like 25-34 are names, not numbers
-    return NUMBER.findall(text)
+    return NUMBER.findall(re.sub(r"(\d)-(\d)", r"\1 \2", text))  # 58.5-59.0%: two numbers
 
 
 def source_rows(f, t: StudyTables) -> list[dict]:
@@ -241,14 +243,15 @@ def test_seat_length_and_solo_findings_agree_with_the_per_game_rows(small_study,
             x = games.filter((pl.col("config") == r["config"]) & (pl.col("seat") == 0))["length"].to_numpy().astype(float)
             low, high = sps.t.interval(0.95, x.size - 1, loc=x.mean(), scale=x.std(ddof=1) / np.sqrt(x.size))
             assert r["mean_length"] == pytest.approx(x.mean()) and r["length_low"] == pytest.approx(low)
-            assert f"last {x.mean():.2f} turns" in f.text
+            assert f"last {x.mean():.2f} ({r['length_low']:.2f}-{r['length_high']:.2f}) turns" in f.text
         elif f.source == "solo":
             cfg = next(c for c in m.configs if c.players == 1 and c.variant == r["variant"] and c.strategies[0] == r["strategy"])
             score = games.filter(pl.col("config") == cfg.id)["score"].to_numpy()
             lo, hi = next((lo, hi) for lo, hi, label in SOLO_BANDS if label == r["band"])
             share = float(((score >= lo) & (score <= hi)).mean())  # R10.5 bands are whole points
             assert r["share"] == pytest.approx(share) and r["mean_score"] == pytest.approx(score.mean())
-            assert f"({100 * share:.1f}% of games" in f.text and f"scores {score.mean():.1f} points" in f.text
+            assert f"in {100 * share:.1f}% (" in f.text and "%) of games" in f.text
+            assert f"scores {score.mean():.1f} (" in f.text
         else:
             continue
         checked.add(f.source)
@@ -446,7 +449,7 @@ def test_synthetic_findings_quote_their_rows():
     swap = spread[0]
     removed, added = swap.row["variant"].split(":")
     assert f"swapping {NAMES[CODES.index(removed)]} for {NAMES[CODES.index(added)]}" in swap.text
-    assert len(findings_pages(findings)) >= 1
+    assert len(findings_pages(findings, TOPICS)) >= 1
 
 
 def test_sweep_findings_without_a_comparison_table_quote_the_sweep():
@@ -460,7 +463,7 @@ def test_sweep_findings_without_a_comparison_table_quote_the_sweep():
 def test_nothing_to_show_gives_no_chart_and_no_finding():
     empty = StudyTables()
     assert make_charts(empty) == [] and make_findings(empty) == []
-    pages = findings_pages([])
+    pages = findings_pages([], TOPICS)
     assert len(pages) == 1  # one page saying there is nothing to report
 
 
@@ -573,7 +576,7 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
     assert m.total_games() == 2 * 800 + 400 and m.meta["request"] == main_study.main_plan(quick=True).fingerprint()
     assert m.meta["parts"] == [{"label": "rules options", "configs": 2, "games": 800}, {"label": "solo", "configs": 1, "games": 400}]
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.games.dreamscape.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     assert main_study.run_main_study(quick=True, progress=False) == folder  # the same request: the same folder
     again = load_manifest(folder)
     assert again.total_games() == m.total_games()  # nothing played twice
@@ -591,7 +594,7 @@ def test_run_main_study_plays_a_designers_study_file(tmp_path, monkeypatch):
     from reports.main_study import run_main_study
 
     rebuilt = []
-    monkeypatch.setattr("reports.pdf.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
+    monkeypatch.setattr("reports.games.dreamscape.build_report", lambda f, pdf=None, png_dir=None: rebuilt.append(Path(f)) or _Files())
     path = tmp_path / "mine.toml"
     path.write_text('name = "two rules"\ngames = 500\n[[configs]]\nvariants = ["base", "sleep-token"]\nplayers = 2\nstrategy = "greedy"\n')
     folder = run_main_study(out=tmp_path / "mine", config=path, progress=False)

@@ -15,8 +15,8 @@ from analyses.study.folder import Study
 from cli import app
 from cli_checks import assert_one_line_error
 from reports import build_report
-from reports.data import collect
-from reports.findings import make_findings
+from reports.games.dreamscape.data import collect
+from reports.games.dreamscape.findings import make_findings
 from simcore.games.dreamscape.cards import CODES, DreamType
 from simcore.games.dreamscape.decks import build_deck, deck_from_swap_texts
 from simcore.games.dreamscape.fast import SimConfig, simulate

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from reports.data import StudyTables
-from reports.findings import make_findings
-from reports.robust import Level, check_findings, level_key, verdict
+from reports.games.dreamscape.data import StudyTables
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape.robust import Level, check_findings, level_key, verdict
 
 
 def _seat(bot, players, seat, rate, low, high):

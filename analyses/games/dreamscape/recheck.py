@@ -5,7 +5,7 @@ under ``expert``). Playing all of them again under every other bot would cost
 more than the rest of the study: the search player plays some tens of games
 per second. The report's swap findings quote few decks: per player count, the
 swap that lowers the seat spread most and the one that raises it most, under
-the main rules option (:func:`reports.findings.swap_findings`). A study file's
+the main rules option (:func:`reports.games.dreamscape.findings.swap_findings`). A study file's
 ``[[recheck]]`` tables play exactly those decks again, with their no-swap
 deck, under other bots, once the study's own games are done::
 
@@ -14,7 +14,7 @@ deck, under other bots, once the study's own games are done::
     strategy = "linear"
     games = 20000
 
-so that :mod:`reports.robust` can read each swap finding under every bot.
+so that :mod:`reports.games.dreamscape.robust` can read each swap finding under every bot.
 The decks follow from the study's own results (same seed, same decks), so a
 resumed study replays the same ones.
 """

@@ -161,7 +161,7 @@ def check_scenario(path: str | os.PathLike, engine: str) -> str | None:
 def narrate(setup: Setup, strategies: Sequence[str], seed: int, game: int) -> list[str]:
     """Game ``game`` of run ``seed`` as the reference engine tells it (its own log), then the final scores.
 
-    ``dreamscape play`` prints the fuller narration of :mod:`reports.narrate`
+    ``dreamscape play`` prints the fuller narration of :mod:`reports.games.dreamscape.narrate`
     (the table after every turn); this is the interface's short form.
     """
     unknown = [s for s in strategies if s not in REFERENCE_BOTS]
@@ -214,7 +214,7 @@ def restrict_strategy(bot: str, restriction: str, setup: Setup) -> str:
 # Capabilities implemented in the upper layers, loaded there by these names (simcore.games.Game.extension).
 EXTENSIONS = {
     "study": "analyses.games.dreamscape.study",
-    "report": "reports.pdf",
+    "report": "reports.games.dreamscape",
     "analyses": "analyses.games.dreamscape.balance",
     "trainer": "analyses.games.dreamscape.train",
     "tuner": "simcore.games.dreamscape.bots.tuner",
@@ -223,6 +223,22 @@ EXTENSIONS = {
     "solo_bands": "analyses.games.dreamscape.solo",
 }
 STUDY_PLANS = {"main": PACKAGE_DIR / "studies" / "main.toml", "quick": PACKAGE_DIR / "studies" / "quick.toml"}
+
+
+# The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns).
+COLUMNS = {
+    "seat": (("mean_score", "score", ".2f"), ("mean_z", "Z cards", ".2f"), ("mean_turns", "turns", ".2f")),
+    "game": (("mean_game_length", "turns", ".2f"), ("aborted", "aborted games", ",d")),
+}
+
+
+def deck_of(setup: Setup) -> tuple[str, int]:
+    """The deck a setup plays: ``base`` or its swaps (R1.4) for the default composition, else the deck file
+    it came from (with its swaps), and its card count."""
+    deck = setup.deck()
+    if setup.cards is None or setup.cards.source == "default deck":
+        return deck.label, len(deck)
+    return (setup.cards.source if deck.label == "base" else f"{setup.cards.source} {deck.label}"), len(deck)
 
 
 GAME = Game(
@@ -248,4 +264,6 @@ GAME = Game(
     restrict=restrict_strategy,
     study_plans=STUDY_PLANS,
     extensions=EXTENSIONS,
+    columns=COLUMNS,
+    deck_of=deck_of,
 )

@@ -16,7 +16,21 @@ from .play import narrate, play_games
 # Declared capabilities (simcore.games.CAPABILITIES): the default studies, and this game's own
 # analyses and report in the upper layers, loaded by name by the layer that uses them.
 STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
-EXTENSIONS = {"report": "reports.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
+EXTENSIONS = {"report": "reports.games.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
+
+# The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns).
+COLUMNS = {
+    "seat": (("mean_wake", "wakefulness at the end", ".2f"),),
+    "game": (("mean_turns", "turns", ".2f"), ("mean_deck_left", "cards left in the deck", ".2f")),
+    "solo_win": "stays asleep",
+}
+
+
+def deck_of(setup: Setup) -> tuple[str, int]:
+    """The fragment cards a setup plays (P1.2): the card file's name (``base``: the shipped cards) and count."""
+    shipped = load_cards(None)
+    cards = setup.cards if setup.cards is not None else shipped
+    return ("base" if cards == shipped else cards.source), len(cards)
 
 
 def variants(players: int) -> tuple[str, ...]:

@@ -51,9 +51,10 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from reports.data import StudyTables, homogeneous
-from reports.findings import Finding
-from reports.labels import pct, players_label, seat_label, variant_label
+from reports.games.dreamscape.data import StudyTables, homogeneous
+from reports.games.dreamscape.findings import Finding
+from reports.numbers import change_with_interval, rate_with_interval
+from reports.games.dreamscape.labels import players_label, seat_label, variant_label
 
 CHECKED_TOPICS = ("seats", "compare", "types", "swaps")
 RATE_TOPICS = ("seats", "types")  # a claim about a rate against its fair share; the others are changes
@@ -227,8 +228,8 @@ def level_cell(lv: Level, topic: str) -> str:
     """``"53.5% (52.9-54.1%)"`` for a rate, ``"+2.1 (+1.0 to +3.2)"`` points for a change; a star when significant."""
     star = "*" if lv.significant else ""
     if topic in RATE_TOPICS:
-        return f"{pct(lv.value)} ({100 * lv.low:.1f}-{100 * lv.high:.1f}%){star}"
-    return f"{100 * lv.value:+.1f} ({100 * lv.low:+.1f} to {100 * lv.high:+.1f}){star}"
+        return f"{rate_with_interval(lv.value, lv.low, lv.high)}{star}"
+    return f"{change_with_interval(lv.value, lv.low, lv.high)}{star}"
 
 
 def check_rows(checks: list[Check]) -> list[dict]:

@@ -2,46 +2,24 @@
 
 Every function takes ``rows``, the study's per-game rows (one row per game and seat, as
 ``analyses.study.gamechunks.game_rows_frame`` writes them: ``config``, ``game``, ``seat``, ``strategy``, ``win``
-and every array of :func:`~.play.play_games` as columns: ``turns``, ``end``, ``score``, ``dreams``,
-``dream_elements``, ``woke_0..3``, ``played_0..3``, ``blocked_0..3``, ``element_scored_0..E-1``), and
-``configs``, one row per configuration: ``config`` (its id), ``variant``, ``players``, ``strategies``
-(list of str, one per seat). :func:`frame_of_results` builds both from play_games dicts directly.
+and every array of :func:`simcore.games.counting_zzzzs.play.play_games` as columns: ``turns``, ``end``,
+``score``, ``dreams``, ``dream_elements``, ``woke_0..3``, ``played_0..3``, ``blocked_0..3``,
+``element_scored_0..E-1``), and ``configs``, one row per configuration: ``config`` (its id), ``variant``,
+``players``, ``strategies`` (list of str, one per seat). :func:`frame_of_results` builds both from
+play_games dicts directly.
 
-Intervals: proportions get Wilson's interval, means the normal one (mean +- 1.96 sd / sqrt(n)), paired
-differences (restricted play, same deal on the same game index) the normal interval of the per-game
-differences. Nothing here imports the study pipeline (this package sits in the lowest layer).
+Intervals come from the lab's one statistics module (:mod:`analyses.stats.intervals`), as every game's:
+Wilson's interval for proportions, Student's t for means and for paired differences (restricted play,
+same deal on the same game index), Welch's t for the difference of two independent groups (card
+attribution).
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import polars as pl
 
-from .common import ACTION_TYPES, RULEBOOK_REMOVED
-
-Z95 = 1.959963984540054
-
-
-def wilson(successes: float, n: int) -> tuple[float, float, float]:
-    """(rate, low, high) of a proportion; shared wins count their fraction."""
-    if n <= 0:
-        return math.nan, math.nan, math.nan
-    p = successes / n
-    d = 1 + Z95 ** 2 / n
-    centre = (p + Z95 ** 2 / (2 * n)) / d
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
-    return p, centre - half, centre + half
-
-
-def mean_ci(values) -> tuple[float, float, float]:
-    """(mean, low, high) with the normal interval."""
-    a = np.asarray(values, dtype=np.float64)
-    if a.size == 0:
-        return math.nan, math.nan, math.nan
-    m = float(a.mean())
-    half = Z95 * float(a.std(ddof=1)) / math.sqrt(a.size) if a.size > 1 else math.nan
-    return m, m - half, m + half
+from analyses.stats.intervals import mean_ci, unpaired_difference, wilson
+from simcore.games.counting_zzzzs.common import ACTION_TYPES, RULEBOOK_REMOVED
 
 
 def frame_of_results(results: list[tuple[dict, str, int, list[str]]],
@@ -50,8 +28,7 @@ def frame_of_results(results: list[tuple[dict, str, int, list[str]]],
 
     ``elements=False`` leaves out the ``element_scored_i`` columns (one per element card: most of a row),
     for configurations whose card attribution is not asked; counts are kept as int16."""
-    from . import seat_wins
-    from .common import Setup
+    from simcore.games.counting_zzzzs import Setup, seat_wins
 
     frames, meta = [], []
     for i, (result, variant, players, strategies) in enumerate(results):
@@ -216,10 +193,9 @@ def element_cards(rows: pl.DataFrame, names: list[str], min_seats: int = 30) -> 
         if k < min_seats or had.size - k < min_seats:
             continue
         w1, w0 = win[had], win[~had]
-        diff = float(w1.mean() - w0.mean())
-        half = Z95 * math.sqrt(w1.var(ddof=1) / w1.size + w0.var(ddof=1) / w0.size)
+        diff, low, high = unpaired_difference(w1, w0)
         out.append({"card": name, "scored_share": k / had.size, "win_with": float(w1.mean()),
-                    "win_without": float(w0.mean()), "difference": diff, "low": diff - half, "high": diff + half})
+                    "win_without": float(w0.mean()), "difference": diff, "low": low, "high": high})
     return pl.DataFrame(out).sort("difference", descending=True) if out else pl.DataFrame(out)
 
 
@@ -236,18 +212,3 @@ def bot_strength(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
                         "bot": bot, "games": r.height, "win": rate, "low": lo, "high": hi,
                         "fair": 1 / c["players"]})
     return pl.DataFrame(out)
-
-
-# What the report shows (the lead's report sections read this): table function, chart, caption.
-REPORT_SECTIONS = (
-    ("first_player", "bars of seat 1's win share per player count and bot, a line at 1/players",
-     "First-player advantage per player count"),
-    ("game_shape", "rounds and dream length against Wake Ups removed, one line per player count, the "
-     "rulebook's removal marked; share of games ended at 40 points per player count",
-     "The rulebook's balance rule, game length, dream length and how games end"),
-    ("balance_rule", "table only", "Which removal evens out the player counts"),
-    ("action_kinds", "bars of the win change per action kind and player count with intervals",
-     "Which action kind matters most (restricted play)"),
-    ("element_cards", "the 15 largest and 5 smallest differences with intervals", "Which element cards matter most"),
-    ("bot_strength", "bars per seat and bot against 1/players", "How strong each bot is (search over greedy)"),
-)

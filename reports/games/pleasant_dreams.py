@@ -1,9 +1,10 @@
-"""The report of a Pleasant Dreams study folder: title, findings in plain sentences, one chart per analysis.
+"""Pleasant Dreams' report wing (:class:`reports.wing.ReportWing`): title, findings in plain sentences, one
+chart per analysis, on the framework's pages (:mod:`reports.pdf`).
 
 The numbers come from :func:`analyses.games.pleasant_dreams.pd_summary`; every rate is
-shown with its 95% interval, seats are numbered from 1 (seat 1 plays first),
-and a finding is flagged ★ when its interval excludes the fair share (rates)
-or zero (changes), as the Project Dreamscape report does.
+shown with its 95% interval (written by :mod:`reports.numbers`), seats are numbered from 1
+(seat 1 plays first), and a finding is flagged ★ when its interval excludes the fair share (rates)
+or zero (changes), as every game's report does.
 """
 from __future__ import annotations
 
@@ -16,15 +17,16 @@ matplotlib.use("Agg")  # no display: files only
 import numpy as np  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from analyses.games.pleasant_dreams import pd_summary  # noqa: E402
+from analyses.games.pleasant_dreams import after_study, pd_summary  # noqa: E402
 from analyses.study.folder import check_study, load_manifest  # noqa: E402
 from reports.charts import PAGE, Chart, styled  # noqa: E402
 from reports.findings import Finding  # noqa: E402
 from reports.labels import PALETTE, SIGNIFICANT  # noqa: E402
-from reports.pdf import ReportFiles, write_pdf  # noqa: E402
+from reports.numbers import change_with_interval, rate_with_interval  # noqa: E402
+from reports.pdf import ReportFiles, write_report  # noqa: E402
+from reports.wing import GameReport  # noqa: E402
 
-STAR = "\u2605"
-BULLET = "\u2022"
+NAME = "pleasant-dreams"
 TOPICS = {
     "first": "First-player advantage",
     "cards": "Value of each action card",
@@ -37,10 +39,6 @@ TOPICS = {
 
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
-
-
-def pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
 
 
 def variant_text(variant: str) -> str:
@@ -71,26 +69,26 @@ def make_findings(s: dict) -> list[Finding]:
     """Plain sentences from the summary's rows, each quoting its row's numbers."""
     out: list[Finding] = []
     for r in s["first_player"]:
-        half = (r["high"] - r["low"]) / 2
         out.append(Finding(f"In 2-player games ({variant_text(r['variant'])}, {r['strategy']} bot on both seats) seat 1 "
-                           f"wins {pct(r['rate'])} (\u00b1{100 * half:.1f}%) against a fair 50.0%; games last "
+                           f"wins {rate_with_interval(r['rate'], r['low'], r['high'])} against a fair 50.0%; games last "
                            f"{r['turns']:.1f} turns.", r["significant"], "first", "first_player", r))
     for r in s["action_value"]:
-        out.append(Finding(f"{r['action'].replace('-', ' ').title()} is worth {pts(r['value'])} points of win rate to the "
-                           f"seat that may use it ({r['strategy']} bot, {variant_text(r['variant'])}; {pct(r['with'])} "
-                           f"with it, {pct(r['without'])} never using it; 95% interval {pts(r['low'])} to {pts(r['high'])}, "
-                           f"paired on {r['games']:,} deals).", r["significant"], "cards", "action_value", r))
+        value = change_with_interval(r["value"], r["low"], r["high"])
+        out.append(Finding(f"{r['action'].replace('-', ' ').title()} is worth {value} points of win rate to the seat that "
+                           f"may use it ({r['strategy']} bot, {variant_text(r['variant'])}; {pct(r['with'])} with it, "
+                           f"{pct(r['without'])} never using it; paired on {r['games']:,} deals).",
+                           r["significant"], "cards", "action_value", r))
     for r in s["holding"]:
         out.append(Finding(f"Dealt {r['action'].replace('-', ' ').title()} ({variant_text(r['variant'])}, {r['strategy']} "
                            f"bot), a seat wins {pct(r['rate_holding'])} against {pct(r['rate_not'])} without it "
-                           f"(difference {pts(r['difference'])} points, 95% interval {pts(r['low'])} to {pts(r['high'])}).",
+                           f"(difference {change_with_interval(r['difference'], r['low'], r['high'])} points).",
                            r["significant"], "cards", "holding", r))
     for r in s["expansion"]:
         extra = " in the public-backs variant" if "public-backs" in r["base_variant"] else ""
         out.append(Finding(f"With the {r['strategy']} bot{extra}, Lucid Dreams moves seat 1's win rate from {pct(r['base_rate'])} to "
-                           f"{pct(r['lucid_rate'])} (change {pts(r['change'])} points, 95% interval {pts(r['low'])} to "
-                           f"{pts(r['high'])}) and the game length from {r['base_turns']:.1f} to {r['lucid_turns']:.1f} "
-                           f"turns (change {r['turns_change']:+.2f}, {r['turns_low']:+.2f} to {r['turns_high']:+.2f}).",
+                           f"{pct(r['lucid_rate'])} (change {change_with_interval(r['change'], r['low'], r['high'])} points) "
+                           f"and the game length from {r['base_turns']:.1f} to {r['lucid_turns']:.1f} turns (change "
+                           f"{change_with_interval(r['turns_change'], r['turns_low'], r['turns_high'], digits=2, scale=1)}).",
                            r["significant"], "expansion", "expansion", r))
     groups: dict[tuple, list[dict]] = {}
     for r in s["difficulty"]:
@@ -99,7 +97,7 @@ def make_findings(s: dict) -> list[Finding]:
         lo, hi = rows[0], rows[-1]
         what = "stays asleep" if players == 1 else "seat 1 wins"
         sig = lo["high"] < hi["low"] or hi["high"] < lo["low"]
-        steps = ", ".join(f"start {r['start']}: {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        steps = ", ".join(f"start {r['start']}: {rate_with_interval(r['rate'], r['low'], r['high'])}" for r in rows)
         who = ("Solo (the rulebook's difficulty levels)" if players == 1 else
                "2-player difficulty variant (not in the rulebook: difficulty is a solo rule; both seats start there)")
         out.append(Finding(f"{who}, {bot} bot: {what} {steps}.", sig, "difficulty", "difficulty", {"rows": rows}))
@@ -107,8 +105,8 @@ def make_findings(s: dict) -> list[Finding]:
     for r in s.get("solo_chosen", []):
         chosen.setdefault(r["strategy"], []).append(r)
     for bot, rows in chosen.items():
-        steps = "; ".join(f"{r['actions']}: {r['hand'].replace(',', ', ') or 'none'} {pct(r['rate'])} "
-                          f"({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        steps = "; ".join(f"{r['actions']}: {r['hand'].replace(',', ', ') or 'none'} "
+                          f"{rate_with_interval(r['rate'], r['low'], r['high'])}" for r in rows)
         need = next((r for r in rows if r["low"] > 0.5), None)
         verdict = (f"The answer to the rulebook's question: {need['actions']} card(s), "
                    f"{need['hand'].replace(',', ', ')}." if need else
@@ -120,7 +118,7 @@ def make_findings(s: dict) -> list[Finding]:
     for r in s["solo_challenge"]:
         by_bot.setdefault(r["strategy"], []).append(r)
     for bot, rows in by_bot.items():
-        steps = "; ".join(f"{r['actions']} card(s): {pct(r['rate'])} ({pct(r['low'])} to {pct(r['high'])})" for r in rows)
+        steps = "; ".join(f"{r['actions']} card(s): {rate_with_interval(r['rate'], r['low'], r['high'])}" for r in rows)
         half = next((r for r in rows if r["low"] > 0.5), None)
         verdict = (f"It needs {half['actions']} random card(s) to stay asleep more often than not."
                    if half else f"Even with {rows[-1]['actions']} random card(s) it does not stay asleep more often than not.")
@@ -131,60 +129,17 @@ def make_findings(s: dict) -> list[Finding]:
         sig = r["gap_low"] > 0
         out.append(Finding(f"On {r['positions']:,} small positions ({r['players']} players, {variant_text(r['variant'])}, "
                            f"at most {r['max_cards']} cards left) the {r['strategy']} bot wins {pct(r['bot_win'])} where "
-                           f"the exact solver wins {pct(r['solver_win'])}: a gap of {pts(r['gap'])} points (95% interval "
-                           f"{pts(r['gap_low'])} to {pts(r['gap_high'])}).", sig, "solver", "solver", r))
+                           f"the exact solver wins {pct(r['solver_win'])}: a gap of "
+                           f"{change_with_interval(r['gap'], r['gap_low'], r['gap_high'])} points.", sig, "solver", "solver", r))
     return out
 
 
 # ============================================================================ pages
 
-LINE = 0.0235
-WRAP = 128
 
-
-@styled
-def findings_pages(findings: list[Finding]) -> list[Figure]:
-    pages: list[Figure] = []
-    fig, y = None, 0.0
-
-    def new_page():
-        f = Figure(figsize=PAGE)
-        f.text(0.05, 0.94, "Findings" if not pages else "Findings (continued)", fontsize=20, fontweight="bold", va="top")
-        f.text(0.05, 0.885, f"{STAR} significant: the 95% interval excludes the fair share (rates) or zero (changes).   "
-                            f"{BULLET} not significant.", fontsize=9.5, color="#333333", va="top")
-        pages.append(f)
-        return f, 0.835
-
-    if not findings:
-        fig, y = new_page()
-        fig.text(0.05, y, "This study has no data the findings cover.", fontsize=11, va="top")
-        return pages
-    for topic, heading in TOPICS.items():
-        items = [f for f in findings if f.topic == topic]
-        if not items:
-            continue
-        if fig is None or y - LINE * 3 < 0.04:
-            fig, y = new_page()
-        fig.text(0.05, y, heading, fontsize=12.5, fontweight="bold", va="top")
-        y -= LINE * 1.35
-        for item in items:
-            lines = textwrap.wrap(item.text, WRAP)
-            if y - LINE * len(lines) < 0.04:
-                fig, y = new_page()
-            mark, colour = (STAR, SIGNIFICANT) if item.significant else (BULLET, "#555555")
-            fig.text(0.055, y, mark, fontsize=11, color=colour, va="top")
-            fig.text(0.075, y, "\n".join(lines), fontsize=10.5, va="top", linespacing=1.3)
-            y -= LINE * len(lines) + 0.008
-        y -= 0.012
-    return pages
-
-
-@styled
-def title_page(folder: Path, s: dict, contents: list[str]) -> Figure:
+def title_facts(folder: Path, s: dict) -> tuple[str, list[tuple[str, str]]]:
+    """The title page's subtitle and facts: command, seed, games, time, cards, conventions."""
     m = load_manifest(folder)
-    fig = Figure(figsize=PAGE)
-    fig.text(0.05, 0.93, f"{s['title']} balance report", fontsize=24, fontweight="bold", va="top")
-    fig.text(0.05, 0.875, f"{m.meta.get('name') or ''}: study folder {folder}", fontsize=10.5, color="#333333", va="top")
     seconds = sum(r.seconds for recs in m.chunks.values() for r in recs)
     total = m.total_games()
     facts = [
@@ -198,16 +153,7 @@ def title_page(folder: Path, s: dict, contents: list[str]) -> Figure:
                         "asleep to the end of the deck; the bots never use a back no one has seen (P1.4, P9.5) nor "
                         "where a card went in a secret insertion (P9.4)"),
     ]
-    y = 0.81
-    for key, value in facts:
-        fig.text(0.05, y, key, fontsize=10, fontweight="bold", va="top")
-        wrapped = textwrap.wrap(value, 120) or ["-"]
-        fig.text(0.19, y, "\n".join(wrapped), fontsize=10, va="top", linespacing=1.3)
-        y -= 0.027 * len(wrapped) + 0.012
-    fig.text(0.05, y - 0.02, "Pages", fontsize=12.5, fontweight="bold", va="top")
-    for i, page in enumerate(contents):
-        fig.text(0.05, y - 0.065 - 0.027 * i, f"{i + 2:>2}. {page}", fontsize=10, va="top")
-    return fig
+    return f"{m.meta.get('name') or ''}: study folder {folder}", facts
 
 
 def _new(title: str, subtitle: str) -> Figure:
@@ -361,23 +307,32 @@ def build_pd_report(folder, pdf=None, png_dir=None) -> ReportFiles:
     folder = Path(folder)
     check_study(folder)
     s = pd_summary(folder)
-    pdf_path = Path(pdf) if pdf is not None else folder / "report.pdf"
-    png_path = Path(png_dir) if png_dir is not None else folder / "charts"
-    findings = make_findings(s)
-    charts = make_charts(s)
-    finding_figs = findings_pages(findings)
-    contents = ["Findings" if i == 0 else "Findings (continued)" for i in range(len(finding_figs))]
-    contents += [c.title for c in charts]
-    title = title_page(folder, s, contents)
-    pngs = write_pdf(pdf_path, png_path, f"{s['title']} balance report: {folder.name}", [title, *finding_figs], charts)
-    return ReportFiles(pdf=pdf_path, pngs=pngs, findings=findings, pages=["Title", *contents])
+    subtitle, facts = title_facts(folder, s)
+    return write_report(folder, pdf, png_dir, pdf_title=f"{s['title']} balance report: {folder.name}",
+                        heading=f"{s['title']} balance report", subtitle=subtitle, facts=facts,
+                        findings=make_findings(s), topics=TOPICS, charts=make_charts(s), tables=s)
 
 
-build_report = build_pd_report  # the report Pleasant Dreams declares (simcore.games.Game.extension("report"))
+build_report = build_pd_report
 
 
 def summary_output(folder, as_json: bool) -> list[str]:
-    """Pleasant Dreams' summary of a study folder (``dreamscape summarize``): JSON or tables."""
-    from reports.tables import game_summary_output
+    """Pleasant Dreams' summary of a study folder (``dreamscape summarize``): strict JSON or its tables."""
+    import json
 
-    return game_summary_output(folder, as_json)
+    from reports.tables import pd_summary_lines
+
+    check_study(folder)
+    data = pd_summary(folder)
+    if as_json:
+        return [json.dumps(data, allow_nan=False)]
+    return pd_summary_lines(data)
+
+
+def _tables(folder) -> dict:
+    check_study(folder)
+    return pd_summary(folder)
+
+
+WING = GameReport(game=NAME, topics=TOPICS, tables=_tables, findings=make_findings, build_report=build_pd_report,
+                  summary_output=summary_output, after_study=after_study)

@@ -1,0 +1,217 @@
+"""Project Dreamscape's report of a study folder, on the framework's pages (:mod:`reports.pdf`).
+
+Its title page lists what was simulated as a designer thinks of it (balance runs, mixed tables, solo);
+after the findings come the findings at every skill level, then one page per chart.
+"""
+from __future__ import annotations
+
+import textwrap
+from collections import defaultdict
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from analyses.study.model import StudyManifest
+from reports.charts import PAGE
+from reports.games.dreamscape.charts import make_charts
+from reports.games.dreamscape.data import StudyTables, collect
+from reports.games.dreamscape.findings import make_findings
+from reports.games.dreamscape.topics import TOPICS
+from reports.games.dreamscape.labels import SIGNIFICANT, split_variant, variant_label
+from reports.games.dreamscape.robust import Check, check_findings, level_cell, level_key
+from reports.pdf import ReportFiles, continued, duration_text, write_report
+
+# ============================================================================ title page
+
+
+def _games_done(m: StudyManifest) -> dict[str, int]:
+    return {c.id: m.done_games(c.id) for c in m.configs}
+
+
+def configuration_lines(m: StudyManifest) -> list[str]:
+    """What was simulated, grouped as a designer thinks of it (balance runs, mixed tables, solo)."""
+    done = _games_done(m)
+    balance: dict[str, list] = defaultdict(list)
+    tables: dict[tuple, list] = defaultdict(list)  # (players, variant) -> seatings mixing strategies
+    solo: dict[str, list] = defaultdict(list)
+    for c in m.configs:
+        if not done.get(c.id):
+            continue
+        if c.players == 1:
+            solo[c.strategies[0]].append(c)
+        elif len(set(c.strategies)) == 1:
+            balance[c.strategies[0]].append(c)
+        else:
+            tables[(c.players, c.variant)].append(c)
+    mixed: dict[tuple, list] = defaultdict(list)  # the strategies met at those tables -> seatings
+    for cs in tables.values():
+        mixed[tuple(sorted({s for c in cs for s in c.strategies}))].extend(cs)
+    lines = []
+    for strategy, cs in balance.items():
+        variants = list(dict.fromkeys(c.variant for c in cs))
+        opts = list(dict.fromkeys(split_variant(v).options for v in variants))
+        swaps = [v for v in variants if split_variant(v).has_swaps]
+        singles = [v for v in swaps if len(split_variant(v).swaps) == 1]
+        what = ", ".join(variant_label(o) for o in opts)
+        if swaps:
+            decks = len({tuple(split_variant(v).swaps) for v in swaps})
+            what += f"; {decks} {'single-swap' if len(singles) == len(swaps) else 'swap'} decks under them"
+        lines.append(f"Balance: {strategy} bot on every seat, {_players(cs)} players; {what}; "
+                     f"{len(cs)} configurations, {_range(sorted({done[c.id] for c in cs}))} games each.")
+    for names, cs in mixed.items():
+        variants = list(dict.fromkeys(variant_label(c.variant, short=True) for c in cs))
+        shown = ", ".join(variants[:4]) + (", ..." if len(variants) > 4 else "")
+        kind = "Round robin" if len(names) >= 3 else "Mixed tables"
+        lines.append(f"{kind}: {', '.join(names)}; {_players(cs)} players; {shown}; {len(cs)} seatings "
+                     f"(seats rotated), {_range(sorted({done[c.id] for c in cs}))} games each.")
+    for strategy, cs in solo.items():
+        variants = ", ".join(variant_label(c.variant, short=True) for c in cs)
+        lines.append(f"Solo (R10): {strategy} bot; {variants}; {_range(sorted({done[c.id] for c in cs}))} games each.")
+    return lines
+
+
+def _players(cs) -> str:
+    return ", ".join(str(p) for p in sorted({c.players for c in cs}))
+
+
+def _range(values: list[int]) -> str:
+    if not values:
+        return "0"
+    return f"{values[0]:,}" if values[0] == values[-1] else f"{values[0]:,}-{values[-1]:,}"
+
+
+def _wall(m: StudyManifest) -> str:
+    """``; 4 min 10 s from start to the last save`` (includes writing files and any pause before a resume)."""
+    from datetime import datetime
+
+    try:
+        seconds = (datetime.fromisoformat(m.updated) - datetime.fromisoformat(m.created)).total_seconds()
+    except (TypeError, ValueError):
+        return ""
+    return f"; {duration_text(seconds)} from start to the last save" if seconds > 0 else ""
+
+
+def title_facts(t: StudyTables) -> list[tuple[str, str]]:
+    """The facts of the title page: command, seed, games, time, versions, conventions."""
+    m = t.manifest
+    done = _games_done(m)
+    total = sum(done.values())
+    seconds = sum(r.seconds for recs in m.chunks.values() for r in recs)
+    chunks = sum(len(recs) for recs in m.chunks.values())
+    played = sum(1 for c in m.configs if done.get(c.id))
+    facts = [
+        ("Command", m.command or "(not recorded)"),
+        ("Seed", f"{m.seed}: game g of every configuration plays random stream (seed, g), so variants share their deals"),
+        ("Games", f"{total:,} in {played:,} configurations ({chunks:,} chunks of up to {m.chunk_size:,} games)"
+                  + ("; per-chunk aggregates only" if m.aggregate_only else "")),
+        ("Simulation time", (f"{duration_text(seconds)} playing chunks ({total / seconds:,.0f} games/s)" if seconds else "-")
+                            + _wall(m)),
+        ("Started, updated", f"{m.created or '-'}, {m.updated or '-'} (UTC)"),
+        ("Versions", ", ".join(f"{k} {v}" for k, v in m.versions.items()) or "-"),
+        ("Conventions", "rules as decided in interpretations R1-R11; every estimate with its 95% interval; "
+                        "seat 1 plays first; win rates count a shared win 1/k (R8.3)"),
+    ]
+    unfinished = [c.id for c in m.configs if done.get(c.id, 0) < m.target_games.get(c.id, 0)]
+    if unfinished:
+        facts.append(("Unfinished", f"{len(unfinished)} configuration(s) have fewer games than asked for; "
+                                    "run the same command again to finish them"))
+    return facts
+
+
+# ============================================================================ skill levels
+
+LEVELS_TITLE = "Findings at every skill level"
+
+
+def skill_level_pages(checks: list[Check]) -> list[Figure]:
+    """Each checked finding's claim under every bot, with its verdict (no page without checks)."""
+    if not checks:
+        return []
+    bots = sorted({lv.bot for c in checks for lv in c.levels}, key=level_key)
+    pages: list[Figure] = []
+    fig, y = None, 0.0
+    col = 0.42
+    width = (0.98 - col) / (len(bots) + 1)
+
+    def new_page() -> tuple[Figure, float]:
+        f = Figure(figsize=PAGE)
+        f.text(0.05, 0.94, LEVELS_TITLE if not pages else f"{LEVELS_TITLE} (continued)", fontsize=20,
+               fontweight="bold", va="top")
+        f.text(0.05, 0.895, "Each headline finding of the main bot read again under every bot that played its "
+                            "configurations (* significant at 95%); the strongest bot weighs first.\n"
+                            "Robust: every level significant with the same sign. Strong play: the strongest level "
+                            "significant with it, nothing above against it.\nFlips: a level that counts significant "
+                            "with the opposite sign. Bot's effect: the strongest level finds none and rules the main "
+                            "bot's size out.\nNo effect: neither the main bot nor a level that counts finds one. "
+                            "Unconfirmed: not significant at the strongest level; more games would tell.",
+               fontsize=9.5, color="#333333", va="top", linespacing=1.4)
+        f.text(0.05, 0.785, "Claim", fontsize=9.5, fontweight="bold", va="top")
+        for i, bot in enumerate(bots):
+            f.text(col + i * width, 0.785, bot, fontsize=9.5, fontweight="bold", va="top")
+        f.text(col + len(bots) * width, 0.785, "Verdict", fontsize=9.5, fontweight="bold", va="top")
+        pages.append(f)
+        return f, 0.755
+
+    for c in checks:
+        if fig is None or y < 0.05:
+            fig, y = new_page()
+        cells = {lv.bot: level_cell(lv, c.finding.topic) for lv in c.levels}
+        colour = SIGNIFICANT if c.verdict == "flips" else "#000000"
+        fig.text(0.05, y, textwrap.shorten(c.claim, 70), fontsize=8.5, va="top")
+        for i, bot in enumerate(bots):
+            fig.text(col + i * width, y, cells.get(bot, "-"), fontsize=8, va="top")
+        fig.text(col + len(bots) * width, y, c.verdict, fontsize=8.5, color=colour, va="top")
+        y -= 0.024
+    return pages
+
+
+# ============================================================================ the report
+
+
+def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread") -> ReportFiles:
+    """Write the report of a study folder.
+
+    Parameters
+    ----------
+    folder : path
+        A study folder (``manifest.json`` and its chunks).
+    pdf : path, optional
+        The PDF to write; default ``folder/report.pdf``.
+    png_dir : path, optional
+        Where one PNG per chart goes; default ``folder/charts``.
+    swap_metric : str
+        The swap sweep column the swap heatmaps show (default ``seat_spread``).
+
+    Returns
+    -------
+    ReportFiles
+
+    Raises
+    ------
+    analyses.study.folder.StudyError
+        The folder is not a study folder, is damaged or has no finished chunk.
+    """
+    folder = Path(folder)
+    t = collect(folder)
+    findings, checks = check_findings(make_findings(t), t)
+    level_figs = skill_level_pages(checks)
+    name = t.manifest.meta.get("name") if isinstance(getattr(t.manifest, "meta", None), dict) else None
+    return write_report(folder, pdf, png_dir, pdf_title=f"Project Dreamscape balance report: {folder.name}",
+                        heading="Project Dreamscape balance report",
+                        subtitle=(f"{name}: " if name else "") + f"study folder {t.folder}",
+                        facts=title_facts(t), simulated=configuration_lines(t.manifest), findings=findings,
+                        topics=TOPICS, extra_pages=list(zip(continued(LEVELS_TITLE, len(level_figs)), level_figs)),
+                        charts=make_charts(t, swap_metric), tables=t)
+
+
+def summary_output(folder, as_json: bool) -> list[str]:
+    """Project Dreamscape's summary of a study folder (``dreamscape summarize``): JSON or tables."""
+    import json
+
+    from analyses.study.summary import json_ready, summary_data
+    from reports.tables import summary_lines
+
+    data = summary_data(folder)
+    if as_json:
+        return [json.dumps(json_ready(data), default=str, allow_nan=False)]
+    return summary_lines(folder, data)
