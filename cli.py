@@ -257,7 +257,7 @@ def simulate(
     if "folder" in summary:
         print_summary(Path(summary["folder"]), as_json)
         return
-    emit(summary, as_json, "game_simulation_lines" if "title" in summary else "simulation_lines")
+    emit(summary, as_json, "simulation_lines")
 
 
 @app.command(rich_help_panel=PLAY)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reports.numbers import rate_with_interval
+
 # polars and analyses.study.summary are imported in the functions that read a study
 # folder: `dreamscape simulate`, `decks` and `strategies` print their tables
 # without loading them (about a second of start-up).
@@ -24,21 +26,35 @@ def summary_output(folder: str | Path, as_json: bool) -> list[str]:
 
 
 def simulation_lines(summary: dict) -> list[str]:
-    """The per-seat table of a simulation summary, with 95% Wilson intervals."""
+    """``dreamscape simulate``, one layout for every game: a header (game, players, bot, rules, deck, games,
+    seed, time), one row per seat (seat from 1, strategy, win rate with its 95% Wilson interval, then the
+    game's own columns under the names it declares), and the game's per-game means."""
+    columns = summary["columns"]
     mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
+    cards = f" ({summary['deck_cards']:,} cards)" if summary.get("deck_cards") is not None else ""
+    rate = summary["games_per_s"] or 0
+    head = [f"{summary['title']}: {mode}", f"bot {bots_of(summary['seats'])}", f"rules {summary['variant']}",
+            f"deck {summary['deck']}{cards}", f"{summary['games']:,} games", f"seed {summary['seed']}",
+            f"{summary['seconds']:.2f} s ({rate:,.0f} games/s)"]
     width = max([16] + [len(str(s["strategy"])) + 2 for s in summary["seats"]])  # long names (search:expert@16) keep a gap
-    lines = [
-        f"{mode}, bot {bots_of(summary['seats'])}, rules {summary['variant']}, deck {summary['deck']} ({summary['deck_cards']} cards), "
-        f"{summary['games']:,} games, seed {summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s']:,.0f} games/s)",
-        f"{'seat':<5}{'strategy':<{width}}{'win rate (95% CI)':<26}{'mean score':>11}{'mean Z':>8}{'mean turns':>12}",
-    ]
+    win = f"{columns['solo_win'] if summary['players'] == 1 and columns.get('solo_win') else 'win rate'} (95% CI)"
+    widths = [max(8, len(c["label"]) + 2) for c in columns["seat"]]
+    lines = [", ".join(head),
+             f"{'seat':<5}{'strategy':<{width}}{win:<26}" + "".join(f"{c['label']:>{w}}" for c, w in zip(columns["seat"], widths))]
     for s in summary["seats"]:
         lo, hi = s["win_ci"]
-        rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<{width}}{rate:<26}{s['mean_score']:>11.2f}{s['mean_z']:>8.2f}"
-                     f"{s['mean_turns']:>12.2f}")
-    lines.append(f"mean game length {summary['mean_game_length']:.2f} turns; aborted games: {summary['aborted']}")
+        cells = "".join(f"{cell(s[c['key']], c['format']):>{w}}" for c, w in zip(columns["seat"], widths))
+        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<{width}}{rate_with_interval(s['win_rate'], lo, hi):<26}{cells}")
+    if columns["game"]:
+        lines.append("per game: " + ", ".join(f"{c['label']} {cell(summary[c['key']], c['format'])}" for c in columns["game"]))
     return lines
+
+
+def cell(value, fmt: str) -> str:
+    """One value of a game's declared column: ``pct`` a rate in percent, else a format spec (``.2f``, ``,d``)."""
+    if fmt == "pct":
+        return f"{100 * value:.1f}%"
+    return format(int(value) if fmt.endswith("d") else value, fmt)
 
 
 def bots_of(seats: list[dict]) -> str:
@@ -186,8 +202,13 @@ def _type_lines(rows: list[dict]) -> list[str]:
 def tournament_lines(t: dict) -> list[str]:
     """A round robin's standings (``dreamscape tournament``, and a study's tournament in its summary)."""
     fair = 100 / t["players"]
-    lines = [f"Tournament: {t['players']} players, variant {t['variant']}, {t['games_per_seating']:,} games per seating "
-             f"(fair share {fair:.1f}%)",
+    title = f"{t['title']} tournament" if t.get("title") else "Tournament"  # a study's tournament: its summary names the game
+    bots = "/".join(r["strategy"] for r in t["standings"])
+    deck = f", deck {t['deck']}" + (f" ({t['deck_cards']:,} cards)" if t.get("deck_cards") is not None else "") \
+        if t.get("deck") else ""
+    seed = f", seed {t['seed']}" if t.get("seed") is not None else ""
+    lines = [f"{title}: {t['players']} players, bots {bots}, rules {t['variant']}{deck}, {t['games_per_seating']:,} "
+             f"games per seating{seed} (fair share {fair:.1f}%)",
              f"  {'rank':<6}{'strategy':<24}{'win rate (95% CI)':<26}{'lift':>8}{'mean score':>12}{'rating':>9}"]
     for i, r in enumerate(t["standings"], start=1):
         lines.append(f"  {i:<6}{r['strategy'][:23]:<24}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
@@ -228,7 +249,8 @@ def exploit_lines(data: dict) -> list[str]:
     """
     searches = data.get("searches") or [data["search"]]
     who = data["search"] if len(searches) == 1 else "search"
-    lines = [f"How strong is {data['strategy']}? {who} in one seat against {data['strategy']} everywhere else, "
+    title = f"{data['title']}: " if data.get("title") else ""
+    lines = [f"{title}How strong is {data['strategy']}? {who} in one seat against {data['strategy']} everywhere else, "
              f"vs {data['strategy']} itself there on the same deals ({data['games_per_cell']:,} games per cell, seed {data['seed']})",
              f"  {'players':>7}  {'variant':<16}{'seat':>5}" + (f"  {'search':<24}" if len(searches) > 1 else "")
              + f"{'search wins (95% CI)':>25}{'bot wins (95% CI)':>25}{'gain, points (95% CI)':>27}"]
@@ -277,19 +299,21 @@ def train_strong_lines(data: dict) -> list[str]:
 
 def restrict_lines(data: dict) -> list[str]:
     """``dreamscape restrict``: per player count, variant and restriction, the types ranked by the loss they cause."""
-    lines = [f"Restricted play with {data['strategy']}: one seat may never buy (or never perform) a dream type, the "
+    title = f"{data['title']}: " if data.get("title") else ""
+    lines = [f"{title}Restricted play with {data['strategy']}: one seat may never take one kind of action (a row), the "
              f"others play unrestricted; loss = the bot's win rate in that seat minus the restricted one's, same deals "
              f"({data['games_per_seat']:,} deals per seat, seed {data['seed']})"]
     key = None
     for r in data["rows"]:
         if (r["players"], r["variant"], r["restriction"]) != key:
             key = (r["players"], r["variant"], r["restriction"])
-            lines.append(f"  {r['players']} players, {r['variant']}, never {r['restriction']} "
+            never = f"never {r['restriction']}" if r["restriction"] != "no" else "never one kind of action"
+            lines.append(f"  {r['players']} players, {r['variant']}, {never} "
                          f"(the unrestricted bot wins {_pct(r['base_win'])} of its seats on these deals)")
             lines.append(f"    {'rank':>4}  {'type':<24}{'restricted wins (95% CI)':>26}{'loss, points (95% CI)':>27}  flag")
         loss = f"{100 * r['loss']:+.1f} ({100 * r['loss_low']:+.1f} to {100 * r['loss_high']:+.1f})"
-        lines.append(f"    {r['rank']:>4}  {r['type_name'] + ' (' + r['type'] + ')':<24}"
-                     f"{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
+        what = r["type_name"] + (f" ({r['type']})" if r["type"] != r["type_name"] else "")
+        lines.append(f"    {r['rank']:>4}  {what:<24}{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
     if data["rows"] and data.get("seconds") is not None:
         lines.append(f"  {data['seconds']:.0f} s")
     return lines
@@ -317,24 +341,6 @@ def fix_lines(data: dict) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- other games (simcore.games)
-
-
-def game_simulation_lines(summary: dict) -> list[str]:
-    """``dreamscape simulate --game NAME``: per seat win rate (95% Wilson interval) and the game's per-seat means."""
-    mode = "solo" if summary["players"] == 1 else f"{summary['players']} players"
-    lines = [f"{summary['title']}: {mode}, bot {bots_of(summary['seats'])}, variant {summary['variant']}, {summary['games']:,} games, seed "
-             f"{summary['seed']}, {summary['seconds']:.2f} s ({summary['games_per_s'] or 0:,.0f} games/s)"]
-    scalar = [k for k, v in summary["seats"][0].items() if k.startswith("mean_") and not isinstance(v, list)]
-    head = "stays asleep (95% CI)" if summary["players"] == 1 else "win rate (95% CI)"
-    lines.append(f"{'seat':<5}{'strategy':<24}{head:<26}" + "".join(f"{k[5:]:>10}" for k in scalar))
-    for s in summary["seats"]:
-        lo, hi = s["win_ci"]
-        rate = f"{100 * s['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
-        lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<24}{rate:<26}" + "".join(f"{s[k]:>10.2f}" for k in scalar))
-    means = [f"{k[5:].replace('_', ' ')} {v:.2f}" for k, v in summary.items() if k.startswith("mean_")]
-    if means:
-        lines.append("per game: " + ", ".join(means))
-    return lines
 
 
 def _ci(r: dict, value: str = "rate", low: str = "low", high: str = "high") -> str:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 import polars as pl
 
-from analyses.lab.common import (LabInputError, check_players, check_study_numbers, deal, default_out, default_players,
+from analyses.lab.common import (LabInputError, check_players, claimed, check_study_numbers, deal, default_out, default_players,
                                  game_of, own, prepare, run_study_plan, writable_file, writable_folder)
 from analyses.study.progress import progress_bar
 from simcore.games import DEFAULT_GAME
@@ -85,8 +85,10 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
         with progress_bar(len(schedule(names, players)) * games, "games", leave=False) as bar:
             result = run_tournament(names, players, variant, games, seed, play=chunk_player(the, cards),
                                     progress=bar.update)
+    deck, deck_cards = the.deck_of(setup) if the.deck_of is not None else ("base", None)
     return {
-        "game": the.name, "players": players, "variant": variant, "games_per_seating": result.games_per_seating,
+        "game": the.name, "title": the.title, "players": players, "variant": variant, "deck": deck,
+        "deck_cards": deck_cards, "games_per_seating": result.games_per_seating,
         "seed": seed, "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
         "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
         **({"folder": str(out)} if out is not None else {}),
@@ -123,8 +125,17 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
     if out is not None:
         writable_folder(Path(out))
     variants = list(variants or (DEFAULT_VARIANTS if run is not generic_exploit else the.variants(counts[0])[:2]))
-    return run(strategy or the.default_strategy, counts, variants, games, playouts, phases, seed, chunk_size, out,
-               game=the)
+    with table_folder(out, the):
+        data = run(strategy or the.default_strategy, counts, variants, games, playouts, phases, seed, chunk_size, out,
+                   game=the)
+    return {"game": the.name, "title": the.title, **data}
+
+
+def table_folder(out: Path | None, the):
+    """A tool's table is kept in a study of the same game (its report has a page for it), or a new folder."""
+    from analyses.study.folder import TABLE_KINDS
+
+    return claimed(out, the, TABLE_KINDS)
 
 
 def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
@@ -142,8 +153,10 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
     check_study_numbers(games, None, 1, chunk_size)
     if out is not None:
         writable_folder(Path(out))
-    return run(strategy or the.default_strategy, counts, list(variants or ["base"]), list(restrictions or []) or None,
-               games, seed, chunk_size, out, game=the)
+    with table_folder(out, the):
+        data = run(strategy or the.default_strategy, counts, list(variants or ["base"]),
+                   list(restrictions or []) or None, games, seed, chunk_size, out, game=the)
+    return {"game": the.name, "title": the.title, **data}
 
 
 def generic_exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: list[int],
@@ -299,23 +312,24 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
     load = own(the, "load_bots")
     name = load([strategy or the.default_strategy])[0]
     folder = Path(out) if out is not None else Path("out") / f"fix-seats-{players}p"
-    with progress_bar(games * (trials + 1), "games", leave=False) as bar:
-        def step(n: int, row: dict) -> None:
-            bar.update(n)
-            bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
+    with claimed(folder, the, "fix-seats"):  # the whole run: the knob search takes minutes before anything is written
+        with progress_bar(games * (trials + 1), "games", leave=False) as bar:
+            def step(n: int, row: dict) -> None:
+                bar.update(n)
+                bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
 
-        bar.update(games)  # the unmodified game's measure comes first
-        measured, tried = knobs.search(players, base, name, target, trials, games, seed, progress=step)
-    picks = knobs.best_candidates([r for r in tried if r["variant"] != base], candidates)
-    plan = StudyPlan([RunConfig(v, players, (name,) * players) for v in [base, *picks]], games=verify,
-                     seed=seed + 1_000_003, kind="fix-seats",
-                     meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
-    run_study_plan(the, plan, folder, "local", None, None)
-    frame = knobs.fixes_table(folder, base, picks, target)
-    data = {"players": players, "variant": base, "strategy": name, "target": target, "seed": seed,
-            "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
-            "search_base": {"spread": measured["spread"], "length": measured["length"]},
-            "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
-            "rows": frame.to_dicts()}
-    knobs.save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
-    return data
+            bar.update(games)  # the unmodified game's measure comes first
+            measured, tried = knobs.search(players, base, name, target, trials, games, seed, progress=step)
+        picks = knobs.best_candidates([r for r in tried if r["variant"] != base], candidates)
+        plan = StudyPlan([RunConfig(v, players, (name,) * players) for v in [base, *picks]], games=verify,
+                         seed=seed + 1_000_003, kind="fix-seats",
+                         meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
+        run_study_plan(the, plan, folder, "local", None, None)
+        frame = knobs.fixes_table(folder, base, picks, target)
+        data = {"players": players, "variant": base, "strategy": name, "target": target, "seed": seed,
+                "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
+                "search_base": {"spread": measured["spread"], "length": measured["length"]},
+                "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
+                "rows": frame.to_dicts()}
+        knobs.save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
+        return data

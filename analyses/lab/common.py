@@ -12,6 +12,7 @@ import re
 import sys
 import zlib
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,12 +223,37 @@ def run_study_plan(game, plan, out: Path, backend: str = "local", scheduler: str
 
     check_study_numbers(workers=workers)
     writable_folder(out, "--out")
-    warm(game, backend, scheduler)
-    engine = make_backend(backend, scheduler, workers)
+    release = claim(out, game, plan.kind)
     try:
-        return run_plan(plan, out, command=command or command_line(), backend=engine, progress=True)
+        warm(game, backend, scheduler)
+        engine = make_backend(backend, scheduler, workers)
+        try:
+            return run_plan(plan, out, command=command or command_line(), backend=engine, progress=True)
+        finally:
+            engine.close()
     finally:
-        engine.close()
+        release()
+
+
+def claim(folder: Path, game, kinds) -> Callable[[], None]:
+    """The folder's lock for a run of ``game`` of one of ``kinds``: a folder of another game or kind of run,
+    or one another process writes, is refused in one line before anything is played or written
+    (:func:`analyses.study.folder.claim_folder`)."""
+    from analyses.study.folder import claim_folder
+
+    return claim_folder(folder, game_of(game).name, kinds)
+
+
+@contextmanager
+def claimed(folder: Path | None, the, kinds):
+    """Hold ``folder`` (None: no folder) for a run of ``the`` of one of ``kinds`` while it is played and
+    written: a folder of another game or kind of run is refused before any game is played
+    (:func:`claim`)."""
+    release = claim(Path(folder), the, kinds) if folder is not None else (lambda: None)
+    try:
+        yield
+    finally:
+        release()
 
 
 __all__ = ["DEFAULT_GAME", "LabInputError", "default_out", "check_study_numbers"]

@@ -81,10 +81,24 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
     with progress_bar(games, "games", leave=False) as bar:
         step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
         if summarize is not None:
-            return summarize(setup, seats, games, seed, chunk_size, progress=step)
-        from analyses.study.gamechunks import simulate_game
+            summary = summarize(setup, seats, games, seed, chunk_size, progress=step)
+        else:
+            from analyses.study.gamechunks import simulate_game
 
-        return simulate_game(the, setup, seats, games, seed, chunk_size, progress=step)
+            shares = {c[0]: c[3] for c in the.columns.get("game", ()) if len(c) > 3}
+            summary = simulate_game(the, setup, seats, games, seed, chunk_size, progress=step, shares=shares)
+    return described(the, setup, summary)
+
+
+def described(the, setup, summary: dict) -> dict:
+    """A simulation summary with what its table shows for every game alike: the game, the deck actually
+    played (name and card count) and the game's own columns (:attr:`simcore.games.Game.columns`)."""
+    deck, cards = the.deck_of(setup) if the.deck_of is not None else ("base", None)
+    columns = {part: [{"key": c[0], "label": c[1], "format": c[2]} for c in the.columns.get(part, ())]
+               for part in ("seat", "game")}
+    solo_win = the.columns.get("solo_win")
+    return {"game": the.name, "title": the.title, **summary, "deck": deck, "deck_cards": cards,
+            "columns": {**columns, **({"solo_win": solo_win} if solo_win else {})}}
 
 
 def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1,
@@ -204,12 +218,13 @@ def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], No
     the = game_of(game)
     measure = own(the, "bench")
     if measure is not None:  # a game with more to time than its engines (Project Dreamscape: the strategy hook)
-        return measure(quick, say)
+        return {"game": the.name, "title": the.title, **measure(quick, say)}
     from analyses.tools.bench import run_bench
 
     # --quick: the bots both engines play, less a search player (hundreds of games/s would take minutes)
     bots = [s for s in the.reference_strategies(the.setup(max(the.seat_counts))) if not s.startswith("search")]
-    return run_bench(game=the, quick=quick, strategies=bots if quick else None, progress=say)
+    return {"game": the.name, "title": the.title,
+            **run_bench(game=the, quick=quick, strategies=bots if quick else None, progress=say)}
 
 
 def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal,
+from analyses.lab.common import (FolderOptions, LabInputError, claimed, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
@@ -314,14 +314,20 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     Path
         The study folder; the report is ``report.pdf`` inside, the charts ``charts/*.png``.
     """
-    from analyses.study.folder import MANIFEST, load_manifest
-    from analyses.study.studyfile import run_plan
-
     plan = study_plan(game, quick, config, seed, cards)
     # the registry's default game keeps the folder names its studies always had (out/study-<date>[-quick])
     named = config if config is not None else (None if plan.game == GameDeal.default() else f"{plan.game.game}-study")
     folder = Path(out) if out is not None else default_folder(plan, quick, named)
     plan.meta["request"] = plan.fingerprint()
+    with claimed(folder, plan.game.game, plan.kind):
+        return _run_claimed_study(plan, folder, out, quick, config, seed, cards, game, progress, backend, report)
+
+
+def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game, progress, backend, report) -> Path:
+    """:func:`run_study` once the folder is this study's (held until the report is written)."""
+    from analyses.study.folder import MANIFEST, load_manifest
+    from analyses.study.studyfile import run_plan
+
     if out is not None and (folder / MANIFEST).is_file():  # resume only the same request, name any other
         held = load_manifest(folder)
         if request_of(held) not in (None, plan.meta["request"]):

@@ -919,3 +919,52 @@ def study_kinds(folder: str | Path) -> set[str]:
 def to_output(frame: pl.DataFrame, pandas: bool):
     """Return a polars frame, or pandas when asked."""
     return frame.to_pandas() if pandas else frame
+
+
+# ============================================================================ one game and one kind of run per folder
+
+STUDY_KIND = "file"  # the kind of a study run from a study file (`dreamscape study`), and of every folder older than kinds
+TABLE_KINDS = (STUDY_KIND,)  # the folders a tool may keep its table in (exploit, restrict: the study's report pages)
+
+
+def folder_kind(meta: dict) -> str:
+    """The kind of run a manifest's ``meta`` records (a folder written before kinds were recorded: a study)."""
+    return meta.get("kind") or STUDY_KIND
+
+
+def claim_folder(folder: str | Path, game: str, kinds: str | Iterable[str]) -> Callable[[], None]:
+    """Take a folder for a run of ``game`` whose kind is one of ``kinds``; returns the lock's release.
+
+    A folder that already holds a study (its manifest) belongs to the game and the kind of run that
+    started it: a run of another game or kind would mix its numbers into that study's report, or replace
+    its tables. Such a run is refused in one :class:`StudyError`, before anything in the folder is
+    touched; so is a folder another process is writing (:func:`lock_folder`). A folder without a
+    manifest (new, or holding only tools' tables) is free. The lock is taken here and held until the
+    returned function is called (re-entrant: a :class:`Study` of the same process shares it).
+    """
+    folder = Path(folder)
+    wanted = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    if not _lock_free(folder):
+        lock_folder(folder)  # refused, naming the holder; nothing written
+    if (folder / MANIFEST).is_file():
+        meta = read_manifest(folder).meta
+        held_game, held_kind = GameDeal.of_meta(meta).game, folder_kind(meta)
+        if held_game != game:
+            raise StudyError(f"{folder}: a study folder of {held_game}, not {game}; use another folder")
+        if held_kind not in wanted:
+            raise StudyError(f"{folder}: a study folder of a {held_kind} run, not {' or '.join(wanted)}; "
+                             "use another folder")
+    return lock_folder(folder)
+
+
+def _lock_free(folder: Path) -> bool:
+    """Whether this process could take the folder's lock now, found without writing anything into the folder."""
+    path = folder / LOCK
+    if not path.is_file() or path.parent.resolve() in _LOCKS:
+        return True
+    with open(path, "a+") as fh:  # closing the file drops the lock just taken
+        try:
+            _os_lock(fh)
+        except OSError:
+            return False
+    return True

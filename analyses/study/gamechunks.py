@@ -145,12 +145,14 @@ def cards_text(path: str | Path | None) -> str | None:
 
 
 def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: int, progress=None,
-                  engine: str = "fast") -> dict:
+                  engine: str = "fast", shares: dict[str, tuple[str, int]] | None = None) -> dict:
     """Play ``games`` games of one configuration in chunks and summarise them per seat (``dreamscape simulate --game``).
 
     Per seat: win rate with its 95% Wilson interval and the mean of every
     per-seat array of the result; per game: the mean of every per-game array
-    (turns, cards left, ...). ``progress(done, total)`` is called after every chunk.
+    (turns, cards left, ...); ``shares`` (name -> (per-game array, value)): the share of games whose array
+    holds that value (how a game ends). ``progress(done, total)`` is called after every chunk. The engine
+    plays one game before the clock starts, so ``seconds`` and ``games_per_s`` count play, not its compile.
     """
     import time
 
@@ -160,12 +162,16 @@ def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: in
     wins = np.zeros(p)
     seat_sums: dict[str, np.ndarray] = {}
     game_sums: dict[str, float] = {}
+    counts = dict.fromkeys(shares or {}, 0)
     done = 0
+    game.play_games(setup, list(strategies), seed, 0, 1, engine=engine)  # compiled (or loaded) before the clock
     t0 = time.perf_counter()
     while done < games:
         n = min(chunk_size, games - done)
         result = game.play_games(setup, list(strategies), seed, done, n, engine=engine)
         wins += game.seat_wins(result, setup).sum(axis=0)
+        for name, (key, value) in (shares or {}).items():
+            counts[name] += int((np.asarray(result[key]) == value).sum())
         for key, value in result.items():
             a = np.asarray(value, dtype=np.float64)
             if key in ("game", "winner"):
@@ -191,6 +197,7 @@ def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: in
     return {"game": game.name, "title": game.title, "players": p, "variant": game.variant_name(setup),
             "strategies": list(strategies), "games": games, "seed": seed, "seats": seats,
             **{f"mean_{k}": v / games for k, v in sorted(game_sums.items())},
+            **{name: count / games for name, count in counts.items()},
             "seconds": round(seconds, 4), "games_per_s": round(games / seconds, 1) if seconds else None}
 
 

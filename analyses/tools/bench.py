@@ -307,7 +307,8 @@ def bench_lines(report: dict) -> list[str]:
     )
     head = (f"{'engine':<10}{'players':>7}  {'variant':<28}{'strategy':<20}{'games':>9}{'games/s':>14}"
             f"{'fast/ref':>10}{'of greedy':>11}")
-    lines = [head, "-" * len(head)]
+    lines = ([f"{report['title']}: games/s of the fast and reference engines, and the fast engine's start"]
+             if report.get("title") else []) + [head, "-" * len(head)]
     for r in report["rows"]:
         key = (r["players"], r["variant"], r["strategy"])
         x = f"{ratio[key]:,.0f}x" if r["engine"] == "fast" and key in ratio else ""

@@ -132,6 +132,14 @@ class Game:
     """The game's default study files: ``main`` (``dreamscape study --game NAME``) and ``quick``."""
     extensions: Mapping[str, str] = field(default_factory=dict)
     """Capability -> module of an upper layer that implements it for this game (loaded by that layer)."""
+    columns: Mapping[str, Any] = field(default_factory=dict)
+    """What the game's ``simulate`` table shows beyond the seat, strategy and win rate, as data that one
+    formatter prints for every game: ``seat`` and ``game`` are tuples of ``(key, label, format)`` (a key
+    of the summary, the name a designer reads, ``.2f``/``pct``/``,d``), with an optional fourth item
+    ``(array, value)`` for the share of games whose per-game ``array`` equals ``value``; ``solo_win``
+    names the solo player's win (``stays asleep``)."""
+    deck_of: Callable[[Any], tuple[str, int]] | None = None
+    """``setup`` -> the deck it plays, as its name (the card file's, or ``base``) and its card count."""
 
     def has(self, capability: str) -> bool:
         """Whether the game declares ``capability`` (a key of :data:`CAPABILITIES`)."""
@@ -232,4 +240,6 @@ def game_of_package(pkg) -> Game:
         restrict=getattr(pkg, "restrict_strategy", None),
         study_plans=dict(getattr(pkg, "STUDY_PLANS", {})),
         extensions=dict(getattr(pkg, "EXTENSIONS", {})),
+        columns=dict(getattr(pkg, "COLUMNS", {})),
+        deck_of=getattr(pkg, "deck_of", None),
     )

@@ -14,7 +14,7 @@ import sys
 import numpy as np
 
 from .cards import load_cards
-from .common import (ACTION_TYPES, DEFAULT_STRATEGY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE, CardSet,
+from .common import (ACTION_TYPES, DEFAULT_STRATEGY, END_FORTY, NAME, SCENARIOS_DIR, SEAT_COUNTS, STRATEGIES, TITLE, CardSet,
                      CZError, Setup, check_strategy)
 from .config import parse_setup, variant_name
 from .play import narrate, play_games
@@ -27,6 +27,23 @@ QUICK_STUDY_PLAN = PACKAGE_DIR / "study_quick.toml"  # ... --quick
 # draws its own PDF and PNG charts from a study folder (simcore.games.Game.extension).
 STUDY_PLANS = {"main": STUDY_PLAN, "quick": QUICK_STUDY_PLAN}
 EXTENSIONS = {"report": "reports.games.counting_zzzzs"}
+
+# The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns). A seat's
+# win rate splits a shared win (Z15.2, Z16.2); "won or shared" counts every game the seat is among the winners.
+COLUMNS = {
+    "seat": (("mean_score", "score", ".2f"), ("mean_dreams", "dreams", ".2f"),
+             ("mean_dream_elements", "dream elements", ".2f"), ("mean_scored_dreams", "scored dreams", ".2f"),
+             ("mean_winners", "won or shared", "pct")),
+    "game": (("mean_turns", "turns", ".2f"), ("share_end_forty", "ends at 40 points", "pct", ("end", END_FORTY)),
+             ("mean_deck_left", "cards left in the deck", ".2f")),
+}
+
+
+def deck_of(setup: Setup) -> tuple[str, int]:
+    """The cards a setup plays: the card file's name (``base``: the shipped cards) and its copies in all."""
+    shipped = load_cards(None)
+    cards = setup.cards if setup.cards is not None else shipped
+    return ("base" if cards == shipped else cards.source), cards.total
 
 
 def variants(players: int) -> tuple[str, ...]:

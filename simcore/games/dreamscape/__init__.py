@@ -225,6 +225,22 @@ EXTENSIONS = {
 STUDY_PLANS = {"main": PACKAGE_DIR / "studies" / "main.toml", "quick": PACKAGE_DIR / "studies" / "quick.toml"}
 
 
+# The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns).
+COLUMNS = {
+    "seat": (("mean_score", "score", ".2f"), ("mean_z", "Z cards", ".2f"), ("mean_turns", "turns", ".2f")),
+    "game": (("mean_game_length", "turns", ".2f"), ("aborted", "aborted games", ",d")),
+}
+
+
+def deck_of(setup: Setup) -> tuple[str, int]:
+    """The deck a setup plays: ``base`` or its swaps (R1.4) for the default composition, else the deck file
+    it came from (with its swaps), and its card count."""
+    deck = setup.deck()
+    if setup.cards is None or setup.cards.source == "default deck":
+        return deck.label, len(deck)
+    return (setup.cards.source if deck.label == "base" else f"{setup.cards.source} {deck.label}"), len(deck)
+
+
 GAME = Game(
     name=NAME,
     title=TITLE,
@@ -248,4 +264,6 @@ GAME = Game(
     restrict=restrict_strategy,
     study_plans=STUDY_PLANS,
     extensions=EXTENSIONS,
+    columns=COLUMNS,
+    deck_of=deck_of,
 )

@@ -18,6 +18,20 @@ from .play import narrate, play_games
 STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
 EXTENSIONS = {"report": "reports.games.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
 
+# The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns).
+COLUMNS = {
+    "seat": (("mean_wake", "wakefulness at the end", ".2f"),),
+    "game": (("mean_turns", "turns", ".2f"), ("mean_deck_left", "cards left in the deck", ".2f")),
+    "solo_win": "stays asleep",
+}
+
+
+def deck_of(setup: Setup) -> tuple[str, int]:
+    """The fragment cards a setup plays (P1.2): the card file's name (``base``: the shipped cards) and count."""
+    shipped = load_cards(None)
+    cards = setup.cards if setup.cards is not None else shipped
+    return ("base" if cards == shipped else cards.source), len(cards)
+
 
 def variants(players: int) -> tuple[str, ...]:
     """The rules a comparison may set side by side: the base game, then the Lucid Dreams expansion (P9)."""
