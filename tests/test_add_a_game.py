@@ -123,7 +123,7 @@ def test_the_copys_engines_agree_decision_by_decision(site, players, variant):
 # ------------------------------------------------------------------------------------- the lab's commands
 
 
-def test_simulate_and_tournament_through_the_lab(site):
+def test_simulate_compare_and_tournament_through_the_lab(site, tmp_path):
     from analyses import lab
 
     game = registry.get_game("goofspiel")
@@ -131,6 +131,14 @@ def test_simulate_and_tournament_through_the_lab(site):
     direct = credit(game, 3, "carry", ["match"] * 3, 4, 500).mean(axis=0)
     np.testing.assert_allclose([s["win_rate"] for s in sim["seats"]], direct)
     assert sum(direct) == pytest.approx(1.0)                                       # G5.2
+    # the lab's own comparison rows (the folder summary every game without one of its own gets)
+    rows = {r["metric"]: r for r in lab.compare("goofspiel", players=2, games=300, seed=5,
+                                                  out=tmp_path / "cmp", progress=False).iter_rows(named=True)}
+    assert (rows["game_length"]["baseline_value"], rows["game_length"]["variant_value"]) == (13, 13)   # G5.1
+    base = credit(game, 2, "base", ["match", "match"], 5, 300)[:, 0]
+    carry = credit(game, 2, "carry", ["match", "match"], 5, 300)[:, 0]
+    assert rows["first_seat_win"]["baseline_value"] == pytest.approx(base.mean())
+    assert rows["first_seat_win"]["variant_value"] == pytest.approx(carry.mean())
     table = lab.tournament_data("goofspiel", strategies=["random", "search@4"], players=2, games=60, seed=2)
     top = table["standings"][0]
     assert {r["strategy"] for r in table["standings"]} == {"random", "search@4"} and top["strategy"] == "search@4"
@@ -147,14 +155,15 @@ def test_the_cli_plays_compares_studies_and_reports_the_copy(site, tmp_path):
     np.testing.assert_allclose([s["win_rate"] for s in sim["seats"]], direct)
     assert sim["mean_turns"] == 13                                # ace to king: 13 rounds (G5.1)
 
+    # compare prints the folder's summary as the game's report writes it: Goofspiel's base-against-carry table
     out = json.loads(cli(site, "compare", "--game", "goofspiel", "-p", "2", "--games", "400", "--out",
                          str(tmp_path / "cmp"), "--json", cwd=tmp_path).stdout)
-    rows = {r["metric"]: r for r in out["compare"]}
-    assert (rows["game_length"]["baseline_value"], rows["game_length"]["variant_value"]) == (13, 13)
     base = credit(game, 2, "base", ["match", "match"], 1, 400)[:, 0]
     carry = credit(game, 2, "carry", ["match", "match"], 1, 400)[:, 0]
-    assert rows["first_seat_win"]["baseline_value"] == pytest.approx(base.mean())
-    assert rows["first_seat_win"]["variant_value"] == pytest.approx(carry.mean())
+    (row,) = out["carry"]
+    assert (row["players"], row["strategies"]) == (2, "match")
+    assert (row["base_win"], row["carry_win"]) == (pytest.approx(base.mean()), pytest.approx(carry.mean()))
+    assert row["change"] == pytest.approx(carry.mean() - base.mean())
 
     tour = json.loads(cli(site, "tournament", "--game", "goofspiel", "-p", "2", "--strategy", "random", "--strategy", "match",
                           "-n", "100", "--json", cwd=tmp_path).stdout)
