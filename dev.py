@@ -5,8 +5,11 @@
     python3 dev.py test      # create .venv if needed, install with test extras, run every test
     python3 dev.py setup     # only create/refresh .venv and compile the engine
 
-Each command compiles the engine into numba's on-disk cache right after an install (``dreamscape
-warmup``, timed), so the first real command answers in seconds instead of looking hung.
+``setup`` and ``test`` compile what the main study plays into numba's on-disk cache right after an
+install (``dreamscape warmup``: two processes, timed, each part announced), so the first real command
+answers in seconds instead of looking hung. ``study`` leaves the compile to the study itself, which
+starts playing as soon as the expert bot's game loop is compiled and compiles the search loop in the
+background meanwhile.
 
 Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
 The virtual environment is reinstalled whenever pyproject.toml changes.
@@ -27,8 +30,11 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".dreamscape-installed"
 
 
-def ensure_environment() -> None:
-    """Create .venv and install the package with its test, dask and docs extras when missing or stale."""
+def ensure_environment(warm: bool = True) -> None:
+    """Create .venv and install the package with its test, dask and docs extras when missing or stale.
+
+    ``warm``: compile the engine right after an install (``dreamscape warmup``).
+    """
     if sys.version_info < (3, 11):
         sys.exit(f"dev.py: Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
@@ -43,7 +49,8 @@ def ensure_environment() -> None:
     STAMP.write_text(wanted)
     # numba compiles the fast engine into its on-disk cache here, once per install, and says how long it
     # took, so the first real command answers in seconds instead of looking hung for a minute.
-    subprocess.run([str(BIN / "dreamscape"), "warmup"], cwd=ROOT, check=True)
+    if warm:
+        subprocess.run([str(BIN / "dreamscape"), "warmup"], cwd=ROOT, check=True)
 
 
 def main(argv: list[str]) -> int:
@@ -53,7 +60,7 @@ def main(argv: list[str]) -> int:
     command, extra = argv[0], argv[1:]
     if command == "test":  # no spare process (warm start, simcore/warmstart.py) left waiting after a test run
         os.environ["DREAMSCAPE_SERVER"] = "off"
-    ensure_environment()
+    ensure_environment(warm=command != "study")  # the study compiles what it plays, playing meanwhile
     if command == "setup":  # the install above compiled the engine; warmup again reports (or rebuilds) the cache
         return subprocess.call([str(BIN / "dreamscape"), "warmup", *extra], cwd=ROOT)
     if command == "study":

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from analyses.study.warmup import COMPILE_NOTICE, STRATEGY_NOTICE
+from analyses.study.warmup import STRATEGY_NOTICE, is_compile_line
 
 NOTICE_HEAD, NOTICE_TAIL = STRATEGY_NOTICE.split("{}")
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def bot(tmp_path: Path, name: str, body: str) -> str:
 
 def is_compile_notice(line: str) -> bool:
     """The documented notice before numba compiles (analyses.study.warmup), printed ahead of any outcome."""
-    return line in (COMPILE_NOTICE,) or (line.startswith(NOTICE_HEAD) and line.endswith(NOTICE_TAIL))
+    return is_compile_line(line) or (line.startswith(NOTICE_HEAD) and line.endswith(NOTICE_TAIL))
 
 
 def assert_one_line(result: subprocess.CompletedProcess, *words: str) -> str:

@@ -267,19 +267,46 @@ def test_compiling_a_user_strategy_is_announced_once_on_stderr(tmp_path):
     assert "compiling" not in second.stderr.decode()
 
 
-@pytest.mark.slow  # an empty numba cache: the engine and the built-in strategies compile, about 2 min on 2 cores
+@pytest.mark.slow  # an empty numba cache: the plain game loop and the built-in strategies compile, about 1 min on 2 cores
 def test_a_cold_cache_says_so_in_one_line_and_its_rate_counts_play_only(tmp_path):
-    from analyses.study.warmup import COMPILE_NOTICE
+    from analyses.study.warmup import is_compile_line
 
-    result = dreamscape("simulate", "--players", "3", "--games", "1000",
+    result = dreamscape("simulate", "--players", "3", "--games", "1000", "--strategy", "random",
                         env={"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DREAMSCAPE_SERVER": "off"})
     assert result.returncode == 0, result.stderr
-    assert result.stderr.decode().splitlines() == [COMPILE_NOTICE]  # the built-ins compile under the same line
+    before, after = result.stderr.decode().splitlines()  # one line before the compile, one with its time
+    assert before.startswith("compiling ") and "game loop" in before and "search" not in before
+    assert is_compile_line(after) and re.search(r"compiled in \d+ s", after)
     assert any((tmp_path / "numba").iterdir())  # it did compile, into the empty cache
+    entries = {p.name.split(".")[1].rsplit("-", 1)[0] for p in (tmp_path / "numba").rglob("batch.*.nbi")}
+    assert "run_chunk" in entries and not entries & {"run_chunk_search", "run_chunk_rollout"}  # only what it played
+    assert not list((tmp_path / "numba").rglob("isearch.*.nbi"))  # nothing of the search player compiled
     head = result.stdout.decode().splitlines()[0]
     seconds, rate = re.search(r", ([\d.]+) s \(([\d,]+) games/s\)$", head).groups()
     # Compilation takes a minute or more: 1,000 games over it would be under 20 games/s and over 50 s.
     assert float(seconds) < 5 and int(rate.replace(",", "")) > 1000
+
+
+def test_the_main_study_needs_the_loops_the_warmup_compiles():
+    # dev.py's warm-up compiles the main study's game loops and no other: every bot of main.toml runs on one of
+    # them, and each of them is used (a search seat needs the search loop, the others the plain one).
+    import tomllib
+
+    from analyses.study.warmup import MAIN_LOOPS
+    from simcore.games.dreamscape import STUDY_PLANS
+    from simcore.games.dreamscape.bots.api import load_strategy
+    from simcore.games.dreamscape.fast.batch import chunk_loop
+    from simcore.games.dreamscape.fast.runner import strategy_args
+
+    study = tomllib.loads(STUDY_PLANS["main"].read_text())
+    bots = set()
+    for config in study["configs"]:
+        for key in ("strategy", "tournament", "rotate", "strategies"):
+            value = config.get(key, [])
+            bots.update([value] if isinstance(value, str) else value)
+    assert {"expert", "strong", "linear", "greedy", "search:expert@8:late"} <= bots
+    loops = {chunk_loop(strategy_args([load_strategy(b)] * 2)[-2], 2) for b in bots}
+    assert loops == set(MAIN_LOOPS) == {"plain", "search"}
 
 
 def test_engine_cache_state_is_read_without_compiling():
@@ -333,3 +360,56 @@ def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engin
     captured = capsys.readouterr()
     assert captured.err.strip().endswith(WORKER_NOTICE) and "Dask worker" in WORKER_NOTICE
     assert captured.out == ""
+
+
+def test_every_other_game_announces_its_compile_in_the_same_two_lines(monkeypatch):
+    # Pleasant Dreams, Counting Zzzzs (and any game without a hook of its own): one line before the compile, with
+    # the estimate, one after it with the time; the compile is one game played and thrown away, before any timing.
+    from analyses.study import warmup
+    from simcore.games import get_game
+
+    for name in ("pleasant-dreams", "counting-zzzzs"):
+        game = get_game(name)
+        played, lines = [], []
+        monkeypatch.setattr(warmup, "game_engine_compiled", lambda g: False)
+        fake = type("FakeGame", (), {})()
+        for attr in ("name", "title", "seat_counts", "default_strategy", "parse_setup", "check_strategy"):
+            setattr(fake, attr, getattr(game, attr))
+        fake.play_games = lambda setup, seats, seed, first, n, engine: played.append((len(seats), first, n, engine))
+        seconds = warmup.ready_game_engine(fake, lines.append)
+        assert played == [(max(game.seat_counts), 0, 1, "fast")] and seconds is not None
+        title = game.title + ("'" if game.title.endswith("s") else "'s")
+        assert lines[0] == f"compiling {title} fast engine once ({warmup.about(warmup.GAME_COMPILE_ESTIMATE_S)} on 2 cores)…"
+        assert re.fullmatch(rf"{re.escape(title)} fast engine compiled in \d+ s \(.*\)", lines[1])
+        assert all(warmup.is_compile_line(line) for line in lines) and len(lines) == 2
+        monkeypatch.setattr(warmup, "game_engine_compiled", lambda g: True)
+        assert warmup.ready_game_engine(fake, lines.append) is None and len(lines) == 2  # cached: nothing said
+
+
+def test_a_loop_compile_is_announced_once_before_and_after(monkeypatch):
+    # The engine's notice: a loop that is neither loaded nor cached is compiled on one throw-away game between two
+    # lines, once per process; a loaded loop says nothing.
+    from simcore.games.dreamscape.fast import SimConfig, runner, simulate
+
+    said = []
+    monkeypatch.setattr(runner, "_ANNOUNCED", set())
+    runner.set_loop_notice(lambda label, seconds, done: said.append((label, done)))
+    try:
+        simulate(SimConfig(players=2), 3, 1, "greedy")  # loaded or in the on-disk cache: silent
+        assert said == []
+        monkeypatch.setattr(runner, "cached_entries", lambda kernel: 0)
+
+        class Cold:  # the plain loop as if never compiled: no signature in this process
+            signatures = []
+
+            def __call__(self, *args):
+                return runner.run_chunk(*args)
+
+        monkeypatch.setitem(runner.LOOP_KERNELS, "plain", Cold())
+        monkeypatch.setattr(runner, "chunk_kernel", lambda modes, n: runner.LOOP_KERNELS["plain"])
+        a = simulate(SimConfig(players=2), 3, 1, "greedy")
+        b = simulate(SimConfig(players=2), 3, 1, "greedy")
+        assert said == [("game loop", False), ("game loop", True)]  # once, before and after
+        assert (a.score == b.score).all()  # the throw-away game changed nothing
+    finally:
+        runner.set_loop_notice(None)

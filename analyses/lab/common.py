@@ -87,14 +87,19 @@ def prepare(game, progress: bool | None = None, say: Callable[[str], None] = std
             interrupts: bool = False) -> None:
     """Apply ``progress`` (None: bars only on a terminal) and let the game ready its engine.
 
-    A game whose engine compiles on first use says so once, before it starts
-    (Project Dreamscape: :func:`analyses.games.dreamscape.commands.prepare_engine`);
-    ``interrupts`` (the process is a console command): Ctrl-C also stops compiled code.
+    A game whose engine compiles on first use says so once, before it starts, and how long it took
+    (Project Dreamscape: :func:`analyses.games.dreamscape.commands.prepare_engine`, per game loop;
+    every other game: :func:`analyses.study.warmup.ready_game_engine`, compiled here so that no
+    timed run counts it); ``interrupts`` (the process is a console command): Ctrl-C also stops compiled code.
     """
     set_progress(progress)
     ready = own(game, "prepare_engine")
     if ready is not None:
         ready(lambda line: notice(line, say), interrupts)
+    else:
+        from analyses.study.warmup import ready_game_engine
+
+        ready_game_engine(game, lambda line: notice(line, say))
 
 
 def default_players(game) -> int:

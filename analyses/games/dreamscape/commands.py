@@ -15,42 +15,51 @@ from pathlib import Path
 
 
 def prepare_engine(notice: Callable[[str], None], interrupts: bool = False) -> None:
-    """Announce the engine's compile (a cold numba cache) before it starts, and a strategy's when it loads.
+    """Announce a game loop's compile (a cold numba cache) before it starts, and a strategy's when it compiles.
 
-    ``interrupts``: the process is a console command, so Ctrl-C also stops
-    numba code (:func:`simcore.interrupts.install`).
+    Only the game loop a run needs compiles, on its first use, between a line
+    with its estimate and a line with the time it took
+    (:func:`analyses.study.warmup.loop_notice`). ``interrupts``: the process
+    is a console command, so Ctrl-C also stops numba code
+    (:func:`simcore.interrupts.install`).
     """
-    from analyses.study.warmup import COMPILE_NOTICE, STRATEGY_NOTICE, engine_compiled
+    from analyses.study.warmup import STRATEGY_NOTICE, loop_notice
     from simcore.games.dreamscape.bots.guard import set_compile_notice as set_guard_notice
+    from simcore.games.dreamscape.fast.runner import set_loop_notice
     from simcore.games.dreamscape.fast.strategies import set_compile_notice
 
     if interrupts:
         from simcore import interrupts as handlers
 
         handlers.install()
-    if not engine_compiled():  # a cold cache: one line, and the built-in strategies compile under it too
-        notice(COMPILE_NOTICE)
-        set_compile_notice(None)
-        set_guard_notice(None)
-        import simcore.games.dreamscape.bots.builtins  # noqa: F401 - compiles the built-ins' callbacks now, silently
+    set_compile_notice(None)  # the built-ins' small callbacks compile (a few seconds, once) without a line each
+    set_guard_notice(None)
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401
+
+    set_loop_notice(loop_notice(notice))
     set_compile_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
     set_guard_notice(lambda where: notice(STRATEGY_NOTICE.format(where)))
 
 
 def warm_local(backend: str, scheduler: str | None, notice: Callable[[str], None]) -> None:
-    """Load (or compile) the kernels before a run's progress bar starts, so it counts play only.
+    """Load (or compile) the game loops before a run's progress bar starts, so it counts play only.
 
-    A local Dask cluster's workers share this machine's numba cache: compiling
-    here first means they only load it. Workers of a running scheduler may
-    have a cold cache of their own: say so, since their compile is silent.
+    The loops are the main study's (:data:`analyses.study.warmup.MAIN_LOOPS`);
+    a cached one only loads. Locally the study starts playing once the plain
+    loop is ready and the search loop compiles in the background
+    (:func:`analyses.study.warmup.warm_study`). A local Dask cluster's workers
+    share this machine's numba cache: every loop is compiled here first, so
+    they only load it. Workers of a running scheduler may have a cold cache of
+    their own: say so, since their compile is silent.
     """
-    from analyses.study.warmup import WORKER_NOTICE, warm_run
-    from simcore.games.dreamscape.fast import SimConfig
+    from analyses.study.warmup import MAIN_LOOPS, WORKER_NOTICE, engine_compiled, warm_study, warm_up
 
     if backend == "dask" and scheduler is not None:
         notice(WORKER_NOTICE)
-    elif backend in ("local", "dask"):
-        warm_run(SimConfig(players=3), ["greedy"])
+    elif backend == "local":
+        warm_study(notice, MAIN_LOOPS)
+    elif backend == "dask" and not engine_compiled(MAIN_LOOPS):
+        warm_up(notice, MAIN_LOOPS)
 
 
 def load_bots(specs: Iterable[str]) -> list[str]:
@@ -118,9 +127,9 @@ def conformance(paths: list[Path] | None, engine: str) -> dict:
 
 def warm_up(say: Callable[[str], None]) -> dict:
     """``dreamscape warmup``: the engine and every built-in strategy compiled (or loaded) once."""
-    from analyses.study.warmup import engine_compiled, warm_up as warm
+    from analyses.study.warmup import MAIN_LOOPS, engine_compiled, warm_up as warm
 
-    already = engine_compiled()
+    already = engine_compiled(MAIN_LOOPS)
     return {"seconds": warm(say=say), "already_compiled": already}
 
 

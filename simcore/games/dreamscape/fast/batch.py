@@ -35,7 +35,7 @@ from simcore.games.dreamscape.fast.layout import (
     seat_base,
 )
 from simcore.fast_rng import decision_state, shuffle, stream_state
-from simcore.games.dreamscape.fast.scratch import MD_SCORE, MODE_ROLLOUT, new_work, trace_start
+from simcore.games.dreamscape.fast.scratch import MD_SCORE, MODE_ROLLOUT, MODE_SEARCH, new_work, trace_start
 from simcore.games.dreamscape.fast.isearch import any_search, collect_game_search, play_game_search
 from simcore.games.dreamscape.fast.script import script_running
 from simcore.games.dreamscape.fast.search import play_game_rollout, playout_buffers
@@ -93,37 +93,99 @@ def any_rollout(modes, n_seats):
     return False
 
 
+# Three entry points play a chunk, one per kind of game loop: a run compiles only the one its seats need
+# (``chunk_kernel``). The search loop (the search player, the strong bot) is most of the engine's compile
+# time, the rollout loop a part; a run of random, greedy, linear, expert or hand-written bots needs neither.
+# Each plays every game exactly as a single entry point with all three branches would (same streams, same
+# kernels), so which one runs changes no number.
+
+
 @njit(cache=True, parallel=True)
 def run_chunk(
     cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game,
     s0, s1, s2, s3, modes, weights,
     score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
 ):
-    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel.
+    """Play games ``first_game .. first_game + n - 1`` (n = len(length_out)) in parallel, no seat searching or rolling out.
 
     ``modes`` int64[4, 4] (per seat: score mode, rollout policy mode,
     playouts per option, kinds a MODE_CALL strategy is called at) and ``weights`` float64[4, N_FEATURES] (MODE_LINEAR
     weights / linear rollout policies) come from :func:`simcore.games.dreamscape.fast.runner.strategy_args`.
+    A run with a Mode.ROLLOUT or Mode.SEARCH seat goes to :func:`run_chunk_rollout` / :func:`run_chunk_search`
+    (:func:`chunk_kernel` picks).
     """
     n = length_out.shape[0]
     c = cards_a.shape[0]
     strats = (s0, s1, s2, s3)
-    rollout = any_rollout(modes, n_seats)
-    search = any_search(modes, n_seats)
     for i in prange(n):
         rng = np.empty(1, dtype=np.uint64)
         rng[0] = stream_state(key, first_game + i)  # the deal stream
         st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
         wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
-        if search:
-            play_game_search(st, wk, fw, strats, modes, weights)
-        elif rollout:
-            play_game_rollout(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
-        else:
-            play_game(st, wk, fw, strats)
+        play_game(st, wk, fw, strats)
         game_results(
             st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
         )
+
+
+@njit(cache=True, parallel=True)
+def run_chunk_rollout(
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game,
+    s0, s1, s2, s3, modes, weights,
+    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
+):
+    """:func:`run_chunk` for a run with a Mode.ROLLOUT seat (flat Monte Carlo) and none searching."""
+    n = length_out.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)  # the deal stream
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
+        wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
+        play_game_rollout(st, wk, fw, strats, playout_buffers(st, wk, fw, modes))
+        game_results(
+            st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+        )
+
+
+@njit(cache=True, parallel=True)
+def run_chunk_search(
+    cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, key, first_game,
+    s0, s1, s2, s3, modes, weights,
+    score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out,
+):
+    """:func:`run_chunk` for a run with a Mode.SEARCH seat (the search player or the strong bot)."""
+    n = length_out.shape[0]
+    c = cards_a.shape[0]
+    strats = (s0, s1, s2, s3)
+    for i in prange(n):
+        rng = np.empty(1, dtype=np.uint64)
+        rng[0] = stream_state(key, first_game + i)  # the deal stream
+        st = start_game(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knobs, rng)
+        wk, fw = new_work(c, decision_state(key, first_game + i), 0, 0, modes, weights)  # no trace
+        play_game_search(st, wk, fw, strats, modes, weights)
+        game_results(
+            st, n_seats, i, score_out, z_out, turns_out, win_out, length_out, aborted_out, perf_out, chain_out, held_out
+        )
+
+
+CHUNK_LOOPS = ("plain", "rollout", "search")  # the game loops of run_chunk, run_chunk_rollout, run_chunk_search
+
+
+def chunk_loop(modes: np.ndarray, n_seats: int) -> str:
+    """The game loop a run needs (one of :data:`CHUNK_LOOPS`), as play_one picks it: search, else rollout, else plain."""
+    seats = np.asarray(modes)[MD_SCORE, :n_seats]
+    if (seats == MODE_SEARCH).any():
+        return "search"
+    if (seats == MODE_ROLLOUT).any():
+        return "rollout"
+    return "plain"
+
+
+def chunk_kernel(modes: np.ndarray, n_seats: int):
+    """The chunk entry point of a run with these seat modes (:func:`chunk_loop`)."""
+    return {"plain": run_chunk, "rollout": run_chunk_rollout, "search": run_chunk_search}[chunk_loop(modes, n_seats)]
 
 
 @njit(cache=True)

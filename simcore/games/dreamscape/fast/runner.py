@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.games.dreamscape.decks import Deck, build_deck, check_deck_fits
-from simcore.games.dreamscape.fast.batch import collect_chunk, run_chunk
+from simcore.games.dreamscape.fast.batch import chunk_kernel, chunk_loop, collect_chunk, run_chunk, run_chunk_rollout, run_chunk_search
 from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
 from simcore.games.dreamscape.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.games.dreamscape.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
@@ -24,7 +24,7 @@ from simcore.games.dreamscape.fast.scratch import (
     EXPERT_WIDTH, LOOK_OFF, LOOK_VALUE, MD_DECIDES, MD_LOOKAHEAD, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MD_SKIP, MODE_EXPERT, N_MD,
 )
 from simcore.games.dreamscape.cards import CODES
-from simcore.games.dreamscape.fast.strategies import get_record, weights_for
+from simcore.games.dreamscape.fast.strategies import cached_entries, get_record, weights_for
 from simcore.games.dreamscape.rules import MAX_PLAYERS, MIN_PLAYERS, Options
 
 
@@ -203,6 +203,65 @@ def _alloc(n: int, players: int, n_cards: int) -> tuple[np.ndarray, ...]:
     )
 
 
+# ============================================================================ compiling a game loop, announced
+
+# Seconds each game loop takes to compile on its own: numba compiles on one core, and these are the CPU
+# seconds of a cold compile measured 2026-11-27 (plain 81 s, search 139 s, where the whole engine of one
+# entry point took 165 s; docs/research/2026-11-27-compile-once-per-loop.md). The rollout loop's was not
+# measured on its own: put at the plain loop's plus its playouts. Only used to say how long a compile will
+# take, before it starts; the time it took is said after it.
+COMPILE_ESTIMATE_S = {"plain": 80.0, "rollout": 110.0, "search": 140.0}
+LOOP_KERNELS = {"plain": run_chunk, "rollout": run_chunk_rollout, "search": run_chunk_search}
+LOOP_LABELS = {"plain": "game loop", "rollout": "flat Monte Carlo loop", "search": "search loop"}
+
+_LOOP_NOTICE: list[Callable[[str, float, bool], None]] = []
+_ANNOUNCED: set[str] = set()
+
+
+def set_loop_notice(notice: Callable[[str, float, bool], None] | None) -> None:
+    """Have ``notice(label, seconds, done)`` called around the compile of a game loop (None: silent).
+
+    Before the compile: ``done`` False and ``seconds`` the estimate
+    (:data:`COMPILE_ESTIMATE_S`); after it: ``done`` True and the measured
+    seconds. Called at most once per loop and process, and only when the loop
+    is not in numba's cache (loading it is not announced).
+    """
+    _LOOP_NOTICE[:] = [notice] if notice is not None else []
+
+
+def loop_compiled(loop: str) -> bool:
+    """Whether game loop ``loop`` (:data:`CHUNK_LOOPS`) is loaded in this process or in numba's on-disk cache."""
+    kernel = LOOP_KERNELS[loop]
+    return bool(kernel.signatures) or cached_entries(kernel) > 0
+
+
+_PENDING: dict[str, Callable[[], None]] = {}
+
+
+def set_pending_compile(loop: str, wait: Callable[[], None]) -> None:
+    """Game loop ``loop`` is being compiled into numba's cache by another process: ``wait()`` before its first run.
+
+    A run needing it then waits for that process and loads its machine code
+    instead of compiling the same loop a second time.
+    """
+    _PENDING[loop] = wait
+
+
+def _compile_announced(loop: str, kernel, args: tuple, fns: list, players: int, n_cards: int) -> None:
+    """Compile ``kernel`` on one throw-away game first, between the two notices, when it is about to compile."""
+    if not _LOOP_NOTICE or loop in _ANNOUNCED or kernel.signatures or cached_entries(kernel) > 0:
+        return
+    import time
+
+    _ANNOUNCED.add(loop)
+    say = _LOOP_NOTICE[0]
+    say(LOOP_LABELS[loop], COMPILE_ESTIMATE_S[loop], False)
+    t0 = time.perf_counter()
+    kernel(*args, *fns, *_alloc(1, players, n_cards))  # results thrown away: every game plays from its own streams
+    clear_fault()  # a failing user strategy fails again in the chunk itself, where it is reported
+    say(LOOP_LABELS[loop], time.perf_counter() - t0, True)
+
+
 def iter_chunks(
     config: SimConfig,
     n_games: int,
@@ -230,8 +289,15 @@ def iter_chunks(
     labels = card_labels(config.deck)
     key = seed_key(seed)
     knobs = knob_vector(config.options, config.players)
+    loop = chunk_loop(fns[-2], config.players)
+    run_chunk = chunk_kernel(fns[-2], config.players)  # only the game loop these seats need is compiled
     done = 0
     clear_fault()
+    args = (a, b, config.players, bool(config.options.sleep_token), bool(config.options.shifting_tokens), knobs, key)
+    wait = _PENDING.pop(loop, None)
+    if wait is not None:
+        wait()
+    _compile_announced(loop, run_chunk, args + (first_game,), fns, config.players, len(a))
     while done < n_games:
         n = min(chunk_size, n_games - done)
         out = _alloc(n, config.players, len(a))
