@@ -25,10 +25,11 @@ except ImportError:  # pragma: no cover - older typer on top of click
 from typer.core import TyperGroup
 
 from simcore.faults import StrategyFault
+from simcore.files import error_line
 from simcore.games import DEFAULT_GAME, GAME_NAMES, game_input_errors, get_game
 from simcore.rng import MAX_GAMES, MAX_SEED
 
-DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a study folder's write that failed: it resumes
 _PROCESS = {"console": False}  # set when the app runs as a program: it owns the process (Ctrl-C handlers)
 
 
@@ -90,10 +91,8 @@ class OneLineErrors(TyperGroup):
 
 
 def one_line(exc: Exception) -> str:
-    """The line of an input error; a full disk names the file and what to do."""
-    if isinstance(exc, OSError):
-        return f"disk full writing {exc.filename or 'a study file'}: free some space and run the same command again to resume"
-    return str(exc)
+    """The line of an input error, cut to a readable length; a failed study write names the file and says resume."""
+    return error_line(exc)
 
 
 app = typer.Typer(
@@ -449,7 +448,7 @@ def exploit(
     players: option(Optional[list[int]], "--players", "-p", help="Player count, 2 to 4 (repeatable; default 2, 3, 4).") = None,
     variant: option(Optional[list[str]], "--variant", help="Variant (repeatable; default base and sleep-token).") = None,
     games: option(int, "--games", "-n", min=1, max=MAX_GAMES, help="Games per cell (player count x variant x seat), 1 to 10**12.") = 1000,
-    playouts: option(Optional[list[int]], "--playouts", "-k", help="Playouts per option of the search player (K of search:NAME@K; default 8). Repeat for the budget ladder: -k 4 -k 8 -k 16 also gives what each doubling gains.") = None,
+    playouts: option(Optional[list[int]], "--playouts", "-k", min=1, max=10_000, help="Playouts per option of the search player (K of search:NAME@K, 1 to 10,000; default 8). Repeat for the budget ladder: -k 4 -k 8 -k 16 also gives what each doubling gains.") = None,
     phases: option(Optional[str], "--phases", help="Game phases the search player searches (early, mid, late joined with +, e.g. late: "
                          "search:NAME@K:late), optionally with the decision kinds it searches there (late:buy+perform: "
                          "search:NAME@K:late:buy+perform); default every decision.") = None,
@@ -475,7 +474,7 @@ def train(
     deck: DeckOpt = None,
     iterations: option(int, "--iterations", help="expert: expert iterations (self-play, then a fit).") = 3,
     games: option(Optional[int], "--games", "-n", help="Self-play games (expert: 400 per iteration; strong: 120,000).") = None,
-    playouts: option(int, "--playouts", "-k", help="expert: playouts per option of the search player in self-play (K).") = 4,
+    playouts: option(int, "--playouts", "-k", min=1, max=10_000, help="expert: playouts per option of the search player in self-play (K, 1 to 10,000).") = 4,
     check_games: option(int, "--check-games", help="expert: games per seat of each iteration's check (0: none).") = 2000,
     trees: option(int, "--trees", help="strong: boosting rounds of the value (trees).") = 100,
     leaves: option(int, "--leaves", help="strong: at most this many leaves per tree.") = 63,

@@ -23,9 +23,14 @@ Rules that keep it safe and invisible:
 
 * One spare per *key*: the Python executable, the project folder, the
   size and modification time of every source and data file of the project,
-  and the environment variables that act at import time (``NUMBA_*``,
-  ``PYTHON*``, ``OMP_*``, ``DREAMSCAPE_*``). A spare loaded from other code or
-  settings is never used: an edit of the engine gets a new spare.
+  the environment variables that act at import time (``NUMBA_*``,
+  ``PYTHON*``, ``OMP_*``, ``DREAMSCAPE_*``), and the process's resource
+  limits (``ulimit``) and user and group ids. A spare loaded from other code or
+  settings is never used: an edit of the engine gets a new spare, and a
+  command run under other limits or dropped privileges finds no spare of its
+  key, so it runs in its own process (and leaves a spare with its limits).
+  The spare checks the limits the command sends once more and declines a
+  command whose limits differ from its own.
 * The socket lives in a folder only this user can enter (mode 0700, owned by
   the user, not a symbolic link), else warm start stays off.
 * A command hands over only after the spare has answered and it has said go;
@@ -35,6 +40,9 @@ Rules that keep it safe and invisible:
 * A spare waits at most :data:`IDLE_SECONDS` (``DREAMSCAPE_SERVER_IDLE``),
   then exits. ``DREAMSCAPE_SERVER=off`` turns warm start off (the test suite
   does, except its own tests of it).
+* What the command writes to stderr reaches the user as it would from a
+  process of its own: an unexpected error prints its traceback and exits 1,
+  never a silent exit.
 * If the waiting command itself is killed with SIGKILL, the spare sees its
   connection close and interrupts the command (SIGINT), as Ctrl-C would.
 
@@ -46,6 +54,7 @@ import fcntl
 import hashlib
 import json
 import os
+import resource
 import signal
 import socket
 import stat
@@ -104,11 +113,31 @@ def socket_folder() -> Path | None:
     return folder
 
 
-def source_key(root: Path, env: dict | None = None) -> str:
-    """What a spare must share with a command to run it: interpreter, code on disk, import-time settings."""
+def process_limits() -> dict[str, list[int]]:
+    """This process's resource limits (``ulimit``: soft and hard) and user and group ids.
+
+    A command run under other limits or dropped privileges must not run in a
+    spare started without them (a spare's limits are those of the command
+    that started it).
+    """
+    limits = {}
+    for name in sorted(n for n in dir(resource) if n.startswith("RLIMIT_")):
+        try:
+            limits[name] = list(resource.getrlimit(getattr(resource, name)))
+        except (OSError, ValueError):
+            continue
+    ids = [os.getuid(), os.geteuid(), os.getgid(), os.getegid()]
+    limits["ids"] = ids + sorted(os.getgroups())
+    return limits
+
+
+def source_key(root: Path, env: dict | None = None, limits: dict | None = None) -> str:
+    """What a spare must share with a command to run it: interpreter, code on disk, import-time settings, limits."""
     env = os.environ if env is None else env
+    limits = process_limits() if limits is None else limits
     h = hashlib.sha256()
     h.update(f"{sys.executable}\0{sys.version}\0{root}\0".encode())
+    h.update(json.dumps(limits, sort_keys=True).encode())
     files = [root / "cli.py"]
     for name in SOURCE_FOLDERS:
         for folder, dirs, names in os.walk(root / name):
@@ -158,7 +187,8 @@ def hand_over(root: Path, argv: Sequence[str]) -> int | None:
         conn.connect(str(path))
         umask = os.umask(0o022)
         os.umask(umask)
-        header = json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask}).encode()
+        header = json.dumps({"argv": list(argv), "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
+                             "limits": process_limits()}).encode()
         socket.send_fds(conn, [len(header).to_bytes(8, "big")], [0, 1, 2])
         conn.sendall(header)
         pid = int.from_bytes(_recv_exact(conn, 8), "big")
@@ -207,12 +237,24 @@ def hand_over(root: Path, argv: Sequence[str]) -> int | None:
 
 # ----------------------------------------------------------------------------- the spare
 
+OWN_FILE_PREFIXES = ("/dev/fd/", "/proc/self/fd/", "/dev/stdin", "/proc/self/")
+
+
+def names_own_files(argv: Sequence[str]) -> bool:
+    """An argument names a file only this process can open: its own descriptors (``--cards <(cat cards.toml)``).
+
+    A spare is another process: ``/dev/fd/63`` there is not the caller's pipe ("no such file"), so such a
+    command runs in its own process.
+    """
+    return any(prefix in arg for arg in argv for prefix in OWN_FILE_PREFIXES)
+
+
 def console(root: Path, app: Callable[[], None], entry: str, wanted: bool) -> None:
     """A console command: handed to a waiting spare when ``wanted`` and warm start is on, else run here.
 
     After a command run here, a spare loads while the user reads its answer, for the next command.
     """
-    if not wanted or not enabled():
+    if not wanted or not enabled() or names_own_files(sys.argv[1:]):
         app()
         return
     code = hand_over(root, sys.argv)
@@ -258,12 +300,15 @@ def serve_one(root: Path, warm: Callable[[], None], run: Callable[[list[str]], i
     path = socket_path(root)
     if path is None:
         return
-    lock_file = open(path.with_suffix(".lock"), "w")
+    # "a": opening must not truncate the pid another spare of this key wrote (``server --stop`` reads it);
+    # only the spare that holds the lock rewrites it
+    lock_file = open(path.with_suffix(".lock"), "a")
     try:
         fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:  # another spare of this key is loading or waiting
         lock_file.close()
         return
+    lock_file.truncate(0)
     lock_file.write(str(os.getpid()))
     lock_file.flush()
     warm()
@@ -294,6 +339,8 @@ def serve_one(root: Path, warm: Callable[[], None], run: Callable[[list[str]], i
         if len(fds) != 3 or len(msg) != 8:
             return
         request = json.loads(_recv_exact(conn, int.from_bytes(msg, "big")))
+        if request.get("limits") != process_limits():  # closing before the pid: the command runs in its own process
+            return
         conn.sendall(os.getpid().to_bytes(8, "big"))
         if _recv_exact(conn, 1) != GO:
             return
@@ -327,6 +374,16 @@ def serve_one(root: Path, warm: Callable[[], None], run: Callable[[list[str]], i
         code = run(sys.argv[1:])
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, (int, type(None))):  # sys.exit("text") prints the text, as Python does
+            print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C outside the command's own handling: what the command line says for it
+        print("dreamscape: interrupted", file=sys.stderr)
+        code = 130
+    except BaseException:  # noqa: BLE001 - what Python prints for an uncaught error, before os._exit skips it
+        import traceback
+
+        traceback.print_exc()
+        code = 1
     finally:
         finished.set()  # from here on a closed connection is the normal end, not a killed command
         try:

@@ -152,7 +152,7 @@ def test_missing_and_unreadable_files(tmp_path):
         load_cards(tmp_path / "nope.toml")
     path = tmp_path / "latin1.toml"
     path.write_bytes("name = \"caf\xe9\"".encode("latin-1"))
-    with pytest.raises(CZError, match="cannot read it"):
+    with pytest.raises(CZError, match="latin1.toml: not UTF-8 text"):
         load_cards(path)
 
 

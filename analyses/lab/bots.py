@@ -11,6 +11,7 @@ import polars as pl
 
 from analyses.lab.common import (LabInputError, check_players, claimed, check_study_numbers, deal, default_out, default_players,
                                  game_of, own, prepare, run_study_plan, writable_file, writable_folder)
+from analyses.lab.validate import check_arguments
 from analyses.study.progress import progress_bar
 from simcore.games import DEFAULT_GAME
 
@@ -52,6 +53,7 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
     ``strategies`` default to the game's own tournament field, else its built-in bots;
     ``out``: also a study folder (one configuration per seating), resumed when it exists.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.model import RunConfig
     from analyses.study.studyfile import StudyPlan
     from analyses.tools.tournament import run_tournament, schedule, tournament_from_study
@@ -98,6 +100,7 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
 def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,
                games: int = 2000, seed: int = 1, **options) -> dict:
     """:func:`tournament_data` with ``standings`` and ``payoff`` as polars DataFrames (one row per strategy)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     data = tournament_data(game, strategies, players, games=games, seed=seed, **options)
     return {**data, "standings": pl.DataFrame(data["standings"]), "payoff": pl.DataFrame(data["payoff"])}
 
@@ -108,6 +111,7 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
             interrupts: bool = False) -> dict:
     """How strong is a bot? Per player count, variant and seat, the win rate the search player gains over it."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.tools.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS
 
     the = game_of(game)
@@ -143,6 +147,7 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
              seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
              interrupts: bool = False) -> dict:
     """Restricted play: how much a seat loses when its bot may never take one kind of action."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("restrictions", "restrict")
     run = own(the, "restrict") or generic_restrict
@@ -215,6 +220,7 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
           check_games: int = 2000, seed: int = 1, progress: bool | None = None, interrupts: bool = False,
           strategy: str = "expert") -> dict:
     """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     if strategy != "expert":
         raise LabInputError(f"--strategy trains expert or strong, got {strategy!r}")
     games = 400 if games is None else games
@@ -240,6 +246,7 @@ def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int
                  deck: Path | None = None, games: int | None = None, trees: int = 100, leaves: int = 63, seed: int = 1,
                  progress: bool | None = None, interrupts: bool = False) -> dict:
     """Train the strong bot's value of a position (needs the game's ``train_strong``); the file goes to ``out``."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     run = own(the, "train_strong")
     if run is None:
@@ -269,6 +276,7 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
          budget: int = 200, games_per_eval: int = 3000, field: str = "greedy,chain,economist,spoiler", seed: int = 1,
          progress: bool | None = None, interrupts: bool = False) -> dict:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (needs the game's ``tuner``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("tuner", "tune")
     prepare(the, progress, interrupts=interrupts)
@@ -295,6 +303,7 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
               target: float = 5.0, trials: int = 600, games: int = 2000, verify: int = 10_000, candidates: int = 5,
               seed: int = 1, out: Path | None = None, progress: bool | None = None, interrupts: bool = False) -> dict:
     """Search rules knobs for the smallest change that brings the seat spread under ``target`` (needs ``knobs``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.model import RunConfig
     from analyses.study.studyfile import StudyPlan
 

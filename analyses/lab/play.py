@@ -8,6 +8,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
+from analyses.lab.validate import check_arguments
 from analyses.study.progress import progress_bar
 from simcore.games import DEFAULT_GAME
 
@@ -57,6 +58,7 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         ``seats`` (one row per seat: strategy, win rate and its 95% interval, means), the run's
         totals, ``seconds`` and ``games_per_s`` (the same as ``dreamscape simulate --json``).
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     if options is not None:
         out, backend, scheduler, workers = options.out, options.backend, options.scheduler, options.workers
         seed, chunk_size, progress, interrupts = options.seed, options.chunk_size, options.progress, options.interrupts
@@ -108,6 +110,7 @@ def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 
     Every scalar of the run (game count, variant, seed, ...) is a column of every row;
     ``win_low``/``win_high`` are the 95% interval of ``win_rate``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     summary = simulate_summary(game, players, games, seed, **options)
     if "seats" not in summary:  # written to a study folder: its seat table
         from analyses.lab.studies import open_study
@@ -135,6 +138,7 @@ def conformance(game: str = DEFAULT_GAME, paths: Sequence[Path] | None = None, e
     plays each file through :meth:`simcore.games.Game.check_scenario`, by default
     the game's own scenarios.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     runner = own(the, "conformance")
     if runner is not None:
@@ -180,6 +184,7 @@ def scenario_files(paths: Sequence[Path]) -> list[Path]:
 
 def decks(game: str = DEFAULT_GAME, deck: Path | None = None, swaps: str = "all") -> dict:
     """The game's swap decks (Project Dreamscape: the Controlled Study decks, R1.4): ``source``, ``rows``, ``decks``."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     swapper = the.extension("card_swaps", "decks")
     return swapper.swap_deck_table(the.load_cards(deck), swaps)
@@ -187,6 +192,7 @@ def decks(game: str = DEFAULT_GAME, deck: Path | None = None, swaps: str = "all"
 
 def strategies(game: str = DEFAULT_GAME) -> dict:
     """The game's built-in strategies: ``default`` (every command's bot) and ``strategies`` (name, description)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     listed = own(the, "strategy_rows")
     rows = listed() if listed is not None else sorted(the.strategies().items())
@@ -197,6 +203,7 @@ def strategies(game: str = DEFAULT_GAME) -> dict:
 
 def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:
     """Compile the game's fast engine (and bots) into numba's cache once; how long it took."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     import time
 
     the = game_of(game)
@@ -217,6 +224,7 @@ def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -
 
 def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], None] = stderr_line) -> dict:
     """Games/s of the game's engines and its cold and warm start (a game with its own benchmark)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     measure = own(the, "bench")
     if measure is not None:  # a game with more to time than its engines (Project Dreamscape: the strategy hook)
@@ -232,6 +240,7 @@ def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], No
 def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies: Sequence[str] | None = None,
                **setup_words):
     """``(game, setup, bots)`` of ``dreamscape play``: the bots are the reference engine's (the narrated game)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     setup, _ = setup_of(the, players, **setup_words)
     known = the.reference_strategies(setup)

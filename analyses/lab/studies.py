@@ -18,6 +18,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, claimed, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
 from simcore.games import DEFAULT_GAME
@@ -54,6 +55,7 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
     ``variants`` default to the rules variants the game declares for comparison;
     the baseline is ``baseline``, else the first. Needs the game's ``variants``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("variants", "compare")
     opts = _folder_options(options, **folder)
@@ -83,6 +85,7 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
                  precision: float | None = None, max_games: int = 200_000, aggregate_only: bool = True,
                  cards: Path | None = None, options: FolderOptions | None = None, **folder) -> Path:
     """Sweep the game's swap decks x player counts x rules options into a study folder (needs ``card_swaps``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     swapper = the.extension("card_swaps", "sweep")
     opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
@@ -108,6 +111,7 @@ def solo_folder(game: str = DEFAULT_GAME, strategies: Sequence[str] | None = Non
                 max_games: int = 1_000_000, aggregate_only: bool = False, cards: Path | None = None,
                 options: FolderOptions | None = None, **folder) -> Path:
     """The solo game's score bands per strategy and variant into a study folder (needs ``solo_bands``)."""
+    check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("solo_bands", "solo")
     opts = _folder_options(options, **folder)
@@ -130,6 +134,7 @@ def compare(game: str = DEFAULT_GAME, players: int | Sequence[int] | None = None
     The rows of ``dreamscape compare --json``'s ``compare`` table; the folder is
     ``out`` (or a default one, said on stderr). See :func:`compare_folder`.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     counts = [players] if isinstance(players, int) else players
     folder = compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
     data = open_study(folder).data
@@ -189,9 +194,28 @@ def summary_data(folder: str | Path) -> dict:
     the = game_of(folder_game(folder))
     mine = the.extension("analyses")
     summarize = getattr(mine, "summary_data", None)
-    if summarize is None:
+    if summarize is None and the.extension("study") is None:  # the generic chunks: Pleasant Dreams, Counting Zzzzs
+        return seats_summary(folder)
+    if summarize is None:  # the lab's full summary reads the columns of the game's own study chunks (sum_z)
         from analyses.study.summary import summary_data as summarize
     return summarize(folder)
+
+
+def seats_summary(folder: str | Path) -> dict:
+    """The summary every game's study folder has: its request and each configuration's seats' wins.
+
+    The lab's full summary reads the per-seat columns that Project Dreamscape's own study chunks write
+    (``sum_z``, turns): a game played through the generic chunks gets this one (``open_study`` on a
+    Counting Zzzzs folder raised KeyError 'sum_z', on a Pleasant Dreams simulate folder 'sum_score').
+    """
+    from analyses.study.folder import check_study, folder_game, seat_totals
+
+    m = check_study(folder)
+    totals = seat_totals(folder)
+    return {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
+            "configs": len(m.configs), "games": m.total_games(),
+            "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+                                   pl.col("sum_win").alias("wins")).to_dicts()}
 
 
 def check_folder_game(folder: Path, game: str | None) -> None:
@@ -262,6 +286,7 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
               for part in plan.parts if part.configs]
     lines += [f"  {r.label}: {r.strategy} on every seat, {r.games:,} games per deck (the headline swap decks, "
               "chosen once the swaps are played)" for r in plan.recheck]
+    lines += [f"  {line}" for line in plan.meta.get("left_out", [])]  # variants the given deck cannot play
     return lines
 
 
@@ -314,6 +339,7 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     Path
         The study folder; the report is ``report.pdf`` inside, the charts ``charts/*.png``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     plan = study_plan(game, quick, config, seed, cards)
     # the registry's default game keeps the folder names its studies always had (out/study-<date>[-quick])
     named = config if config is not None else (None if plan.game == GameDeal.default() else f"{plan.game.game}-study")
@@ -360,6 +386,7 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     ``options`` (or its fields as keywords): the study folder (default ``out/study-<date>...``), backend,
     seed, progress. Returns ``folder``, ``report`` (None when none was written) and ``charts``.
     """
+    check_arguments(locals())  # the command line's bounds, named by parameter
     opts = (options or FolderOptions(**folder)).check()
     out, seed, backend, scheduler, workers = opts.out, opts.seed, opts.backend, opts.scheduler, opts.workers
     from analyses.study.backends import make_backend

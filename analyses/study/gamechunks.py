@@ -141,7 +141,11 @@ def game_rows_frame(result: dict, config: RunConfig) -> pl.DataFrame:
 
 def cards_text(path: str | Path | None) -> str | None:
     """The text of a ``--cards`` file, as a study keeps it (None: the game's own cards)."""
-    return None if path is None else Path(path).read_text(encoding="utf-8")
+    from analyses.study.model import StudyError
+    from simcore.files import read_text_file
+
+    # through the same reader as the cards played: a pipe (--cards <(...)) is read once, and this is its text
+    return None if path is None else read_text_file(path, "card file", StudyError)
 
 
 def simulate_game(game, setup, strategies, games: int, seed: int, chunk_size: int, progress=None,

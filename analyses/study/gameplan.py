@@ -37,14 +37,13 @@ plays them; only what a configuration is comes from the game. A file::
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from analyses.study.gamechunks import cards_text, load_game
 from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.stats.precision import DEFAULT_MAX_GAMES
 from analyses.study.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, text_list, whole_number
-from simcore.files import read_text_file
+from simcore.files import parse_toml, read_text_file
 from simcore.games import CAPABILITIES, DEFAULT_GAME
 from simcore.rng import MAX_SEED
 
@@ -59,10 +58,7 @@ def file_game(path: str | Path) -> str:
     """The ``game`` a study file names (the default game when it names none)."""
     path = Path(path)
     text = read_text_file(path, "study file", StudyError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"{path}: not valid TOML ({exc})") from None
+    data = parse_toml(text, str(path), StudyError)  # nesting and integer-length limits: one line
     game = data.get("game", DEFAULT_GAME)
     if not isinstance(game, str):
         raise StudyError(f"{path}: game must be a text, e.g. \"pleasant-dreams\"")
@@ -110,7 +106,7 @@ def restricted_seatings(game, bot: str, actions: list[str] | None, players: int,
     return out
 
 
-def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
+def _group(game, group: dict, where: str, cards, left_out: list[str] | None = None) -> list[RunConfig]:
     unknown = set(group) - GROUP_KEYS
     if unknown:
         raise StudyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(GROUP_KEYS))})")
@@ -125,7 +121,16 @@ def _group(game, group: dict, where: str, cards) -> list[RunConfig]:
     try:
         for variant in variants:
             for p in players:
-                setup = game.setup(p, variant) if cards is None else game.parse_setup(p, variant, cards)
+                try:
+                    setup = game.setup(p, variant) if cards is None else game.parse_setup(p, variant, cards)
+                except game.errors as exc:
+                    # a variant the game's own cards play but the given deck cannot (remove=6 of a deck with
+                    # 4 Wake Ups): left out with one line, not a refused study (issue #44)
+                    if cards is None or left_out is None:
+                        raise
+                    game.setup(p, variant)
+                    left_out.append(f"{variant} at {p} players left out: {exc}")
+                    continue
                 name = game.variant_name(setup)
                 if "strategies" in group:
                     seatings = [tuple(text_list(group, "strategies", where))]
@@ -172,10 +177,7 @@ def load_game_study_file(path: str | Path, seed: int | None = None, cards: str |
     """Read another game's study file (see the module docstring); ``seed`` and ``cards`` override the file's."""
     path = Path(path)
     text = read_text_file(path, "study file", StudyError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"{path}: not valid TOML ({exc})") from None
+    data = parse_toml(text, str(path), StudyError)  # nesting and integer-length limits: one line
     where = str(path)
     unknown = set(data) - TOP_KEYS
     if unknown:
@@ -207,13 +209,15 @@ def load_game_study_file(path: str | Path, seed: int | None = None, cards: str |
     configs: dict[str, RunConfig] = {}
     config_games: dict[str, int] = {}
     parts: list[PlanPart] = []
+    left_out: list[str] = []
     for i, group in enumerate(groups, start=1):
         label = f"{where}: [[configs]] #{i}"
         part_label = group.get("label", f"group {i}")
         if not isinstance(part_label, str):
             raise StudyError(f"{label}: label must be a text")
         part_games = whole_number(group, "games", label, 1)
-        group_configs = _group(game, {k: v for k, v in group.items() if k not in ("label", "games")}, label, card_list)
+        group_configs = _group(game, {k: v for k, v in group.items() if k not in ("label", "games")}, label, card_list,
+                               left_out)
         for c in group_configs:
             config_games[c.id] = max(config_games.get(c.id, 0), part_games or games or DEFAULT_GAMES)
         new = [c for c in group_configs if c.id not in configs]
@@ -224,6 +228,8 @@ def load_game_study_file(path: str | Path, seed: int | None = None, cards: str |
     solver = _solver(game, data.get("solver"), where)
     if solver is not None:
         meta["solver"] = solver
+    if left_out:
+        meta["left_out"] = list(dict.fromkeys(left_out))  # the configurations the given deck cannot play
     plan = StudyPlan(configs=list(configs.values()), games=games, precision=precision,
                      max_games=whole_number(data, "max_games", where, 1) or DEFAULT_MAX_GAMES,
                      seed=seed if seed is not None else (file_seed if file_seed is not None else 1),

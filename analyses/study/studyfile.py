@@ -56,7 +56,6 @@ from __future__ import annotations
 import hashlib
 import sys
 import json
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +68,7 @@ from analyses.study.folder import Study
 from analyses.games.dreamscape.sweep import sweep_variants
 from analyses.tools.tournament import schedule
 from simcore.games.dreamscape.decks import DeckError, DeckSpec, load_spec
-from simcore.files import read_text_file
+from simcore.files import parse_toml, read_text_file
 from simcore.rng import MAX_GAMES, MAX_SEED
 from simcore.games.dreamscape.variants import VariantError, check_variant_fits, parse_variant
 
@@ -367,10 +366,7 @@ def load_study_file(path: str | Path, seed: int | None = None) -> StudyPlan:
     """Read a designer's study file (see the module docstring); ``seed`` overrides the file's."""
     path = Path(path)
     text = read_text_file(path, "study file", StudyError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StudyError(f"{path}: not valid TOML ({exc})") from None
+    data = parse_toml(text, str(path), StudyError)  # nesting and integer-length limits: one line
     where = str(path)
     unknown = set(data) - TOP_KEYS - GROUP_KEYS
     if unknown:

@@ -211,7 +211,8 @@ def summary_output(folder, as_json: bool) -> list[str]:
     if as_json:
         data = {"game": NAME, "seed": manifest.seed, **{k: v.to_dicts() for k, v in t.items()}}
         return [json.dumps(data, default=float)]
-    return [f"Counting Zzzzs study {folder}: {configs.height} configurations, seed {manifest.seed}", "",
+    return [f"Counting Zzzzs study {folder}: {configs.height} configurations, seed {manifest.seed}",
+            *manifest.meta.get("left_out", []), "",  # variants the study's deck cannot play (analyses.study.gameplan)
             *(("\u2605 " if f.significant else "") + f.text for f in findings(t))]
 
 
@@ -235,6 +236,7 @@ def build_report(folder, pdf=None, png_dir=None) -> ReportFiles:
              ("Simulation time", f"{duration_text(seconds)} playing chunks ({games / seconds:,.0f} games/s)" if seconds else "-"),
              ("Cards", "the study's card file (kept in the manifest)" if text
               else "shipped example deck (invented for illustration)"),
+             *[("Left out", line) for line in m.meta.get("left_out", [])],  # variants the deck cannot play
              ("Conventions", "rules as played in interpretations Z1-Z18; every estimate with its 95% interval; seat 1 "
                              "plays first; a shared win counts 1/k to each winner (Z15.2, Z16.2)")]
     files = write_report(folder, pdf, out, pdf_title=f"Counting Zzzzs balance report: {folder.name}",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from simcore.files import shown
+
 SEARCH = 2  # the kind of the search player: the third bot name
 
 
@@ -24,21 +26,23 @@ def parse_bot_spec(spec: str, bots: Sequence[str], actions: Sequence[str], error
     head, *restrictions = spec.strip().split("/")
     name, at, budget_text = head.partition("@")
     if name not in bots:
-        raise error(f"strategy {spec!r}: unknown bot {name!r} (known: {', '.join(bots)})")
+        raise error(f"strategy {shown(spec)}: unknown bot {name!r} (known: {', '.join(bots)})")
     kind = list(bots).index(name)
     budget = 0
     if kind == SEARCH:
         budget = default_budget
         if at:
-            if not budget_text.isdigit() or not 1 <= int(budget_text) <= max_budget:
-                raise error(f"strategy {spec!r}: K in {bots[SEARCH]}@K must be 1 to {max_budget}")
+            # isdecimal() alone lets superscript and other scripts' digits through ("search@²"), which int() refuses
+            if not (budget_text.isascii() and budget_text.isdecimal()) or len(budget_text) > len(str(max_budget)) \
+                    or not 1 <= int(budget_text) <= max_budget:
+                raise error(f"strategy {shown(spec)}: K in {bots[SEARCH]}@K must be 1 to {max_budget}")
             budget = int(budget_text)
     elif at:
-        raise error(f"strategy {spec!r}: {name} takes no budget @K")
+        raise error(f"strategy {shown(spec)}: {name} takes no budget @K")
     banned = 0
     for r in restrictions:
         if not r.startswith("no-") or r[3:] not in actions:
-            raise error(f"strategy {spec!r}: restriction {r!r} is not /no-ACTION (actions: {', '.join(actions)})")
+            raise error(f"strategy {shown(spec)}: restriction {r!r} is not /no-ACTION (actions: {', '.join(actions)})")
         banned |= 1 << list(actions).index(r[3:])
     return kind, budget, banned
 

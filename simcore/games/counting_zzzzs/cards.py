@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from pathlib import Path
+
+from simcore.files import read_toml_file
 
 from .common import (ACTION_KINDS, BENDS, CANCELS, CARDS_FILE, CONTEXT, ELEMENT_KINDS, FORCE_NEGATIVE,
                      FORCE_POSITIVE, FORCE_THEME0, MAX_COPIES, MAX_MODIFIERS, MAX_TOTAL, MAX_TYPES, MAX_VALUE,
@@ -40,15 +41,10 @@ def load_cards(path: str | os.PathLike | None = None) -> CardSet:
         One line: ``card file F: element card 'Mom': themes: ...`` (the file, the card, the field).
     """
     file = Path(path) if path is not None else CARDS_FILE
-    try:
-        data = tomllib.loads(file.read_text("utf-8"))
-    except FileNotFoundError:
-        raise CZError(f"card file {file}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        if isinstance(exc, tomllib.TOMLDecodeError):
-            raise CZError(f"card file {file}: not valid TOML ({str(exc).splitlines()[0]})") from None
-        raise CZError(f"card file {file}: cannot read it ({type(exc).__name__})") from None
-    return read_cards(data, str(file))
+    if not file.exists() and not file.is_symlink():
+        raise CZError(f"card file {file}: no such file")
+    # size, nesting and integer-length limits, a pipe read once (simcore.files); one line naming the file
+    return read_cards(read_toml_file(file, "card file", CZError, label=f"card file {file}"), str(file))
 
 
 def read_cards(data: dict, file: str = "cards") -> CardSet:

@@ -7,11 +7,12 @@ decision the script has no answer for, and one snapshot format is compared with 
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
+
+from simcore.files import parse_json, read_text_file
 
 from . import reference as R
 from .cards import load_cards
@@ -33,12 +34,10 @@ def row(cards, text) -> int:
 
 
 def load(path) -> dict:
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except FileNotFoundError:
-        raise ScenarioFail(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioFail(f"{path}: not a readable JSON file ({str(exc).splitlines()[0]})") from None
+    if not Path(path).exists() and not Path(path).is_symlink():
+        raise ScenarioFail(f"{path}: no such file")
+    # size and nesting limits (simcore.files); one line naming the file
+    data = parse_json(read_text_file(path, "scenario file", ScenarioFail), str(path), ScenarioFail)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
         raise ScenarioFail(f"{path}: needs an object with a \"setup\"")
     return data
@@ -201,8 +200,12 @@ def fast_state(game: R.Game) -> np.ndarray:
             k = s * R.MAX_DREAM + i
             st[F.DREAM_CARD + k], st[F.DREAM_FORCED + k], st[F.DREAM_FCARD + k] = c, f, fc
         st[F.HOLDER_THEME + s], st[F.HOLDER_CARD + s] = d.holder_theme, d.holder_card
-        st[F.DREAM_PTS + s] = R.dream_points(game.cards, d)
-    F.recount_dreams(st, F.card_table(game.cards))           # the dreams' running tallies (dream_points)
+    cd = F.card_table(game.cards)
+    F.recount_dreams(st, cd)                                 # the dreams' running tallies (dream_points)
+    # each dream's points as the fast engine scores them: a dream woken without a change is scored from this
+    # value, so taking it from the reference engine would leave the fast engine's scoring untested
+    for s in range(game.players):
+        st[F.DREAM_PTS + s] = F.dream_points(st, cd, s, -1, -1, -1)
     return st
 
 

@@ -5,8 +5,9 @@ tables are :mod:`analyses.games.counting_zzzzs`, the report :mod:`reports.games.
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+from simcore.files import read_toml_file
 
 from .common import ACTION_TYPES, CZError
 from .config import parse_setup, variant_name
@@ -19,10 +20,7 @@ QUICK_PLAN = PACKAGE_DIR / "study_quick.toml"
 def plan_configs(path: Path, cards=None) -> tuple[dict, list[dict]]:
     """(the plan's top keys, its configurations: label, variant, players, strategies, games)."""
     from . import check_strategy
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CZError(f"study plan {path}: cannot read it ({str(exc).splitlines()[0]})") from None
+    data = read_toml_file(path, "study plan", CZError, label=f"study plan {path}")  # size, nesting limits
     out = []
     for group in data.get("configs", []):
         players = group.get("players", 3)

@@ -7,7 +7,6 @@ set of swaps.
 """
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -25,7 +24,7 @@ from simcore.games.dreamscape.cards import (
     parse_card,
     type_from_code,
 )
-from simcore.files import read_text_file
+from simcore.files import parse_toml, read_text_file
 from simcore.games.dreamscape.rules import N_POSITIONS
 from simcore.games.dreamscape.scoring import CHAIN_POINTS_TABLE
 
@@ -104,10 +103,7 @@ def load_spec(path: str | Path) -> DeckSpec:
 
 
 def parse_spec(text: str, source: str = "deck file") -> DeckSpec:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DeckError(f"{source}: not valid TOML ({exc})") from None
+    data = parse_toml(text, source, DeckError)  # nesting and integer-length limits: one line, not a traceback
     unknown = set(data) - {"name", "base", "expansion"}
     if unknown:
         raise DeckError(

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 
 import numpy as np
+
+from simcore.files import read_toml_file
 
 
 NAME = "pleasant-dreams"
@@ -78,14 +79,10 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         One line naming the file and the problem.
     """
     file = Path(path) if path is not None else CARDS_FILE
-    try:
-        data = tomllib.loads(file.read_text("utf-8"))
-    except FileNotFoundError:
-        raise PDError(f"card file {file}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PDError(f"card file {file}: cannot read it ({type(exc).__name__})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PDError(f"card file {file}: not valid TOML ({str(exc).splitlines()[0]})") from None
+    if not file.exists() and not file.is_symlink():
+        raise PDError(f"card file {file}: no such file")
+    # size, nesting and integer-length limits, a pipe read once (simcore.files); one line naming the file
+    data = read_toml_file(file, "card file", PDError, label=f"card file {file}")
     cards = data.get("card")
     extra = sorted(set(data) - {"card"})
     if extra:

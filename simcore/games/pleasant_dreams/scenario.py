@@ -7,11 +7,12 @@ game stops at the first decision the script has no answer for, and a common snap
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import numpy as np
+
+from simcore.files import parse_json, read_text_file
 
 from . import reference
 from .common import ACTION_TYPES, CardList, PDError, load_cards, parse_setup
@@ -54,12 +55,10 @@ def face_text(cards: CardList, card: int, side: int) -> str:
 
 
 def load(path) -> dict:
-    try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except FileNotFoundError:
-        raise ScenarioFail(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ScenarioFail(f"{path}: not a readable JSON file ({str(exc).splitlines()[0]})") from None
+    if not Path(path).exists() and not Path(path).is_symlink():
+        raise ScenarioFail(f"{path}: no such file")
+    # size and nesting limits (simcore.files); one line naming the file
+    data = parse_json(read_text_file(path, "scenario file", ScenarioFail), str(path), ScenarioFail)
     if not isinstance(data, dict) or not isinstance(data.get("setup"), dict):
         raise ScenarioFail(f"{path}: needs an object with a \"setup\"")
     return data

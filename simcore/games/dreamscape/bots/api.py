@@ -38,12 +38,15 @@ from pathlib import Path
 import simcore.games.dreamscape.bots.builtins  # noqa: F401
 from simcore.games.dreamscape.fast.strategies import (GAME_PHASES, SEARCH_PLAYOUTS, describe, get_strategy, is_builtin, register_search,
                                      strategy_names)
+from simcore.files import shown
 from simcore.games.dreamscape.bots.errors import StrategyError, error_line
 from simcore.games.dreamscape.bots.linear import load_linear
 from simcore.games.dreamscape.bots.expert import load_expert
 from simcore.games.dreamscape.bots.strong import load_strong
 from simcore.games.dreamscape.bots.registry import SIGNATURE_TEXT, compile_strategy
 from simcore.games.dreamscape.rules import DECISION_KINDS
+
+MAX_SEARCH_PLAYOUTS = 10_000  # K of search:NAME@K (Pleasant Dreams caps its K at 10,000 too); more would take days a move
 
 
 def strategy(name: str, description: str = "", decides: Sequence[str] | None = None) -> Callable:
@@ -95,7 +98,7 @@ def load_strategy(spec: str) -> str:
         return load_strong(spec[len("strong:"):])
     if ":" not in spec:
         raise StrategyError(
-            f"unknown strategy {spec!r} (built-in: {', '.join(builtin_names())}; "
+            f"unknown strategy {shown(spec)} (built-in: {', '.join(builtin_names())}; "
             "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, strong:FILE.npz, search:NAME[@K[:PHASES]])"
         )
     target, func_name = spec.rsplit(":", 1)
@@ -121,26 +124,29 @@ def _load_search(spec: str) -> str:
             phase_text, has_kinds, kind_text = phase_text.partition(":")
             phases = phase_text.split("+")
             if not all(p in GAME_PHASES for p in phases) or len(set(phases)) != len(phases):
-                raise StrategyError(f"strategy {spec!r}: the game phases in search:NAME@K:PHASES are "
+                raise StrategyError(f"strategy {shown(spec)}: the game phases in search:NAME@K:PHASES are "
                                     f"{', '.join(GAME_PHASES)} joined with +, e.g. search:expert@8:late, got {phase_text!r}")
             if has_kinds:
                 kinds = kind_text.split("+")
                 if not all(k in DECISION_KINDS for k in kinds) or len(set(kinds)) != len(kinds):
-                    raise StrategyError(f"strategy {spec!r}: the decision kinds in search:NAME@K:PHASES:KINDS are "
+                    raise StrategyError(f"strategy {shown(spec)}: the decision kinds in search:NAME@K:PHASES:KINDS are "
                                         f"{', '.join(DECISION_KINDS)} joined with +, e.g. search:expert@2:late:buy+perform, "
                                         f"got {kind_text!r}")
     if not inner:
-        raise StrategyError(f"strategy {spec!r}: name the playout strategy, e.g. search:linear or search:linear@16")
+        raise StrategyError(f"strategy {shown(spec)}: name the playout strategy, e.g. search:linear or search:linear@16")
     playouts = SEARCH_PLAYOUTS
     if k_text is not None:
-        if not k_text.isdigit() or int(k_text) < 1:
-            raise StrategyError(f"strategy {spec!r}: playouts K in search:NAME@K must be a whole number >= 1, got {k_text!r}")
+        # ASCII digits only ("@²" passes isdigit() and int() refuses it); K is bounded like the other games' K
+        if not (k_text.isascii() and k_text.isdecimal()) or len(k_text) > len(str(MAX_SEARCH_PLAYOUTS)) \
+                or not 1 <= int(k_text) <= MAX_SEARCH_PLAYOUTS:
+            raise StrategyError(f"strategy {shown(spec)}: playouts K in search:NAME@K must be a whole number 1 to "
+                                f"{MAX_SEARCH_PLAYOUTS:,}, got {k_text[:20]!r}")
         playouts = int(k_text)
     policy = load_strategy(inner)
     try:
         return register_search(policy, playouts, phases, kinds)
     except ValueError as exc:
-        raise StrategyError(f"strategy {spec!r}: {exc}") from None
+        raise StrategyError(f"strategy {shown(spec)}: {exc}") from None
 
 
 def _import_file(path_text: str):

@@ -25,12 +25,12 @@ one file's table everywhere.
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import partial
 from pathlib import Path
 
 import numpy as np
 
+from simcore.files import read_toml_file, write_file
 from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
 from simcore.games.dreamscape.fast.strategies import register_expert
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS, Options
@@ -75,14 +75,8 @@ def variant_of(options: Options) -> str:
 def read_table(path: str | Path) -> tuple[dict, np.ndarray]:
     """(header fields, table) of an expert file; StrategyError in one line if it cannot be used."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise StrategyError(f"expert file {path} cannot be read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise StrategyError(f"expert file {path} is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise StrategyError(f"expert file {path} is not valid TOML ({exc})") from None
+    # size, nesting and integer-length limits, a pipe read once (simcore.files); one line naming the file
+    data = read_toml_file(path, "expert file", StrategyError, label=f"expert file {path}")
     table = empty_table()
     header = {}
     for key, value in data.items():
@@ -119,9 +113,8 @@ def write_table(path: str | Path, table: np.ndarray, header: dict, comment: str 
                 continue
             lines += ["", f"[{kind}.{phase}]"]
             lines += [f"{NAMES[j]} = {float(row[j])!r}" for j in range(N_FEATURES) if row[j] != 0.0 and j in NAMES]
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", "utf-8")
+    text = ("\n".join(lines) + "\n").encode("utf-8")
+    write_file(path, lambda fh: fh.write(text), "expert file", StrategyError)  # whole or not at all, one-line errors
 
 
 def _toml_value(value) -> str:

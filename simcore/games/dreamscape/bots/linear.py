@@ -13,12 +13,11 @@ Missing features weigh 0. ``--strategy linear:FILE.toml`` plays it;
 from __future__ import annotations
 
 import math
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
-from simcore.files import read_text_file
+from simcore.files import parse_toml, read_text_file, write_file
 from simcore.games.dreamscape.fast.strategies import register_linear
 from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.bots.features import N_FEATURES, NAMES
@@ -49,10 +48,7 @@ def read_weights(path: str | Path) -> tuple[str, np.ndarray]:
     """(name, weight vector) of a weights file; StrategyError in one line if it cannot be used."""
     path = Path(path)
     text = read_text_file(path, "linear weights file", StrategyError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StrategyError(f"linear weights file {path} is not valid TOML ({exc})") from None
+    data = parse_toml(text, f"linear weights file {path}", StrategyError)  # nesting and integer-length limits
     if "weights" not in data:
         raise StrategyError(f"linear weights file {path} has no [weights] table")
     return str(data.get("name", path.stem)), weights_from_mapping(data["weights"], str(path))
@@ -65,7 +61,8 @@ def write_weights(path: str | Path, weights: np.ndarray, name: str, comment: str
     for i, value in enumerate(weights):
         if value != 0.0 and i in NAMES:
             lines.append(f"{NAMES[i]} = {float(value):.6g}")
-    Path(path).write_text("\n".join(lines) + "\n", "utf-8")
+    text = ("\n".join(lines) + "\n").encode("utf-8")
+    write_file(path, lambda fh: fh.write(text), "weights file", StrategyError)  # whole or not at all, one-line errors
 
 
 def load_linear(path_text: str) -> str:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import io
 import zipfile
 from collections.abc import Iterator, Mapping
 from functools import partial
@@ -53,6 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore.files import write_file
 from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.fast.strategies import get_record, register_strong
 from simcore.games.dreamscape.fast.value import N_VIEW, pack_trees
@@ -132,11 +134,9 @@ def write_value(path: str | Path, model: ValueModel) -> None:
     """Write ``model`` (meta gets the format, inputs and checksum) as a file :func:`read_value` reads back."""
     path = Path(path)
     meta = dict(model.meta, format=FORMAT, inputs=N_VIEW, trees=model.n_trees, sha256=model.digest())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "wb") as fh:
-        np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)), **model.arrays())
-    tmp.replace(path)  # a reader never sees half a file
+    # whole or not at all: a reader never sees half a file, a full disk leaves no .part behind
+    write_file(path, lambda fh: np.savez_compressed(fh, meta=np.array(json.dumps(meta, sort_keys=True)),
+                                                    **model.arrays()), "strong value file", StrategyError)
 
 
 def read_value(path: str | Path) -> ValueModel:
@@ -144,7 +144,9 @@ def read_value(path: str | Path) -> ValueModel:
     path = Path(path)
     what = f"strong file {path}"
     try:
-        data = np.load(path, allow_pickle=False)
+        raw = _read_value_bytes(path, what)
+        _check_array_headers(raw, what)  # before np.load: a header claiming an enormous array is refused
+        data = np.load(io.BytesIO(raw), allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
             raise StrategyError(f"{what} is one array, not a strong value file (.npz of {', '.join(ARRAYS)} and meta)")
         with data:
@@ -181,6 +183,45 @@ def read_value(path: str | Path) -> ValueModel:
     if model.digest() != meta.get("sha256"):
         raise StrategyError(f"{what}: the checksum does not match its arrays (the file was changed or damaged)")
     return model
+
+
+MAX_VALUE_BYTES = 256 * 1024 * 1024  # a trained value of 100 trees is about a megabyte; this is no such file
+
+
+def _read_value_bytes(path: Path, what: str) -> bytes:
+    """The file's bytes, read once with a size limit (a pipe or device too), else StrategyError in one line."""
+    if not path.exists() and not path.is_symlink():
+        raise FileNotFoundError(path)
+    if path.is_dir():
+        raise IsADirectoryError(path)
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_VALUE_BYTES + 1)
+    if len(data) > MAX_VALUE_BYTES:
+        raise StrategyError(f"{what}: more than {MAX_VALUE_BYTES:,} bytes is too large for a strong value file")
+    return data
+
+
+def _check_array_headers(raw: bytes, what: str) -> None:
+    """Every array's header in the .npz claims no more data than its member holds (else one line)."""
+    if not raw.startswith(b"PK"):
+        return  # not a zip: np.load says what it is
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+        total = 0
+        for info in archive.infolist():
+            total += info.file_size
+            if total > MAX_VALUE_BYTES:
+                raise StrategyError(f"{what}: its arrays unpack to more than {MAX_VALUE_BYTES:,} bytes")
+            if not info.filename.endswith(".npy"):
+                continue
+            with archive.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) \
+                    else np.lib.format.read_array_header_2_0
+                shape, _fortran, dtype = read_header(member)
+                claimed = int(np.prod(shape, dtype=object)) * dtype.itemsize
+                if claimed > info.file_size:
+                    raise StrategyError(f"{what}: array {info.filename[:-4][:40]!r} claims {claimed:,} bytes "
+                                        f"(shape {str(shape)[:60]}), but the file holds {info.file_size:,}")
 
 
 def _check_arrays(what: str, a: dict) -> None:
