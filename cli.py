@@ -26,7 +26,7 @@ from typer.core import TyperGroup
 
 from simcore.faults import StrategyFault
 from simcore.files import error_line
-from simcore.games import DEFAULT_GAME, GAME_NAMES, game_input_errors, get_game
+from analyses.games import DEFAULT_GAME, game_input_errors, game_names, get_game
 from simcore.rng import MAX_GAMES, MAX_SEED
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a study folder's write that failed: it resumes
@@ -98,7 +98,7 @@ def one_line(exc: Exception) -> str:
 app = typer.Typer(
     cls=OneLineErrors,
     help="Balance lab for tabletop card games: simulations, variant comparisons, bot studies and designer reports "
-         f"({', '.join(GAME_NAMES)}).",
+         f"({', '.join(game_names())}).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -121,9 +121,9 @@ def _game_option(value: str | None) -> str | None:
     return value
 
 
-GameOpt = option(str, "--game", is_eager=True, callback=_game_option, help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}).")
+GameOpt = option(str, "--game", is_eager=True, callback=_game_option, help=f"The game: {' or '.join(game_names())} (default {DEFAULT_GAME}).")
 AnyGameOpt = option(Optional[str], "--game", is_eager=True, callback=_game_option,
-    help=f"The game: {' or '.join(GAME_NAMES)} (default {DEFAULT_GAME}, or the --config file's / the folder's).")
+    help=f"The game: {' or '.join(game_names())} (default {DEFAULT_GAME}, or the --config file's / the folder's).")
 PlayersOpt = option(Optional[int], "--players", "-p", help="Number of players (1: solo); default 3 where the game allows it, else its largest.")
 PlayerCountsOpt = option(Optional[list[int]], "--players", "-p", help="Player count (repeatable).")
 SeedOpt = option(int, "--seed", "-s", min=0, max=MAX_SEED, help="Random seed, 0 to 2**64-1; the same seed gives the same games.")

@@ -28,7 +28,7 @@ class ReportWing(Protocol):
     Attributes
     ----------
     game : str
-        The game's registry name (``simcore.games.GAME_NAMES``), e.g. ``"counting-zzzzs"``.
+        The game's registry name (:func:`analyses.games.game_names`), e.g. ``"counting-zzzzs"``.
     topics : mapping of str to str
         The findings' topic keys and their headings, in page order (:attr:`Finding.topic`).
     tables : callable

@@ -17,7 +17,7 @@ import analyses.study.folder as study_folder
 from analyses.study.folder import load_manifest
 from cli import app
 from cli_checks import assert_one_line_error
-from simcore.games import get_game
+from analyses.games import get_game
 
 runner = CliRunner()
 

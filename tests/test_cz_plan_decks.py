@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyses.study.gameplan import load_any_study_file
-from simcore.games import get_game
+from analyses.games import get_game
 
 CZ = get_game("counting-zzzzs")
 SHIPPED = Path(CZ.study_plans["quick"]).parent / "cards.toml"

@@ -1,5 +1,6 @@
-"""Counting Zzzzs study: the plan files read into configurations, the analysis tables against numbers worked
-out by hand on small made-up results, and the quick study end to end (PDF, PNG, CSV)."""
+"""Counting Zzzzs study: the plan files read into configurations by the lab's one study-file reader, the
+analysis tables against numbers worked out by hand on small made-up results, and the quick study end to end
+through the lab's pipeline (study folder, PDF, PNG, CSV)."""
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ from analyses.stats.intervals import wilson
 from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN
 from simcore.games.counting_zzzzs.common import empty_results
 from simcore.games.counting_zzzzs.config import parse_setup
-from simcore.games.counting_zzzzs.study import plan_configs
+from analyses.study.gameplan import load_any_study_file
 
 
 T_975_3DF = 3.182446  # the 97.5% quantile of Student's t with 3 degrees of freedom (any t table)
@@ -34,9 +35,9 @@ def made_up(players: int, winners: list[int], turns: list[int], end: list[int], 
 
 def test_plans_hold_every_question():
     for path in (STUDY_PLAN, QUICK_STUDY_PLAN):
-        data, configs = plan_configs(path)
-        assert data["game"] == "counting-zzzzs"
-        keys = {(c["players"], c["variant"], tuple(c["strategies"])) for c in configs}
+        plan = load_any_study_file(path)
+        assert plan.game.game == "counting-zzzzs"
+        keys = {(c.players, c.variant, tuple(c.strategies)) for c in plan.configs}
         for p in (2, 3, 4):
             assert (p, "base", ("greedy",) * p) in keys and (p, "base", ("random",) * p) in keys
             for n in (0, 2, 4, 6):

@@ -353,7 +353,7 @@ def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engin
     # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
     from analyses.lab.common import forget_notices, warm
     from analyses.study.warmup import WORKER_NOTICE
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     forget_notices()  # said at most once per process: a test before may have said it
     warm(get_game("dreamscape"), "dask", "tcp://127.0.0.1:8786")
@@ -366,7 +366,7 @@ def test_every_other_game_announces_its_compile_in_the_same_two_lines(monkeypatc
     # Pleasant Dreams, Counting Zzzzs (and any game without a hook of its own): one line before the compile, with
     # the estimate, one after it with the time; the compile is one game played and thrown away, before any timing.
     from analyses.study import warmup
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     for name in ("pleasant-dreams", "counting-zzzzs"):
         game = get_game(name)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from cli_checks import assert_one_line_error
-from simcore.games import get_game
+from analyses.games import get_game
 
 runner = CliRunner()
 PD = "pleasant-dreams"

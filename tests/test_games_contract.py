@@ -1,4 +1,4 @@
-"""The plug-in interface's contract: every game in GAME_NAMES passes the same checks (pgx's shared API test).
+"""The plug-in interface's contract: every game the registry holds passes the same checks (pgx's shared API test).
 
 Determinism, chunking invariance, both engines equal on a small sample, its
 scenarios on both engines, bad input as one-line errors, result shapes and
@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games import GAME_NAMES, GameError, get_game, game_input_errors
-from simcore.games import get_game
+from analyses.games import GameWing, HOOKS, LabWing, game_input_errors, game_names, get_game, get_wing
+from simcore.games import CAPABILITIES, Game, GameError
 
 SEED = 11
 
 
-@pytest.fixture(params=GAME_NAMES)
+@pytest.fixture(params=game_names())
 def game(request):
     return get_game(request.param)
 
@@ -37,14 +37,15 @@ def same(a: dict, b: dict) -> None:
 
 
 def test_registry_names_every_game_and_refuses_others():
-    assert set(GAME_NAMES) == {"dreamscape", "pleasant-dreams", "counting-zzzzs"}
+    # the lab's own games, in the order commands have always listed them (a designer's game comes after)
+    assert game_names()[:3] == ("dreamscape", "pleasant-dreams", "counting-zzzzs")
     with pytest.raises(GameError) as info:
         get_game("chess")
     assert str(info.value) == "unknown game 'chess' (games: dreamscape, pleasant-dreams, counting-zzzzs)"
 
 
 def test_identity(game):
-    assert game.name in GAME_NAMES
+    assert game.name in game_names()
     assert game.title and game.seat_counts and 2 in game.seat_counts
     assert game.default_strategy in game.strategies()
     assert all(isinstance(d, str) and d and "\n" not in d for d in game.strategies().values())
@@ -226,9 +227,28 @@ def test_declared_restrictions_are_strategies_of_the_game(game):
 
 
 def test_declared_study_plans_and_extensions_exist(game):
-    import importlib.util
-
     for kind, path in game.study_plans.items():
         assert kind in ("main", "quick") and path.is_file(), (kind, path)
-    for capability, module in game.extensions.items():
-        assert importlib.util.find_spec(module) is not None, (capability, module)
+    for capability, load in game.extensions.items():
+        assert capability in CAPABILITIES and load() is not None, capability
+        assert game.has(capability) and game.extension(capability) is not None
+
+
+def test_every_game_has_a_lab_wing_that_keeps_the_protocol(game):
+    """The registry's entry is a GameWing: a simcore Game under the same name, each hook callable or None."""
+    wing = get_wing(game.name)
+    assert isinstance(wing, GameWing) and isinstance(wing.game, Game) and wing.game is game
+    for hook in HOOKS:
+        assert getattr(wing, hook) is None or callable(getattr(wing, hook)), hook
+    assert wing.strategy_note is None or (isinstance(wing.strategy_note, str) and "\n" not in wing.strategy_note)
+    if game.has("report"):  # its entry in dreamscape.reports
+        assert callable(game.extension("report").build_report) and callable(game.extension("report").summary_output)
+
+
+def test_a_protocol_breaking_wing_is_refused():
+    from analyses.games import register
+
+    with pytest.raises(GameError, match="not a game's lab wing"):
+        register(object())
+    with pytest.raises(GameError, match="hook tune of .* is neither callable nor None"):
+        register(LabWing(get_game("counting-zzzzs"), tune="not a function"))

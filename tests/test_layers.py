@@ -6,7 +6,10 @@ later). Within the project no two modules may import each other, directly or
 round a longer loop, and no module uses another module's private (``_x``)
 names. The checks read every module's source (``ast``) and so cost no import;
 one slow test (``-m slow``) also imports each module of ``strategies`` alone
-in a fresh process.
+in a fresh process. An import by name counts as an import: a literal string
+given to ``importlib.import_module`` (or ``__import__``), and the target of every
+entry point ``pyproject.toml`` declares; no string in ``simcore`` names a module
+of a higher layer.
 
 Known offenders that other work removes are listed here explicitly; a new
 offender fails, and a fixed one should be taken off its list.
@@ -69,6 +72,9 @@ class ImportGraph:
 
     def _imports(self, module: str, tree: ast.AST):
         for node in ast.walk(tree):
+            named = imported_by_name(node)
+            if named is not None:
+                yield node.lineno, named, None
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     yield node.lineno, alias.name, None
@@ -176,6 +182,38 @@ class ImportGraph:
         return out
 
 
+def imported_by_name(node: ast.AST) -> str | None:
+    """The module a call imports by a literal name (``importlib.import_module("x.y")``, ``__import__("x")``)."""
+    if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)):
+        return None
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return node.args[0].value if name in ("import_module", "__import__") else None
+
+
+def entry_point_targets(root: Path) -> dict[str, dict[str, str]]:
+    """``pyproject.toml``'s entry points: group -> {name: target module}."""
+    import tomllib
+
+    data = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
+    groups = data.get("project", {}).get("entry-points", {})
+    return {g: {n: t.split(":")[0].strip() for n, t in eps.items()} for g, eps in groups.items()}
+
+
+def upper_module_names(path: Path, own_layer: int) -> list[tuple[int, str]]:
+    """(line, text) of every string constant that is exactly a dotted name in a higher layer (``reports.pdf``,
+    ``analyses.games.x:WING``; a bare word such as ``"strategies"`` is only a word)."""
+    import re
+
+    higher = "|".join(p for p, layer in LAYERS.items() if layer > own_layer)
+    pattern = re.compile(rf"(?:{higher})(?:(?:\.\w+)+(?::\w+)?|:\w+)")
+    tree = ast.parse(path.read_text("utf-8"), str(path))
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and pattern.fullmatch(n.value)
+            and not n.value.endswith(".py")]  # a file name (cli.py), not a module
+
+
 def _dotted(node: ast.AST) -> list[str] | None:
     """``a.b.c`` as ["a", "b", "c"], or None for anything but names and attributes."""
     if isinstance(node, ast.Name):
@@ -200,6 +238,30 @@ def test_no_module_imports_a_higher_layer(graph):
     assert not new, f"imports of a higher layer: {sorted(new)}"
 
 
+def test_entry_points_land_in_their_layer(graph):
+    """Every entry point's target is a project module; a game (dreamscape.games) is its lab wing in
+    analyses/games, a report (dreamscape.reports) sits in the reports layer or below."""
+    groups = entry_point_targets(ROOT)
+    assert set(groups["dreamscape.games"]) >= {"dreamscape", "pleasant-dreams", "counting-zzzzs"}
+    for group, targets in groups.items():
+        for name, target in targets.items():
+            assert graph.resolve(target) == target, f"{group} {name}: {target} is not a project module"
+            if group == "dreamscape.games":
+                assert target.startswith("analyses.games."), (name, target)
+            if group == "dreamscape.reports":
+                assert LAYERS[target.split(".")[0]] <= LAYERS["reports"], (name, target)
+
+
+def test_simcore_names_no_module_of_a_higher_layer():
+    """No string in simcore is the name of an analyses/reports/cli module (a hidden, importlib-loaded dependency)."""
+    found = {}
+    for path in sorted((ROOT / "simcore").rglob("*.py")):
+        hits = upper_module_names(path, LAYERS["simcore"])
+        if hits:
+            found[path.relative_to(ROOT).as_posix()] = hits
+    assert not found, found
+
+
 def test_no_modules_import_each_other(graph):
     new = [sorted(c) for c in graph.cycles() if c not in KNOWN_CYCLES]
     assert not new, f"import cycles: {new}"
@@ -215,20 +277,25 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     """A made-up project with known offences: every check reports exactly those."""
     files = {
         "simcore/__init__.py": "",
-        "simcore/low.py": "def f():\n    from strategies import ok\n    return ok\n",
+        "simcore/low.py": "def f():\n    from strategies import ok\n    return ok, 'strategies'\n",
         "simcore/ok.py": "from . import base\nfrom .base import _ours as fine\n",
         "simcore/base.py": "import simcore.ok\n_ours = simcore.ok._state = 1\n",
         "strategies/__init__.py": "",
         "strategies/top.py": "from strategies.mid import x\nimport strategies.ok as ok\nok._hidden()\n",
         "strategies/mid.py": "from strategies.top import y\nfrom simcore.low import _secret\n",
         "strategies/ok.py": "import simcore.ok\n\ndef _hidden():\n    return simcore.ok\n",
+        "strategies/named.py": "import importlib\n\ndef late():\n    return importlib.import_module('analyses.deep')\n",
+        "analyses/__init__.py": "",
+        "analyses/deep.py": "",
         "cli.py": "from strategies import top\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     made_up = ImportGraph(tmp_path)
-    assert made_up.upward() == {("simcore/low.py", "strategies")}
+    assert made_up.upward() == {("simcore/low.py", "strategies"), ("strategies/named.py", "analyses")}
+    assert upper_module_names(tmp_path / "strategies/named.py", LAYERS["strategies"]) == [(4, "analyses.deep")]
+    assert upper_module_names(tmp_path / "simcore/low.py", LAYERS["simcore"]) == []  # "strategies" alone is a word
     assert sorted(map(sorted, made_up.cycles())) == [["simcore.base", "simcore.ok"], ["strategies.mid", "strategies.top"]]
     assert made_up.private_uses() == {
         ("strategies/mid.py", "simcore.low", "_secret"),

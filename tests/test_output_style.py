@@ -13,7 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from simcore.games import GAME_NAMES, get_game
+from analyses.games import game_names, get_game
+
+GAME_NAMES = game_names()
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

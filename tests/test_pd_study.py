@@ -16,7 +16,7 @@ from analyses.study.model import StudyError
 from analyses.games.pleasant_dreams import pd_summary
 from analyses.study.folder import load_manifest, seat_totals
 from analyses.study.studyfile import run_plan
-from simcore.games import get_game
+from analyses.games import get_game
 
 GAMES = 60
 PLAN = """
@@ -67,7 +67,7 @@ def play(pd, players, variant, bots, n=GAMES, seed=5):
 
 
 def test_restricted_seatings_put_the_restriction_on_each_seat_in_turn():
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     pd = get_game("pleasant-dreams")
     setup = pd.setup(2, "base")
@@ -200,7 +200,7 @@ def test_shipped_plans_load():
 def test_restricted_seatings_of_a_game_without_restricted_play_is_one_line():
     import dataclasses
 
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     pd = get_game("pleasant-dreams")
     bare = dataclasses.replace(pd, restrictions=None, restrict=None)

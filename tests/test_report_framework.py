@@ -21,10 +21,11 @@ from reports.numbers import change_with_interval, mean_with_interval, rate_with_
 
 ROOT = Path(__file__).resolve().parents[1]
 FRAMEWORK = ROOT / "reports"
-# A game package: one game's engine (simcore.games.<game>), analyses (analyses.games...) or report
-# (reports.games.<game>). The registries themselves (simcore.games, reports.games) know no game's code.
-GAME_MODULE = re.compile(r"^(simcore\.games\.\w+|analyses\.games(\.\w+)?|reports\.games\.\w+)(\.|$)")
-GAME_STRING = re.compile(r"\b(simcore\.games\.[a-z_]+|analyses\.games\b|reports\.games\.[a-z_]+)")
+# A game package: one game's engine (simcore.games.<game>), analyses (analyses.games.<game>) or report
+# (reports.games.<game>). The registries themselves (simcore.games, analyses.games, reports.games) know no
+# game's code.
+GAME_MODULE = re.compile(r"^(simcore\.games\.\w+|analyses\.games\.\w+|reports\.games\.\w+)(\.|$)")
+GAME_STRING = re.compile(r"\b(simcore\.games\.[a-z_]+|analyses\.games\.[a-z_]+|reports\.games\.[a-z_]+)")
 
 
 def framework_files() -> list[Path]:
@@ -78,7 +79,7 @@ def test_the_scan_finds_every_kind_of_game_import(tmp_path):
         """Docstrings may name simcore.games.dreamscape."""
         import simcore.games.counting_zzzzs
         from analyses.games.pleasant_dreams import pd_summary
-        from simcore.games import get_game
+        from analyses.games import get_game
         from reports.games import report_wing
 
         def later():
@@ -176,9 +177,9 @@ def test_a_counting_zzzzs_first_player_finding_is_starred_only_when_the_fair_sha
 def test_each_built_in_game_has_one_report_wing():
     from reports.games import report_wing
     from reports.wing import ReportWing
-    from simcore.games import GAME_NAMES
+    from analyses.games import game_names
 
-    for name in GAME_NAMES:
+    for name in game_names():
         wing = report_wing(name)
         assert isinstance(wing, ReportWing) and wing.game == name
         assert wing.topics and all(isinstance(h, str) for h in wing.topics.values())
@@ -186,10 +187,10 @@ def test_each_built_in_game_has_one_report_wing():
 
 def test_the_pyproject_entry_points_name_the_built_in_wings():
     from reports.games import ENTRY_POINT_GROUP, built_in_module
-    from simcore.games import GAME_NAMES
+    from analyses.games import game_names
 
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"][ENTRY_POINT_GROUP]
-    assert declared == {name: f"{built_in_module(name)}:WING" for name in GAME_NAMES}
+    assert declared == {name: f"{built_in_module(name)}:WING" for name in game_names()}
 
 
 def test_a_designers_report_is_found_through_the_entry_point_group(tmp_path, monkeypatch):

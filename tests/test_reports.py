@@ -565,7 +565,7 @@ def test_run_main_study_writes_the_report_and_a_rerun_reuses_the_folder(tmp_path
                     '[[configs]]\nlabel = "rules options"\ngames = 800\nplayers = 3\nvariants = ["base", "sleep-token"]\n'
                     'strategy = "linear"\n'
                     '[[configs]]\nlabel = "solo"\ngames = 400\nplayers = 1\nstrategy = "greedy"\n')
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     monkeypatch.setitem(get_game("dreamscape").study_plans, "quick", tiny)  # the game's declared quick study
     monkeypatch.chdir(tmp_path)

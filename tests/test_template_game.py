@@ -3,7 +3,7 @@ scored by hand from its rules (G1..G7 of its interpretations.md), determinism, a
 contract (tests/test_games_contract.py) applied to its Game object.
 
 The package is imported from its folder (added to sys.path here), as a designer's checkout would be
-before `pip install -e templates/goofspiel`; it is not in the lab's GAME_NAMES.
+before `pip install -e templates/goofspiel`; the tests that need the lab's registry register it for the test.
 """
 from __future__ import annotations
 
@@ -237,11 +237,19 @@ CONTRACT_CHECKS = [name for name, f in vars(contract).items()
                    if name.startswith("test_") and inspect.isfunction(f) and "game" in inspect.signature(f).parameters]
 
 
+@pytest.fixture
+def registered():
+    """The template in the lab's registry for one test (analyses.games.register), as its entry point would."""
+    from analyses.games import register, unregister
+
+    register(GAME)
+    yield GAME
+    unregister(GAME.name)
+
+
 @pytest.mark.parametrize("check", CONTRACT_CHECKS)
-def test_template_passes_the_game_contract(check, monkeypatch, tmp_path):
-    # The contract's identity check reads the registry's names: give it the registry as it will read once
-    # the template is registered, without adding the template to the lab's GAME_NAMES.
-    monkeypatch.setattr(contract, "GAME_NAMES", contract.GAME_NAMES + (GAME.name,))
+def test_template_passes_the_game_contract(check, registered, tmp_path):
+    # The contract's identity check reads the registry's names: the template is registered for the test.
     f = getattr(contract, check)
     kwargs = {"game": GAME, "tmp_path": tmp_path}
     f(**{k: v for k, v in kwargs.items() if k in inspect.signature(f).parameters})
@@ -264,26 +272,21 @@ def test_pyproject_declares_the_entry_points():
     assert meta["tool"]["setuptools"]["packages"] == ["goofspiel"]
 
 
-def test_study_files_read_as_the_lab_reads_them(monkeypatch):
-    import simcore.games as games
+def test_study_files_read_as_the_lab_reads_them(registered):
     from analyses.study.gameplan import load_game_study_file
 
-    monkeypatch.setitem(games._CACHE, GAME.name, GAME)      # registered by hand until the entry point lands
     for kind, path in GAME.study_plans.items():
         plan = load_game_study_file(path)
         assert plan.configs, kind
 
 
-def test_the_lab_plays_the_template_through_its_game_object(monkeypatch):
-    """simulate, tournament, exploit and conformance of the lab, on Goofspiel registered by hand.
-
-    Until the entry-point registry lands the template is put into the registry's cache for this test
-    only; the lab's study report and `compare` wait for the report framework (see docs/guide/add-a-game.md).
+def test_the_lab_plays_the_template_through_its_game_object(registered):
+    """simulate, tournament, exploit and conformance of the lab, on Goofspiel registered for this test
+    (analyses.games.register, as its entry point does once installed); the lab's study report and
+    `compare` wait for the report framework (see docs/guide/add-a-game.md).
     """
-    import simcore.games as games
     from analyses import lab
 
-    monkeypatch.setitem(games._CACHE, GAME.name, GAME)
     sim = lab.simulate_summary("goofspiel", players=3, games=600, seed=1)
     assert sim["title"] == "Goofspiel" and sim["strategies"] == ["match"] * 3 and sim["games"] == 600
     assert abs(sum(seat["win_rate"] for seat in sim["seats"]) - 1) < 1e-9      # shared wins split one win (G5.2)
@@ -296,17 +299,15 @@ def test_the_lab_plays_the_template_through_its_game_object(monkeypatch):
     assert found["strategy"] == "match" and found["search"] == "search@2" and found["rows"]
 
 
-def test_the_quick_study_plays_into_a_study_folder(monkeypatch, tmp_path):
+def test_the_quick_study_plays_into_a_study_folder(registered, tmp_path):
     """The lab's study runner plays study_quick.toml into a checked study folder, game g of each
     configuration being play_games' game g (seed 1). The report waits for the report framework."""
     import polars as pl
 
-    import simcore.games as games
     from analyses.lab.common import run_study_plan
     from analyses.study.folder import check_study
     from analyses.study.gameplan import load_game_study_file
 
-    monkeypatch.setitem(games._CACHE, GAME.name, GAME)
     folder = tmp_path / "quick"
     run_study_plan(GAME, load_game_study_file(GAME.study_plans["quick"]), folder, command="test")
     manifest = check_study(folder)

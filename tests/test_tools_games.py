@@ -22,7 +22,8 @@ from analyses.tools.compare import compare_variants, comparison_variants
 from analyses.tools.exploit import exploit_table
 from analyses.tools.restrict import restrict_table
 from analyses.tools.tournament import run_tournament
-from simcore.games import GameError, get_game
+from analyses.games import get_game
+from simcore.games import GameError
 
 PD = "pleasant-dreams"
 

@@ -1,0 +1,264 @@
+"""The lab's game registry and the written protocol between the lab and a game.
+
+Two halves, one per layer:
+
+* :class:`simcore.games.Game` is what the lab asks of a game: its setups, bots, engines
+  (``play_games``), win credit, scenarios and narration. It lives in the game's
+  ``simcore/games/<game>`` package and names no module of an upper layer.
+* :class:`GameWing` is what a game's *lab wing* (``analyses/games/<game>``) gives the lab: the
+  game itself (``game``, its capabilities of the upper layers loaded by
+  :meth:`~simcore.games.Game.extension`) and the game's own steps of the lab's commands where it
+  has more to say than the generic step (:class:`LabWing`'s hooks; None: the generic one).
+
+Games are registered *from above*: every entry point of the group ``dreamscape.games``
+(:data:`ENTRY_POINTS`; its name is the ``--game`` name, its target the wing object, or just the
+:class:`~simcore.games.Game` of a game with no hooks, which gets a plain :class:`LabWing`) is a game,
+the built-in ones included (``pyproject.toml``), so a designer's game in a package of their own
+is found once that package is installed, without editing the lab. :func:`register` adds a wing
+made at run time (a notebook, a test). Commands list the lab's own games in the order they have
+always listed them (:data:`LISTING_ORDER`), then every other game by name.
+
+A game's report is found the same way, through the group ``dreamscape.reports``
+(:data:`REPORT_ENTRY_POINTS`, same names), so no layer below the reports names a report module.
+
+Listing the names imports no game; a wing (and its ``simcore`` package) loads on first use.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any, Protocol, runtime_checkable
+
+from simcore.games import Game, GameError
+
+ENTRY_POINTS = "dreamscape.games"  # name: the --game name; target: the game's lab wing (a GameWing)
+REPORT_ENTRY_POINTS = "dreamscape.reports"  # name: the --game name; target: the game's report (build_report, summary_output)
+DEFAULT_GAME = "dreamscape"  # the game of a command given no --game (its studies keep their historical folder names)
+# Only the order `--help` and errors list the games in (entry points come sorted by name): a name here without
+# an entry point is skipped, and a game not here is listed after these. Nothing else depends on it.
+LISTING_ORDER = ("dreamscape", "pleasant-dreams", "counting-zzzzs")
+
+
+@runtime_checkable
+class GameWing(Protocol):
+    """What a game's lab wing gives the lab (``analyses/games/<game>``; an entry point of ``dreamscape.games``).
+
+    ``game``
+        The :class:`simcore.games.Game`, with the capabilities its wing implements in the
+        analyses layer declared in :attr:`~simcore.games.Game.extensions` (``study``: its own
+        study chunks; ``analyses``: its findings; ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
+
+    Then one hook per step of a lab command where the game has more to say than the generic
+    step; each is a callable or None (None: the lab's generic step). :class:`LabWing` documents
+    each hook's arguments.
+    """
+
+    game: Game
+    strategy_note: str | None
+    ships_strategies: bool
+    load_study_file: Callable[..., Any] | None
+    after_study: Callable[..., None] | None
+    summary_data: Callable[..., dict] | None
+    prepare_engine: Callable[..., None] | None
+    warm_local: Callable[..., None] | None
+    warm_up: Callable[..., dict] | None
+    bench: Callable[..., dict] | None
+    load_bots: Callable[[Iterable[str]], list[str]] | None
+    simulate_summary: Callable[..., dict] | None
+    conformance: Callable[..., dict] | None
+    strategy_rows: Callable[[], list[tuple[str, str]]] | None
+    tournament_field: Callable[[], list[str]] | None
+    exploit: Callable[..., Any] | None
+    restrict: Callable[..., Any] | None
+    train: Callable[..., dict] | None
+    train_strong: Callable[..., dict] | None
+    tune: Callable[..., dict] | None
+
+
+# The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
+HOOKS = ("load_study_file", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
+         "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune")
+
+
+@dataclass(frozen=True)
+class LabWing:
+    """The usual :class:`GameWing`: a game and the hooks it fills in (the others stay None, the generic step).
+
+    ``strategy_note``: one line under ``dreamscape strategies``' table (how a spec is written), or None.
+    ``ships_strategies``: a Dask backend sends the study's strategies to its workers as recipes (a
+    strategy file need not exist there); False: the game's bots are part of its package.
+
+    Hooks
+    -----
+    load_study_file(path, seed=None, cards=None) -> StudyPlan
+        The game's study files when they have keys of its own (Project Dreamscape: swaps, rotations,
+        rechecks, decks); None: the lab's reader (:func:`analyses.study.gameplan.load_game_study_file`).
+    after_study(folder, plan, progress=None)
+        The game's own work once a study's games are played (Pleasant Dreams: its solver).
+    summary_data(folder) -> dict
+        A study folder's summary when the game has its own; None: the lab's.
+    prepare_engine(notice, interrupts)
+        Ready the engine before a command plays (say once that it compiles, with ``notice``).
+    warm_local(backend, scheduler, notice)
+        Load the compiled kernels before a run's progress bar starts, so the bar counts play only.
+    warm_up(say) -> dict, bench(quick, say) -> dict
+        ``dreamscape warmup`` and ``dreamscape bench`` for this game.
+    load_bots(specs) -> names
+        The engine's names of strategy specs (a strategy file is loaded and registered).
+    simulate_summary(setup, seats, games, seed, chunk_size, ...) -> dict
+        ``dreamscape simulate``'s summary when the game reports more than the seat rows.
+    conformance(paths, engine) -> dict
+        ``dreamscape conformance`` when a scenario file can fail to load apart from failing.
+    strategy_rows() -> [(name, description)], tournament_field() -> [spec]
+        ``dreamscape strategies``' table, ``dreamscape tournament``'s default field.
+    exploit(...), restrict(...), train(...), train_strong(...), tune(...)
+        The game's own ``exploit``, ``restrict``, ``train``, ``train-strong`` and ``tune``.
+    """
+
+    game: Game
+    strategy_note: str | None = None
+    ships_strategies: bool = False
+    load_study_file: Callable[..., Any] | None = None
+    after_study: Callable[..., None] | None = None
+    summary_data: Callable[..., dict] | None = None
+    prepare_engine: Callable[..., None] | None = None
+    warm_local: Callable[..., None] | None = None
+    warm_up: Callable[..., dict] | None = None
+    bench: Callable[..., dict] | None = None
+    load_bots: Callable[[Iterable[str]], list[str]] | None = None
+    simulate_summary: Callable[..., dict] | None = None
+    conformance: Callable[..., dict] | None = None
+    strategy_rows: Callable[[], list[tuple[str, str]]] | None = None
+    tournament_field: Callable[[], list[str]] | None = None
+    exploit: Callable[..., Any] | None = None
+    restrict: Callable[..., Any] | None = None
+    train: Callable[..., dict] | None = None
+    train_strong: Callable[..., dict] | None = None
+    tune: Callable[..., dict] | None = None
+
+
+_REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name
+_LOADED: dict[str, GameWing] = {}  # wings loaded from entry points (with their report declared), by --game name
+
+
+def _entry_points(group: str) -> dict[str, metadata.EntryPoint]:
+    """The group's entry points by name (the first one installed of a name)."""
+    out: dict[str, metadata.EntryPoint] = {}
+    for ep in metadata.entry_points(group=group):
+        out.setdefault(ep.name, ep)
+    return out
+
+
+def game_names() -> tuple[str, ...]:
+    """Every ``--game`` name, in the order commands list them (:data:`LISTING_ORDER`, then by name)."""
+    names = set(_entry_points(ENTRY_POINTS)) | set(_REGISTERED)
+    return tuple(sorted(names, key=lambda n: (LISTING_ORDER.index(n) if n in LISTING_ORDER else len(LISTING_ORDER), n)))
+
+
+def as_wing(target: object) -> object:
+    """A registered object as a wing: a bare :class:`~simcore.games.Game` gets a :class:`LabWing` of its own."""
+    return LabWing(target) if isinstance(target, Game) else target
+
+
+def register(wing: GameWing | Game) -> GameWing:
+    """Add a game made at run time (a notebook, a test) under its game's name; returns the wing.
+
+    ``wing`` may be a bare :class:`~simcore.games.Game` (the generic step everywhere)."""
+    wing = as_wing(wing)
+    check_wing(wing, "register()")
+    _REGISTERED[wing.game.name] = wing
+    _LOADED.pop(wing.game.name, None)
+    return wing
+
+
+def unregister(name: str) -> None:
+    """Take a game given to :func:`register` off the registry again."""
+    _REGISTERED.pop(name, None)
+    _LOADED.pop(name, None)
+
+
+def check_wing(wing: object, where: str) -> None:
+    """GameError unless ``wing`` keeps the protocol: a :class:`~simcore.games.Game` and callable-or-None hooks."""
+    if not isinstance(wing, GameWing) or not isinstance(wing.game, Game):
+        raise GameError(f"{where}: not a game's lab wing (a GameWing with a simcore.games.Game), "
+                        f"got {type(wing).__name__}")
+    bad = [h for h in HOOKS if getattr(wing, h) is not None and not callable(getattr(wing, h))]
+    if bad:
+        raise GameError(f"{where}: hook {bad[0]} of {wing.game.name} is neither callable nor None")
+
+
+def _with_report(wing: GameWing) -> GameWing:
+    """The wing, its game declaring the report the group ``dreamscape.reports`` has under its name."""
+    game = wing.game
+    ep = _entry_points(REPORT_ENTRY_POINTS).get(game.name)
+    if ep is None or "report" in game.extensions:
+        return wing
+    game = dataclasses.replace(game, extensions={**game.extensions, "report": ep.load})
+    return dataclasses.replace(wing, game=game) if dataclasses.is_dataclass(wing) else wing
+
+
+def get_wing(name: str) -> GameWing:
+    """The lab wing of the game called ``name``; GameError naming the games otherwise."""
+    wing = _LOADED.get(name)
+    if wing is not None:
+        return wing
+    if name in _REGISTERED:
+        wing = _REGISTERED[name]
+    else:
+        ep = _entry_points(ENTRY_POINTS).get(name)
+        if ep is None:
+            known = game_names()
+            if not known:  # an install from before the entry points existed
+                raise GameError("no games are registered: reinstall the lab (python3 dev.py setup, or pip install -e .)")
+            raise GameError(f"unknown game {name!r} (games: {', '.join(known)})")
+        try:
+            target = ep.load()
+        except Exception as exc:  # a designer's broken or half-installed package: one line, not a traceback
+            first = (str(exc).splitlines() or [""])[0]
+            raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} cannot be loaded: "
+                            f"{type(exc).__name__}: {first}") from None
+        wing = as_wing(target)
+        check_wing(wing, f"entry point {ENTRY_POINTS} {name} = {ep.value}")
+        if wing.game.name != name:
+            raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} is the game {wing.game.name!r}")
+    wing = _LOADED[name] = _with_report(wing)
+    return wing
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name`` (:func:`game_names`); GameError naming the games otherwise."""
+    return get_wing(name).game
+
+
+def wing_of(game: Game | str) -> GameWing:
+    """The lab wing of a game (or a ``--game`` name); a Game the registry does not hold has no hooks."""
+    if isinstance(game, str):
+        return get_wing(game)
+    if game.name in _LOADED or game.name in game_names():
+        return get_wing(game.name)
+    return LabWing(game)
+
+
+def game_input_errors() -> tuple[type[Exception], ...]:
+    """The input errors of every game loaded so far (a command reports them in one line, exit 2)."""
+    out: list[type[Exception]] = [GameError]
+    for wing in _LOADED.values():
+        out += [e for e in wing.game.errors if e not in out]
+    return tuple(out)
+
+
+def extension_loaders(**modules: Callable[[], Any]) -> Mapping[str, Callable[[], Any]]:
+    """``Game.extensions`` from capability=loader keywords, checked against the declared capabilities."""
+    from simcore.games import CAPABILITIES
+
+    unknown = sorted(set(modules) - set(CAPABILITIES))
+    if unknown:
+        raise KeyError(f"unknown capability {unknown[0]!r} (known: {', '.join(CAPABILITIES)})")
+    return dict(modules)
+
+
+__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "HOOKS", "game_names",
+           "get_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
+           "extension_loaders"]

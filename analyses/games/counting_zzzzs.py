@@ -18,7 +18,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analyses.games import LabWing
 from analyses.stats.intervals import mean_ci, unpaired_difference, wilson
+from simcore.games.counting_zzzzs import GAME
 from simcore.games.counting_zzzzs.common import ACTION_TYPES, RULEBOOK_REMOVED
 
 
@@ -212,3 +214,9 @@ def bot_strength(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
                         "bot": bot, "games": r.height, "win": rate, "low": lo, "high": hi,
                         "fair": 1 / c["players"]})
     return pl.DataFrame(out)
+
+
+# Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
+# Every step of the lab's commands is the generic one; its report is registered like every game's
+# (the entry-point group dreamscape.reports).
+WING = LabWing(game=GAME)

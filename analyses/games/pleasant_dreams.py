@@ -26,18 +26,21 @@ Every function returns plain row dicts (what ``--json`` prints).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from analyses.games import LabWing, extension_loaders
 from analyses.study.gamechunks import load_game
-from analyses.study.model import StudyError
+from analyses.study.model import GameDeal, StudyError
 from analyses.stats.intervals import paired_difference, unpaired_difference, wilson
 from analyses.study.folder import MANIFEST, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
-from simcore.games.pleasant_dreams import ACTION_TYPES as PD_ACTIONS, NAME as PD_NAME
+from simcore.games.pleasant_dreams import ACTION_TYPES as PD_ACTIONS, GAME as ENGINE_GAME, NAME as PD_NAME
 
 SOLVER_FILE = "solver_gap.json"
 CHOICE_FILE = "solo_choice.json"
@@ -70,7 +73,7 @@ def study_rows(folder: str | Path) -> list[dict]:
     """One row per finished configuration: what it is (setup, bots) and per seat games, win rate and interval."""
     folder = Path(folder)
     m = load_manifest(folder)
-    game = load_game(m.meta.get("game", "dreamscape"))
+    game = load_game(GameDeal.of_meta(m.meta).game)
     totals = seat_totals(folder)
     rows = []
     for c in finished_configs(folder):
@@ -349,7 +352,7 @@ def pd_summary(folder: str | Path) -> dict:
     if not (folder / MANIFEST).is_file():
         raise StudyError(f"{folder}: not a study folder (no {MANIFEST})")
     m = load_manifest(folder)
-    game = load_game(m.meta.get("game", "dreamscape"))
+    game = load_game(GameDeal.of_meta(m.meta).game)
     rows = study_rows(folder)
     keeps_games = not m.aggregate_only
     actions = PD_ACTIONS
@@ -384,3 +387,14 @@ def after_study(folder: str | Path, plan, progress=None) -> None:
     """Once a study's games are played: the exact solver's distance to each bot, when the study file asks for it."""
     if plan.meta.get("solver"):
         write_solver_gap(folder, plan.seed, progress=progress)
+
+
+
+def _analyses():
+    return sys.modules[__name__]
+
+
+# Pleasant Dreams' lab wing (the entry-point group dreamscape.games): its game with these analyses
+# (after_study: the solver and the solo choice); every command step is the generic one.
+WING = LabWing(game=dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(analyses=_analyses)),
+               strategy_note=STRATEGY_NOTE, after_study=after_study)

@@ -13,7 +13,7 @@ these and prints::
     t = lab.tournament(game="pleasant-dreams", players=2, strategies=["random", "threshold", "search@8"], games=2_000)
     study = lab.open_study("out/study")   # .summary, .seats, .configs as polars DataFrames
 
-Every function takes ``game`` (a registry name, :data:`simcore.games.GAME_NAMES`);
+Every function takes ``game`` (a registry name, :func:`analyses.games.game_names`);
 a game without the capability a function needs is one line naming it
 (:meth:`simcore.games.Game.need`). A function that writes a study folder
 writes ``out``, or a default folder under ``out/`` named after the question

@@ -10,10 +10,10 @@ import numpy as np
 import polars as pl
 
 from analyses.lab.common import (LabInputError, check_players, claimed, check_study_numbers, deal, default_out, default_players,
-                                 game_of, own, prepare, run_study_plan, writable_file, writable_folder)
+                                 game_of, prepare, run_study_plan, writable_file, writable_folder)
 from analyses.lab.validate import check_arguments
 from analyses.study.progress import progress_bar
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
 
 
 class Played(NamedTuple):
@@ -65,10 +65,10 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
     check_study_numbers(games, None, 1, chunk_size, workers)
     setup = the.setup(players, variant, cards)
     variant = the.variant_name(setup)
-    field = own(the, "tournament_field")
+    field = wing_of(the).tournament_field
     specs = list(strategies or (field() if field is not None else sorted(the.strategies())))
     prepare(the, progress, interrupts=interrupts)
-    load = own(the, "load_bots")
+    load = wing_of(the).load_bots
     names = list(load(specs)) if load is not None else [the.check_strategy(s, setup) for s in specs]
     if len(set(names)) < 2:
         raise LabInputError("a tournament needs at least two different --strategy values")
@@ -112,11 +112,11 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
             interrupts: bool = False) -> dict:
     """How strong is a bot? Per player count, variant and seat, the win rate the search player gains over it."""
     check_arguments(locals())  # the command line's bounds, named by parameter
-    from analyses.tools.exploit import DEFAULT_PLAYERS, DEFAULT_VARIANTS
+    from analyses.tools.exploit import DEFAULT_PLAYERS
 
     the = game_of(game)
     the.need("search", "exploit")
-    run = own(the, "exploit") or generic_exploit
+    run = wing_of(the).exploit or generic_exploit
     counts = list(dict.fromkeys(players or [p for p in DEFAULT_PLAYERS if p in the.seat_counts]
                                 or [p for p in the.seat_counts if p > 1]))
     for p in counts:
@@ -128,7 +128,8 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
-    variants = list(variants or (DEFAULT_VARIANTS if run is not generic_exploit else the.variants(counts[0])[:2]))
+    # the baseline and the first rules variant of the game (Project Dreamscape: base, sleep-token)
+    variants = list(variants or (the.variants(counts[0])[:2] if the.has("variants") else ["base"]))
     with table_folder(out, the):
         data = run(strategy or the.default_strategy, counts, variants, games, playouts, phases, seed, chunk_size, out,
                    game=the)
@@ -150,7 +151,7 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("restrictions", "restrict")
-    run = own(the, "restrict") or generic_restrict
+    run = wing_of(the).restrict or generic_restrict
     prepare(the, progress, interrupts=interrupts)
     counts = list(dict.fromkeys(players or [default_players(the)]))
     for p in counts:
@@ -239,7 +240,7 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
     deck_part = f" --deck {deck}" if deck else ""
     command = (f"dreamscape train --players {players} --variant {name}{deck_part} --iterations {iterations} "
                f"--games {games} --playouts {playouts} --check-games {check_games} --seed {seed} --out {out}")
-    return own(the, "train")(setup, out, iterations, games, playouts, check_games, seed, command)
+    return wing_of(the).train(setup, out, iterations, games, playouts, check_games, seed, command)
 
 
 def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
@@ -248,7 +249,7 @@ def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int
     """Train the strong bot's value of a position (needs the game's ``train_strong``); the file goes to ``out``."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    run = own(the, "train_strong")
+    run = wing_of(the).train_strong
     if run is None:
         raise LabInputError(f"{the.title} has no strong bot to train (train --strategy expert trains its tables)")
     check_players(the, players, 2, "the strong bot's value needs --players 2 to 4 (solo has no opponent to beat: "
@@ -296,7 +297,7 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
     if not out.parent.exists():
         raise LabInputError(f"--out {out}: folder {out.parent} does not exist")
     writable_file(out)  # before the tuning budget is spent, not after
-    return own(the, "tune")(setup, opponents, budget, games_per_eval, seed, out)
+    return wing_of(the).tune(setup, opponents, budget, games_per_eval, seed, out)
 
 
 def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = None, strategy: str | None = None,
@@ -318,7 +319,7 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
             raise LabInputError(f"{flag} must be at least {low}, got {value}")
     if not 0 < target < 100:
         raise LabInputError(f"--target must be between 0 and 100 points, got {target}")
-    load = own(the, "load_bots")
+    load = wing_of(the).load_bots
     name = load([strategy or the.default_strategy])[0]
     folder = Path(out) if out is not None else Path("out") / f"fix-seats-{players}p"
     with claimed(folder, the, "fix-seats"):  # the whole run: the knob search takes minutes before anything is written

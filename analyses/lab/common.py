@@ -3,8 +3,8 @@
 A lab function validates its inputs here before any game is played, so bad
 input is one :class:`LabInputError` (or a game's own one-line error) and never
 a traceback. Nothing here knows a game by name: a game's own implementation of
-a step is found through its declared capabilities
-(:meth:`simcore.games.Game.extension`), the generic one is used otherwise.
+a step is a hook of its lab wing (:class:`analyses.games.GameWing`, found by
+:func:`analyses.games.wing_of`), the generic one is used where it has none.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from analyses.study.model import GameDeal
 from analyses.study.progress import set_progress
 from simcore.files import check_output_file, check_output_folder
-from simcore.games import DEFAULT_GAME, get_game
+from analyses.games import DEFAULT_GAME, get_game, wing_of
 
 DEFAULT_PLAYERS = 3  # a quick question's table: three players where the game allows it (else its largest count)
 OUT_ROOT = Path("out")  # default folders of commands that write one (fix-seats-3p, compare-3p-base-vs-...)
@@ -77,12 +77,6 @@ def game_of(game) -> object:
     return get_game(game) if isinstance(game, str) else game
 
 
-def own(game, step: str):
-    """The game's own implementation of ``step`` in its study adapter (None: the lab's generic one is used)."""
-    adapter = game.extension("study")
-    return getattr(adapter, step, None) if adapter is not None else None
-
-
 def prepare(game, progress: bool | None = None, say: Callable[[str], None] = stderr_line,
             interrupts: bool = False) -> None:
     """Apply ``progress`` (None: bars only on a terminal) and let the game ready its engine.
@@ -93,7 +87,7 @@ def prepare(game, progress: bool | None = None, say: Callable[[str], None] = std
     timed run counts it); ``interrupts`` (the process is a console command): Ctrl-C also stops compiled code.
     """
     set_progress(progress)
-    ready = own(game, "prepare_engine")
+    ready = wing_of(game).prepare_engine
     if ready is not None:
         ready(lambda line: notice(line, say), interrupts)
     else:
@@ -215,7 +209,7 @@ def command_line() -> str:
 
 def warm(game, backend: str, scheduler: str | None = None, say: Callable[[str], None] = stderr_line) -> None:
     """Load (or compile) a game's kernels before a run's progress bar starts, so it counts play only."""
-    step = own(game, "warm_local")
+    step = wing_of(game).warm_local
     if step is not None:
         step(backend, scheduler, lambda line: notice(line, say))
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards, own,
+from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
 from analyses.lab.validate import check_arguments
 from analyses.study.progress import progress_bar
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
 
 
 def setup_of(game, players: int | None = None, variant: str | None = None, cards: Path | None = None, *,
@@ -79,7 +79,7 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         return {"folder": str(out)}
     if precision is not None or aggregate_only or backend != "local":
         raise LabInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
-    summarize = own(the, "simulate_summary")
+    summarize = wing_of(the).simulate_summary
     with progress_bar(games, "games", leave=False) as bar:
         step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
         if summarize is not None:
@@ -140,7 +140,7 @@ def conformance(game: str = DEFAULT_GAME, paths: Sequence[Path] | None = None, e
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    runner = own(the, "conformance")
+    runner = wing_of(the).conformance
     if runner is not None:
         data = runner(list(paths or []), engine)
     else:
@@ -194,11 +194,10 @@ def strategies(game: str = DEFAULT_GAME) -> dict:
     """The game's built-in strategies: ``default`` (every command's bot) and ``strategies`` (name, description)."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    listed = own(the, "strategy_rows")
+    listed = wing_of(the).strategy_rows
     rows = listed() if listed is not None else sorted(the.strategies().items())
-    notes = [getattr(m, "STRATEGY_NOTE", None) for m in (the.extension("study"), the.extension("analyses")) if m]
     return {"game": the.name, "title": the.title, "default": the.default_strategy,
-            "strategies": [{"name": n, "description": d} for n, d in rows], "note": next(filter(None, notes), None)}
+            "strategies": [{"name": n, "description": d} for n, d in rows], "note": wing_of(the).strategy_note}
 
 
 def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -> dict:
@@ -207,7 +206,7 @@ def warmup(game: str = DEFAULT_GAME, say: Callable[[str], None] = stderr_line) -
     import time
 
     the = game_of(game)
-    warm = own(the, "warm_up")
+    warm = wing_of(the).warm_up
     if warm is not None:
         return {"game": the.name, **warm(say)}
     from analyses.study.gamechunks import warm_game
@@ -226,7 +225,7 @@ def bench(game: str = DEFAULT_GAME, quick: bool = False, say: Callable[[str], No
     """Games/s of the game's engines and its cold and warm start (a game with its own benchmark)."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    measure = own(the, "bench")
+    measure = wing_of(the).bench
     if measure is not None:  # a game with more to time than its engines (Project Dreamscape: the strategy hook)
         return {"game": the.name, "title": the.title, **measure(quick, say)}
     from analyses.tools.bench import run_bench

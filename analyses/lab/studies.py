@@ -21,7 +21,7 @@ from analyses.lab.common import (FolderOptions, LabInputError, claimed, check_pl
 from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
 
 # --------------------------------------------------------------------------- the study-folder options
 
@@ -192,12 +192,9 @@ def summary_data(folder: str | Path) -> dict:
     from analyses.study.folder import folder_game
 
     the = game_of(folder_game(folder))
-    mine = the.extension("analyses")
-    summarize = getattr(mine, "summary_data", None)
-    if summarize is None and the.extension("study") is None:  # the generic chunks: Pleasant Dreams, Counting Zzzzs
+    summarize = wing_of(the).summary_data
+    if summarize is None:  # the generic chunks (Pleasant Dreams, Counting Zzzzs): the summary every folder has
         return seats_summary(folder)
-    if summarize is None:  # the lab's full summary reads the columns of the game's own study chunks (sum_z)
-        from analyses.study.summary import summary_data as summarize
     return summarize(folder)
 
 
@@ -366,9 +363,9 @@ def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game
     run_plan(plan, folder, command=study_command(game, quick, config, cards, seed, out), backend=backend,
              progress=progress)
     the = game_of(plan.game.game)
-    mine = the.extension("analyses")
-    if hasattr(mine, "after_study"):  # a game's own work once the games are played (Pleasant Dreams: its solver)
-        mine.after_study(folder, plan, progress=say)
+    after = wing_of(the).after_study
+    if after is not None:  # a game's own work once the games are played (Pleasant Dreams: its solver)
+        after(folder, plan, progress=say)
     if report:
         t1 = time.perf_counter()
         say(f"simulation done in {t1 - t0:.0f} s; writing the report")

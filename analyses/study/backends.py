@@ -38,7 +38,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from analyses.study.chunks import ChunkFn, play_chunk, study_adapter
+from analyses.games import wing_of
+from analyses.study.chunks import ChunkFn, play_chunk
 from analyses.study.model import ChunkTask, RunConfig, StudyError
 
 DASK_INSTALL_HINT = 'the dask backend needs Dask: pip install ".[dask]" (or pip install "dask[distributed]")'
@@ -259,9 +260,9 @@ class DaskBackend:
         tasks = list(tasks)
         if not tasks:
             return
-        # A game whose study adapter says so ships its strategies as recipes (a strategy file need not
+        # A game whose wing says so ships its strategies as recipes (a strategy file need not
         # exist on the workers); another game's bots are part of its package.
-        recipes = strategy_recipes({name for t in tasks if getattr(study_adapter(t.game), "SHIPS_STRATEGIES", False)
+        recipes = strategy_recipes({name for t in tasks if wing_of(t.game.game).ships_strategies
                                     for name in t.config.strategies})
         self.warm_up(recipes)
         run = uuid.uuid4().hex[:12]

@@ -33,7 +33,7 @@ _SETUPS: dict[tuple, object] = {}
 
 def load_game(name: str):
     """The registry's game."""
-    from simcore.games import get_game
+    from analyses.games import get_game
 
     return get_game(name)
 

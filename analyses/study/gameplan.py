@@ -44,7 +44,8 @@ from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
 from analyses.stats.precision import DEFAULT_MAX_GAMES
 from analyses.study.studyfile import DEFAULT_CHUNK, DEFAULT_GAMES, PlanPart, StudyPlan, text_list, whole_number
 from simcore.files import parse_toml, read_text_file
-from simcore.games import CAPABILITIES, DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, wing_of
+from simcore.games import CAPABILITIES
 from simcore.rng import MAX_SEED
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -66,11 +67,9 @@ def file_game(path: str | Path) -> str:
 
 
 def load_any_study_file(path: str | Path, seed: int | None = None, cards: str | Path | None = None) -> StudyPlan:
-    """A study file of any game (its ``game`` key): read by the game's own study format, or the generic one."""
-    own = load_game(file_game(path)).extension("study")
-    if own is not None and hasattr(own, "load_study_file"):
-        return own.load_study_file(path, seed=seed, cards=cards)
-    return load_game_study_file(path, seed=seed, cards=cards)
+    """A study file of any game (its ``game`` key): read by its wing's ``load_study_file``, or the lab's reader."""
+    read = wing_of(file_game(path)).load_study_file or load_game_study_file
+    return read(path, seed=seed, cards=cards)
 
 
 def game_study_file(game, quick: bool = False) -> Path:

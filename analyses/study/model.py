@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from simcore.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME
 from simcore.games.dreamscape.rules import MAX_PLAYERS
 from simcore.games.dreamscape.variants import Variant, parse_variant
 

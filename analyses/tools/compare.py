@@ -20,12 +20,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analyses.games.dreamscape.balance import seat_spread, winning_score
 from analyses.study.model import RunConfig, StudyError
 from analyses.stats.intervals import Estimate, mean_ci, sample_variance, welch_from_moments
 from analyses.study.folder import finished_configs, has_games, read_manifest, scan_games, seat_totals, to_output
 from analyses.tools.gameplay import as_game
-from simcore.games import DEFAULT_GAME, Game, GameError
+from analyses.tools.seats import seat_spread, winning_score
+from analyses.games import DEFAULT_GAME
+from simcore.games import Game, GameError
 
 METRICS = ("seat_spread", "first_seat_win", "winning_score", "game_length")
 # Per-game length columns a game may report, in the order they are looked for (Project Dreamscape's study

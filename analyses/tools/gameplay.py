@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from simcore.games import DEFAULT_GAME, Game, GameError, get_game
+from analyses.games import DEFAULT_GAME, get_game
+from simcore.games import Game, GameError
 
 
 def as_game(game: Game | str | None) -> Game:

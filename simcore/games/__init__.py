@@ -1,12 +1,15 @@
 """The games this lab can study, each a package of the same shape behind one interface.
 
-Project Dreamscape (:mod:`simcore.games.dreamscape`) and Pleasant Dreams
-(:mod:`simcore.games.pleasant_dreams`). The registry that commands use to pick a
-game by name lives here, and is the only code outside a game's own package that
-knows a game by name: :func:`get_game` returns a :class:`Game`, in the style
-of TAG's per-game ForwardModel/Parameters and pgx's shared API: everything the
-study pipeline, the analyses and the command line need from a game, and
-nothing about how the game plays.
+Project Dreamscape (:mod:`simcore.games.dreamscape`), Pleasant Dreams
+(:mod:`simcore.games.pleasant_dreams`) and Counting Zzzzs
+(:mod:`simcore.games.counting_zzzzs`). :class:`Game` is what the lab asks of a game, in
+the style of TAG's per-game ForwardModel/Parameters and pgx's shared API: everything the
+study pipeline, the analyses and the command line need from a game, and nothing about
+how the game plays. Each game package offers its ``GAME``.
+
+Nothing here knows a game by name, nor lists the games: they are registered from
+above, by the lab (:mod:`analyses.games`: the entry-point group ``dreamscape.games``,
+whose targets are the games' lab wings in ``analyses/games/<game>``).
 
 Beyond the parts every game has, a game *declares* what else it can do
 (:data:`CAPABILITIES`): a search player, restricted play, variants to compare,
@@ -14,8 +17,8 @@ a trainer, rules knobs, card swaps, solo score bands, its default studies and
 report. A tool asks for the capability it needs with :meth:`Game.need`; a game
 without it is one line naming what is missing (the command line's exit 2).
 Capabilities that live in the upper layers (a game's own analyses and report)
-are declared as module names and loaded by the layer that uses them
-(:meth:`Game.extension`), so this layer imports none of them.
+are filled in by the game's lab wing as loaders (:attr:`Game.extensions`), so
+this layer neither imports nor names any of them.
 
 A game's ``setup`` is its own frozen object (TAG's Parameters) with at least
 ``players``; ``play_games`` returns a dict of NumPy arrays indexed by game
@@ -26,11 +29,10 @@ loss; solo: 1 when the player won). Game ``g`` plays from the streams of
 :mod:`simcore.rng` for ``(seed, g)``, so results do not depend on how games are
 cut into calls, nor on the engine.
 
-Importing this module imports no game: each is loaded on first use.
+Importing this module imports no game.
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +40,7 @@ from typing import Any
 
 import numpy as np
 
-GAME_NAMES = ("dreamscape", "pleasant-dreams", "counting-zzzzs")  # the registry: --game names, in the order commands list them
-DEFAULT_GAME = "dreamscape"
 ENGINES = ("reference", "fast")
-_MODULES = {"dreamscape": "simcore.games.dreamscape", "pleasant-dreams": "simcore.games.pleasant_dreams",
-            "counting-zzzzs": "simcore.games.counting_zzzzs"}
 
 
 class GameError(ValueError):
@@ -130,8 +128,10 @@ class Game:
     """``(bot, restriction, setup)`` -> the spec of ``bot`` playing under ``restriction``."""
     study_plans: Mapping[str, Path] = field(default_factory=dict)
     """The game's default study files: ``main`` (``dreamscape study --game NAME``) and ``quick``."""
-    extensions: Mapping[str, str] = field(default_factory=dict)
-    """Capability -> module of an upper layer that implements it for this game (loaded by that layer)."""
+    extensions: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    """Capability -> a loader of what implements it for this game in an upper layer (its module or object).
+
+    Filled in by the game's lab wing (:mod:`analyses.games`), never by the game package itself."""
     columns: Mapping[str, Any] = field(default_factory=dict)
     """What the game's ``simulate`` table shows beyond the seat, strategy and win rate, as data that one
     formatter prints for every game: ``seat`` and ``game`` are tuples of ``(key, label, format)`` (a key
@@ -155,16 +155,16 @@ class Game:
             raise GameError(f"{self.title} has no {CAPABILITIES[capability]}, which `dreamscape {command}` needs")
 
     def extension(self, capability: str, command: str | None = None):
-        """The module implementing ``capability`` for this game in an upper layer (None when undeclared).
+        """What implements ``capability`` for this game in an upper layer (None when undeclared).
 
         With ``command``, a missing extension is a GameError naming it instead.
         """
-        name = self.extensions.get(capability)
-        if name is None:
+        load = self.extensions.get(capability)
+        if load is None:
             if command is not None:
                 self.need(capability, command)
             return None
-        return importlib.import_module(name)
+        return load()
 
     def setup(self, players: int, variant: str = "base", cards_file: str | Path | None = None):
         """A setup from a player count, variant text and card file (None: the default cards)."""
@@ -182,29 +182,6 @@ class Game:
             raise GameError(f"give one --strategy per seat ({players}) or one for all, got {len(specs)}")
         out = [self.check_strategy(spec, setup) for spec in specs]
         return tuple(out * players if len(out) == 1 else out)
-
-
-_CACHE: dict[str, Game] = {}
-
-
-def get_game(name: str) -> Game:
-    """The game called ``name`` (``GAME_NAMES``); GameError naming the games otherwise."""
-    game = _CACHE.get(name)
-    if game is not None:
-        return game
-    if name not in _MODULES:
-        raise GameError(f"unknown game {name!r} (games: {', '.join(GAME_NAMES)})")
-    module = importlib.import_module(_MODULES[name])
-    game = _CACHE[name] = module.GAME if hasattr(module, "GAME") else game_of_package(module)
-    return game
-
-
-def game_input_errors() -> tuple[type[Exception], ...]:
-    """The input errors of every game loaded so far (a command reports them in one line, exit 2)."""
-    out: list[type[Exception]] = [GameError]
-    for game in _CACHE.values():
-        out += [e for e in game.errors if e not in out]
-    return tuple(out)
 
 
 def winner_wins(result: dict, setup) -> np.ndarray:
@@ -239,7 +216,6 @@ def game_of_package(pkg) -> Game:
         restrictions=getattr(pkg, "restrictions", None),
         restrict=getattr(pkg, "restrict_strategy", None),
         study_plans=dict(getattr(pkg, "STUDY_PLANS", {})),
-        extensions=dict(getattr(pkg, "EXTENSIONS", {})),
         columns=dict(getattr(pkg, "COLUMNS", {})),
         deck_of=getattr(pkg, "deck_of", None),
     )

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
-from analyses.stats.intervals import Estimate, mean_from_sums, wilson
+from analyses.stats.intervals import mean_from_sums, wilson
 from analyses.study.folder import configs_frame, scan_games, seat_totals, to_output
+from analyses.tools.seats import seat_spread, winning_score  # noqa: F401 - part of this module's API
 
 
 def seat_advantage(folder: str | Path, pandas: bool = False):
@@ -86,46 +86,7 @@ def length_distribution(folder: str | Path, pandas: bool = False):
     return to_output(out.sort(["players", "variant", "config", "length"]), pandas)
 
 
-# ----------------------------------------------------------------------------- shared by sweep and compare
-
-
-def seat_spread(rows: list[dict]) -> tuple[Estimate, int, int, tuple[float, float, float]]:
-    """Seat spread of one configuration from its seat totals (rows of :func:`seat_totals`).
-
-    The spread is the best seat's win rate minus the worst seat's. Its
-    interval is the 95% t interval of the per-game difference of those two
-    seats' win credits (a delta-method / paired interval, computed from the
-    aggregates' sums, squares and cross products). It holds the two seats
-    fixed, so it ignores that they were picked as the extremes: when all seats
-    are close the spread is biased upwards and the interval is optimistic.
-
-    Returns (estimate, best seat, worst seat, (sum, sum of squares, games) of
-    the per-game difference).
-    """
-    rows = sorted(rows, key=lambda r: r["seat"])
-    n = rows[0]["n"]
-    rates = np.array([r["sum_win"] / n for r in rows])
-    best, worst = int(np.argmax(rates)), int(np.argmin(rates))
-    if best == worst:
-        return Estimate(0.0, 0.0, 0.0), best, worst, (0.0, 0.0, float(n))
-    a, b = rows[best], rows[worst]
-    total = a["sum_win"] - b["sum_win"]
-    total2 = a["sum2_win"] + b["sum2_win"] - 2 * a[f"sum_winx_{worst}"]
-    return mean_from_sums(total, total2, n), best, worst, (total, total2, float(n))
-
-
-def winning_score(rows: list[dict]) -> tuple[Estimate, float, float, float]:
-    """Mean winning score (the highest score of a game, R8.3) over the non-aborted games, t interval.
-
-    From the aggregates: the seats' ``sum_ws`` add up to the sum of winning
-    scores because the win credits of a game add up to 1 and every winner has
-    the highest score; aborted games (no winner, R8.4) are left out. Returns
-    (estimate, sum, sum of squares, games).
-    """
-    n = rows[0]["n"] - rows[0]["aborted"]
-    total = float(sum(r["sum_ws"] for r in rows))
-    total2 = float(sum(r["sum2_ws"] for r in rows))
-    return mean_from_sums(total, total2, n), total, total2, float(n)
+# seat_spread and winning_score (shared by sweep and compare) are the lab's: analyses.tools.seats
 
 
 def restriction_type_names() -> dict[str, str]:

@@ -1,9 +1,9 @@
-"""Project Dreamscape's own steps of the lab's commands, reached through its study adapter.
+"""Project Dreamscape's own steps of the lab's commands, the hooks of its lab wing.
 
 The lab (:mod:`analyses.lab`) plays every game the same way; where Project
-Dreamscape has more to say than the generic step, :mod:`analyses.games.dreamscape.study`
-(its declared ``study`` capability) offers these functions and the lab uses
-them: its engine compiles on first use (announced), a simulation's summary has
+Dreamscape has more to say than the generic step, its wing
+(:data:`analyses.games.dreamscape.WING`, an :class:`analyses.games.GameWing`) offers
+these functions and the lab uses them: its engine compiles on first use (announced), a simulation's summary has
 scores, Z cards and the deck, a scenario that cannot be loaded is told apart
 from one that fails, and its swap decks can be listed.
 """

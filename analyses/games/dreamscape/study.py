@@ -1,7 +1,7 @@
 """Project Dreamscape's study chunks: how a chunk is played and which files it becomes.
 
 The study pipeline (:mod:`analyses.study.folder`) reaches this module through the
-game's declared ``study`` capability (:meth:`simcore.games.Game.extension`): a
+game's ``study`` capability, which its lab wing declares (:mod:`analyses.games.dreamscape`): a
 chunk is played on the fast engine as one :class:`~simcore.games.dreamscape.fast.SimResult`
 and kept as three frames, the per-chunk sums (``agg``), the per-game rows
 (``games``) and the held-card sums (``pairs``), which the Dreamscape analyses
@@ -23,9 +23,6 @@ from simcore.games.dreamscape.variants import parse_variant
 
 BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64)  # R10.5 upper bounds
 BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
-# Strategies travel to remote workers as recipes (analyses.study.backends.strategy_recipes): a strategy
-# file need not exist there. Another game's bots are part of its package.
-SHIPS_STRATEGIES = True
 
 _DECKS: dict[tuple, object] = {}
 
@@ -204,9 +201,3 @@ def load_study_file(path, seed=None, cards=None):
         raise StudyError("--cards is for another game's study; a Project Dreamscape study file names its deck")
     return load(path, seed=seed)
 
-
-# The lab's commands use Project Dreamscape's own steps where it has more to say than the generic ones
-# (analyses.lab.common.own); they load the engine on first use, not with this module.
-from analyses.games.dreamscape.commands import (  # noqa: E402,F401 - part of this adapter's API
-    STRATEGY_NOTE, bench, conformance, exploit, load_bots, prepare_engine, restrict, simulate_summary, strategy_rows, tournament_field,
-    train, train_strong, tune, warm_local, warm_up)

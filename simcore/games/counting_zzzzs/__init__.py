@@ -23,10 +23,9 @@ PACKAGE_DIR = SCENARIOS_DIR.parent
 STUDY_PLAN = PACKAGE_DIR / "study.toml"             # dreamscape study --game counting-zzzzs
 QUICK_STUDY_PLAN = PACKAGE_DIR / "study_quick.toml"  # ... --quick
 
-# Declared capabilities (simcore.games.CAPABILITIES): the default studies and this game's report, which
-# draws its own PDF and PNG charts from a study folder (simcore.games.Game.extension).
+# Declared capabilities (simcore.games.CAPABILITIES): the default studies. Its report (a PDF and PNG charts
+# from a study folder) is registered from above, like every game's (the entry-point group dreamscape.reports).
 STUDY_PLANS = {"main": STUDY_PLAN, "quick": QUICK_STUDY_PLAN}
-EXTENSIONS = {"report": "reports.games.counting_zzzzs"}
 
 # The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns). A seat's
 # win rate splits a shared win (Z15.2, Z16.2); "won or shared" counts every game the seat is among the winners.

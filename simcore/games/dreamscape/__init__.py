@@ -211,17 +211,6 @@ def restrict_strategy(bot: str, restriction: str, setup: Setup) -> str:
     return restricted(load_strategy(bot), int(type_from_code(code)), what, setup.players, setup.variant.options)
 
 
-# Capabilities implemented in the upper layers, loaded there by these names (simcore.games.Game.extension).
-EXTENSIONS = {
-    "study": "analyses.games.dreamscape.study",
-    "report": "reports.games.dreamscape",
-    "analyses": "analyses.games.dreamscape.balance",
-    "trainer": "analyses.games.dreamscape.train",
-    "tuner": "simcore.games.dreamscape.bots.tuner",
-    "knobs": "analyses.games.dreamscape.fixseats",
-    "card_swaps": "analyses.games.dreamscape.sweep",
-    "solo_bands": "analyses.games.dreamscape.solo",
-}
 STUDY_PLANS = {"main": PACKAGE_DIR / "studies" / "main.toml", "quick": PACKAGE_DIR / "studies" / "quick.toml"}
 
 
@@ -263,7 +252,6 @@ GAME = Game(
     restrictions=restrictions,
     restrict=restrict_strategy,
     study_plans=STUDY_PLANS,
-    extensions=EXTENSIONS,
     columns=COLUMNS,
     deck_of=deck_of,
 )

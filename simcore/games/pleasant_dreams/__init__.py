@@ -13,10 +13,9 @@ from .common import (ACTION_TYPES, NAME, PACKAGE_DIR, SCENARIOS_DIR, SEAT_COUNTS
                      parse_setup, variant_name)
 from .play import narrate, play_games
 
-# Declared capabilities (simcore.games.CAPABILITIES): the default studies, and this game's own
-# analyses and report in the upper layers, loaded by name by the layer that uses them.
+# Declared capabilities (simcore.games.CAPABILITIES): the default studies. This game's own analyses and
+# report live in the upper layers, which register them (analyses.games.pleasant_dreams.WING).
 STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
-EXTENSIONS = {"report": "reports.games.pleasant_dreams", "analyses": "analyses.games.pleasant_dreams"}
 
 # The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns).
 COLUMNS = {
@@ -71,6 +70,16 @@ def solver_gap(setup: Setup, strategy: str, seed: int, positions: int) -> dict:
     return run(setup, strategy, seed, positions)
 
 
+def _game():
+    import sys
+
+    from simcore.games import game_of_package
+
+    return game_of_package(sys.modules[__name__])
+
+
+GAME = _game()  # what the lab sees of the game (simcore.games.Game)
+
 __all__ = ["NAME", "TITLE", "SEAT_COUNTS", "ACTION_TYPES", "STRATEGIES", "DEFAULT_STRATEGY", "SCENARIOS_DIR",
            "PDError", "Setup", "CardList", "load_cards", "parse_setup", "variant_name", "check_strategy",
-           "play_games", "check_scenario", "narrate", "solver_gap"]
+           "play_games", "check_scenario", "narrate", "solver_gap", "GAME"]
