@@ -64,6 +64,10 @@ def site(tmp_path_factory):
         yield site
     finally:
         registry.unregister("goofspiel")
+        from analyses.study import gamechunks
+
+        gamechunks._SETUPS.clear()   # setups of the copy's classes, which the template's engine would refuse
+        gamechunks._CARDS.clear()
         sys.path.remove(str(site))
         for name in [n for n in sys.modules if n.split(".")[0] == "goofspiel"]:
             del sys.modules[name]
