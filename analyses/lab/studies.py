@@ -301,12 +301,18 @@ def seats_summary(folder: str | Path) -> dict:
     """
     from analyses.study.folder import check_study, folder_game, seat_totals
 
+    from analyses.study.folder import study_kinds
+    from analyses.tools.compare import compare_variants
+
     m = check_study(folder)
     totals = seat_totals(folder)
-    return {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
-            "configs": len(m.configs), "games": m.total_games(),
-            "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
-                                   pl.col("sum_win").alias("wins")).to_dicts()}
+    out = {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
+           "configs": len(m.configs), "games": m.total_games(),
+           "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+                                  pl.col("sum_win").alias("wins")).to_dicts()}
+    if "compare" in study_kinds(folder):  # `compare` (lab.compare) on any game: its paired rows, from the same totals
+        out["compare"] = compare_variants(folder).to_dicts()
+    return out
 
 
 def check_folder_game(folder: Path, game: str | None) -> None:
