@@ -262,8 +262,7 @@ def simulate(
 
 @app.command(rich_help_panel=PLAY)
 def compare(
-    variant: option(Optional[list[str]], "--variant", help="A variant to compare (repeatable): base, sleep-token+FF:ID, ... (default: the game's "
-                          "rules variants).") = None,
+    variant: option(Optional[list[str]], "--variant", help="A variant to compare (repeatable): base, sleep-token+FF:ID, ... (default: the game's rules variants).") = None,
     out: OutOpt = None,
     baseline: option(Optional[str], "--baseline", help="The variant the others are compared with (default: base, or the first).") = None,
     players: PlayerCountsOpt = None,
@@ -274,20 +273,21 @@ def compare(
     seed: SeedOpt = 1,
     chunk_size: ChunkOpt = 50_000,
     aggregate_only: AggregateOpt = False,
-    deck: DeckOpt = None,
+    deck: option(Optional[list[Path]], "--deck", help="A deck composition TOML file (R1.3; each card 0 to 256 copies, at most 256 cards in all); repeat it to compare decks on the same deals, the first the baseline.") = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
-    cards: CardsOpt = None,
+    cards: option(Optional[list[Path]], "--cards", help="The game's card list (TOML), repeatable as --deck (Project Dreamscape: the same as --deck).") = None,
 ) -> None:
-    """Compare variants on the same deals (common random numbers): paired differences against a baseline."""
-    where = lab().compare_folder(game, variant, baseline, players, strategy, games, precision, max_games,
-                                 aggregate_only, lab().common.one_cards(deck, cards),
-                                 **folder(out, backend, scheduler, workers, seed, chunk_size, progress))
-    print_summary(where, as_json)
+    """Compare variants, or decks, on the same deals (common random numbers): paired differences against a baseline."""
+    from reports.tables import comparison_output
+
+    echo(comparison_output(lab().compared(game, lab().common.card_files(deck, cards), variant, baseline, players, strategy,
+                                          games, precision, max_games, aggregate_only,
+                                          **folder(out, backend, scheduler, workers, seed, chunk_size, progress)), as_json))
 
 
 @app.command(rich_help_panel=PLAY)

@@ -50,6 +50,84 @@ def simulation_lines(summary: dict) -> list[str]:
     return lines
 
 
+def comparison_lines(summary: dict) -> list[str]:
+    """``dreamscape compare``, one layout for every game and for variants or decks alike.
+
+    A header like simulate's (game, players, bot(s), baseline and the sides compared, the deck each side
+    played with its card count — one deck when all sides share it —, games, seed, time), then one row per
+    side x metric: the baseline's value, the side's value, the paired difference (side - baseline) with
+    its 95% interval in the report framework's form (:func:`reports.numbers.change_with_interval`), ``*``
+    when that interval excludes 0, and the unpaired (Welch) interval alongside. The metrics and how they are
+    written are the data the comparison declares (``summary["metrics"]``).
+    """
+    from reports.numbers import change_with_interval
+
+    players = "+".join(map(str, summary["players"]))
+    mode = "solo" if summary["players"] == [1] else f"{players} players"
+    decks = summary["decks"]
+    what = summary["compared"]
+    if what == "decks":  # the sides are the deck files: each named with its card count, the rules they share
+        sides = [f"baseline {_deck_text(decks[0])}", "decks " + " / ".join(_deck_text(d) for d in decks[1:]),
+                 f"rules {'/'.join(summary['variants'])}"]
+    else:
+        shared = len({(d["deck"], d["cards"]) for d in decks}) == 1  # a swap variant plays another deck
+        sides = [f"baseline {summary['baseline']}",
+                 f"variants {'/'.join(s for s in summary['sides'] if s != summary['baseline'])}",
+                 f"deck {_deck_text(decks[0])}" if shared
+                 else "decks " + " / ".join(f"{d['side']}: {_deck_text(d)}" for d in decks)]
+    bots = summary["bots"]
+    head = [f"{summary['title']}: {mode}", f"{'bots' if len(bots) > 1 else 'bot'} {'/'.join(bots)}", *sides,
+            f"{summary['games']:,} games", f"seed {summary['seed']}", f"{summary['seconds']:.2f} s"]
+    rows = summary["rows"]
+    if not rows:
+        return [", ".join(head), "no comparison: the folder has no finished configuration to compare"]
+    paired = all(r["paired"] for r in rows)
+    side_width = max([10] + [len(str(r["variant"])) + 2 for r in rows])
+    many = len(summary["players"]) > 1
+    lines = [", ".join(head),
+             ("difference = side - baseline on the same deals, 95% paired interval (* excludes 0); unpaired interval "
+              "alongside" if paired else "difference = side - baseline, 95% unpaired interval (aggregate-only study; "
+                                         "* excludes 0)"),
+             (f"{'players':<9}" if many else "") + f"{what[:-1]:<{side_width}}{'metric':<16}{'baseline':>10}{'side':>10}"
+             f"  {'difference (95% CI)':<28}unpaired CI"]
+    for r in rows:
+        metric = summary["metrics"][r["metric"]]
+        pct = metric["format"] == "pct"
+        value = (lambda x: "n/a" if x != x else cell(x, metric["format"]))
+        scale, digits = (100.0, 1) if pct else (1.0, 2)
+        diff = change_with_interval(r["diff"], r["diff_low"], r["diff_high"], digits, scale) \
+            + ("*" if r["significant"] else "")
+        unpaired = change_with_interval(r["diff"], r["unpaired_low"], r["unpaired_high"], digits, scale).split(" ", 1)[1]
+        lines.append((f"{r['players']:<9}" if many else "") + f"{r['variant']:<{side_width}}{metric['label']:<16}"
+                     f"{value(r['baseline_value']):>10}{value(r['variant_value']):>10}  {diff:<28}{unpaired}")
+    lines.append("rates in %, their differences in percentage points; means and their differences as they are")
+    return lines
+
+
+def comparison_output(summary: dict, as_json: bool) -> list[str]:
+    """``dreamscape compare``'s output: :func:`comparison_lines`, or one JSON object.
+
+    The JSON of a variant comparison is its folder's summary as ``summarize --json`` writes it (its keys
+    unchanged, ``compare`` among them) with the header and rows added under ``comparison``; a deck
+    comparison's has ``compare`` (the rows) and ``comparison``.
+    """
+    import json
+
+    from analyses.study.runsummary import json_ready
+
+    if not as_json:
+        return comparison_lines(summary)
+    if summary["compared"] == "decks":
+        data = {"compare": summary["rows"]}
+    else:
+        data = json.loads(summary_output(summary["folders"][0], True)[0])
+    return [json.dumps(json_ready({**data, "comparison": summary}), allow_nan=False)]
+
+
+def _deck_text(deck: dict) -> str:
+    return deck["deck"] + (f" ({deck['cards']:,} cards)" if deck.get("cards") is not None else "")
+
+
 def cell(value, fmt: str) -> str:
     """One value of a game's declared column: ``pct`` a rate in percent, else a format spec (``.2f``, ``,d``)."""
     if fmt == "pct":

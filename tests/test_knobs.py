@@ -76,10 +76,13 @@ def test_bad_knob_values_name_the_problem(text, words):
 
 def test_every_knob_default_is_the_rulebook():
     assert Options() == parse_variant("base").options
-    assert [k.rule for k in KNOBS] == ["R2.2", "R8.2", "R8.2", "R5.2", "R2.2"]
+    assert [k.rule for k in KNOBS] == ["R2.2", "R8.2", "R8.2", "R5.2", "R2.2", "R2.3", "R8.2"]
     v = knob_vector(Options(), 4)
     assert v.shape == (N_KNOBS,)
-    assert list(v) == [1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]  # z-penalty 1, no buy limit, none removed, 1 Z each
+    assert list(v[:11]) == [1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]  # z-penalty 1, no buy limit, none removed, 1 Z each
+    assert list(v[11:16]) == [1, 2, 3, 4, 5]  # R2.3: cost k on position k
+    # R8.2's chart for runs of 0..15 cards (15 -> 53 continues the chart's steps)
+    assert list(v[16:32]) == [0, 0, 2, 4, 6, 8, 10, 13, 16, 20, 24, 29, 34, 40, 46, 53]
 
 
 def test_a_per_seat_knob_must_fit_the_seat_count():

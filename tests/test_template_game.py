@@ -282,8 +282,8 @@ def test_study_files_read_as_the_lab_reads_them(registered):
 
 def test_the_lab_plays_the_template_through_its_game_object(registered):
     """simulate, tournament, exploit and conformance of the lab, on Goofspiel registered for this test
-    (analyses.games.register, as its entry point does once installed); the lab's study report and
-    `compare` wait for the report framework (see docs/guide/add-a-game.md).
+    (analyses.games.register, as its entry point does once installed); `compare`, the study report and
+    the commands as processes: tests/test_add_a_game.py.
     """
     from analyses import lab
 

@@ -25,12 +25,13 @@ from analyses.lab.bots import exploit, fix_seats, restrict, tournament, tourname
 from analyses.lab.common import LabInputError
 from analyses.lab.play import (bench, conformance, decks, play_setup, seat_frame, simulate, simulate_summary,
                                strategies, warmup)
-from analyses.lab.studies import (FolderOptions, LabStudy, check_folder_game, compare, compare_folder, open_study,
-                                  run_study, solo_folder, study, summary_data, sweep_folder)
+from analyses.lab.studies import (FolderOptions, LabStudy, check_folder_game, compare, compare_decks_folders,
+                                  compare_folder, compared, comparison_summary, open_study, run_study, solo_folder,
+                                  study, summary_data, sweep_folder)
 
 __all__ = [
     "LabInputError", "FolderOptions", "LabStudy",
     "simulate", "simulate_summary", "seat_frame", "play_setup", "conformance", "decks", "strategies", "warmup", "bench",
-    "compare", "compare_folder", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
+    "compare", "compare_folder", "compare_decks_folders", "compared", "comparison_summary", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
     "check_folder_game", "tournament", "tournament_data", "exploit", "restrict", "train", "train_strong", "tune", "fix_seats",
 ]

@@ -192,6 +192,13 @@ def one_cards(deck: Path | None, cards: Path | None) -> Path | None:
     return deck if deck is not None else cards
 
 
+def card_files(deck: Sequence[Path] | None, cards: Sequence[Path] | None) -> list[Path]:
+    """The card files of a repeatable ``--deck`` or ``--cards`` (the same files; not both), in order."""
+    if deck and cards:
+        raise LabInputError("give --deck or --cards, not both")
+    return [Path(p) for p in (deck or cards or [])]
+
+
 def deal(game, cards: Path | None) -> dict:
     """The StudyPlan fields of a card file: a game with its own study chunks keeps its deck object
     (``deck_spec``), any other game the file's text in its :class:`GameDeal`."""

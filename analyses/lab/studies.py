@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -49,11 +49,12 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
                    players: Sequence[int] | None = None, strategies: Sequence[str] | None = None,
                    games: int | None = None, precision: float | None = None, max_games: int = 1_000_000,
                    aggregate_only: bool = False, cards: Path | None = None,
-                   options: FolderOptions | None = None, **folder) -> Path:
+                   options: FolderOptions | None = None, one_variant: bool = False, **folder) -> Path:
     """Play variants on the same deals (common random numbers) into a study folder; returns the folder.
 
     ``variants`` default to the rules variants the game declares for comparison;
     the baseline is ``baseline``, else the first. Needs the game's ``variants``.
+    ``one_variant``: a single variant is enough (decks are what is compared, :func:`compare_decks_folders`).
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
@@ -65,7 +66,7 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
     if baseline is not None:
         wanted = [baseline] + [v for v in wanted if v != baseline]
     names = list(dict.fromkeys(the.variant_name(the.setup(counts[0], v, cards)) for v in wanted))
-    if len(names) < 2:
+    if len(names) < (1 if one_variant else 2):
         raise LabInputError("compare needs at least two different variants (--variant A --variant B)")
     if strategies and len(strategies) > 1 and len(counts) > 1:
         raise LabInputError("with several --players give one --strategy for all seats")
@@ -78,6 +79,99 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
                  {"baseline": names[0]})
     folder = opts.folder("compare", "+".join(map(str, counts)) + "p", "-vs-".join(names), seats[0])
     return _run(the, plan, folder, opts)
+
+
+def compare_decks_folders(game: str = DEFAULT_GAME, decks: Sequence[Path] = (), variants: Sequence[str] | None = None,
+                          players: Sequence[int] | None = None, strategies: Sequence[str] | None = None,
+                          games: int | None = None, precision: float | None = None, max_games: int = 1_000_000,
+                          aggregate_only: bool = False, options: FolderOptions | None = None,
+                          **folder) -> list[Path]:
+    """Play every deck file under the same variants, players, bots and seed, one study folder each (in order).
+
+    Game ``g`` of every folder is dealt from the random stream ``(seed, g)``, so
+    :func:`analyses.tools.compare.compare_decks` pairs the decks game by game.
+    ``variants`` default to the base game alone. The folders are
+    ``<out>/<n>-<deck file stem>`` (``out`` given, or the default folder of the
+    question). Every deck is checked before any game is played.
+    """
+    the = game_of(game)
+    decks = [Path(d) for d in decks]
+    if len(decks) < 2:
+        raise LabInputError("comparing decks needs two or more deck files")
+    for d in decks:
+        the.load_cards(d)  # a bad deck is one line (the game's error) before the first deck plays
+    opts = _folder_options(options, **folder)
+    root = opts.folder("compare", "decks", "-vs-".join(d.stem for d in decks))
+    return [compare_folder(game, list(variants or ["base"]), None, players, strategies, games, precision, max_games,
+                           aggregate_only, d, replace(opts, out=root / f"{i}-{d.stem}"), one_variant=True)
+            for i, d in enumerate(decks, start=1)]
+
+
+def compared(game: str = DEFAULT_GAME, cards: Sequence[Path] = (), variants: Sequence[str] | None = None,
+             baseline: str | None = None, players: Sequence[int] | None = None,
+             strategies: Sequence[str] | None = None, games: int | None = None, precision: float | None = None,
+             max_games: int = 1_000_000, aggregate_only: bool = False, options: FolderOptions | None = None,
+             **folder) -> dict:
+    """``dreamscape compare``: play the comparison and return its :func:`comparison_summary`.
+
+    Two or more card files: the decks against the first on the same deals
+    (:func:`compare_decks_folders`); else the variants against the baseline,
+    with that one card file (or the game's own) (:func:`compare_folder`).
+    """
+    opts = _folder_options(options, **folder)
+    if len(cards) > 1:
+        if baseline is not None:
+            raise LabInputError("--baseline names a variant; comparing decks, the first deck is the baseline")
+        folders = compare_decks_folders(game, cards, variants, players, strategies, games, precision, max_games,
+                                        aggregate_only, opts)
+        return comparison_summary(folders, cards)
+    one = cards[0] if cards else None
+    return comparison_summary([compare_folder(game, variants, baseline, players, strategies, games, precision,
+                                              max_games, aggregate_only, one, opts)], [one])
+
+
+def comparison_summary(folders: Sequence[Path], cards: Sequence[Path | None] = (None,),
+                       labels: Sequence[str] | None = None) -> dict:
+    """What ``dreamscape compare`` prints, the same for every game: its header and one row per side x metric.
+
+    One folder: its variants against its baseline (:func:`analyses.tools.compare.compare_variants`,
+    ``cards`` the one card file it played). Several folders: one per card file of ``cards`` (in order),
+    each deck against the first (:func:`analyses.tools.compare.compare_decks`, named by ``labels``).
+    Header: game, title, players, bots, baseline, variants, each side's deck (name and card count, as
+    :attr:`simcore.games.Game.deck_of` names the deck actually played), games, seed, seconds of play.
+    """
+    from analyses.study.folder import finished_configs, read_manifest
+    from analyses.tools.compare import METRIC_COLUMNS, compare_decks, compare_variants, folder_game
+
+    folders = [Path(f) for f in folders]
+    the = game_of(folder_game(folders[0]))
+    manifests = [read_manifest(f) for f in folders]
+    configs = finished_configs(folders[0])
+    if len(folders) == 1:
+        rows = compare_variants(folders[0]).to_dicts()
+        baseline = rows[0]["baseline"] if rows else (manifests[0].meta.get("baseline") or configs[0].variant)
+        sides = list(dict.fromkeys([baseline, *(c.variant for c in configs)]))
+        decks = [_deck(the, configs[0].players, v, cards[0], v) for v in sides]
+    else:
+        labels = list(labels or [Path(c).name for c in cards])
+        rows = compare_decks(folders, labels).to_dicts()
+        baseline, sides = labels[0], labels
+        decks = [_deck(the, configs[0].players, configs[0].variant, c, label) for c, label in zip(cards, labels)]
+    seconds = sum(r.seconds for m in manifests for recs in m.chunks.values() for r in recs)
+    return {"game": the.name, "title": the.title, "compared": "variants" if len(folders) == 1 else "decks",
+            "players": sorted({c.players for c in configs}),
+            "bots": list(dict.fromkeys(s for c in configs for s in c.strategies)),
+            "baseline": baseline, "sides": sides, "variants": list(dict.fromkeys(c.variant for c in configs)),
+            "decks": decks, "games": max((r["games"] for r in rows), default=0), "seed": manifests[0].seed,
+            "seconds": seconds, "metrics": METRIC_COLUMNS, "folders": [str(f) for f in folders], "rows": rows}
+
+
+def _deck(the, players: int, variant: str, cards: Path | None, side: str) -> dict:
+    """The deck one side of a comparison played: the side's name, the deck's name and card count."""
+    deck, count = the.deck_of(the.setup(players, variant, cards)) if the.deck_of is not None else ("base", None)
+    if cards is not None:  # the deck file by its name, as the command line gave it, not its whole path
+        deck = " ".join(Path(word).name if word.endswith(Path(cards).name) else word for word in deck.split(" "))
+    return {"side": side, "deck": deck, "cards": count}
 
 
 def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence[int] | None = None,
@@ -207,12 +301,18 @@ def seats_summary(folder: str | Path) -> dict:
     """
     from analyses.study.folder import check_study, folder_game, seat_totals
 
+    from analyses.study.folder import study_kinds
+    from analyses.tools.compare import compare_variants
+
     m = check_study(folder)
     totals = seat_totals(folder)
-    return {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
-            "configs": len(m.configs), "games": m.total_games(),
-            "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
-                                   pl.col("sum_win").alias("wins")).to_dicts()}
+    out = {"folder": str(folder), "game": folder_game(folder), "name": m.meta.get("name", ""), "seed": m.seed,
+           "configs": len(m.configs), "games": m.total_games(),
+           "seats": totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+                                  pl.col("sum_win").alias("wins")).to_dicts()}
+    if "compare" in study_kinds(folder):  # `compare` (lab.compare) on any game: its paired rows, from the same totals
+        out["compare"] = compare_variants(folder).to_dicts()
+    return out
 
 
 def check_folder_game(folder: Path, game: str | None) -> None:

@@ -144,9 +144,11 @@ def welch_from_moments(mean_a: float, var_a: float, n_a: float, mean_b: float, v
                        confidence: float = CONFIDENCE) -> Estimate:
     """``mean_a - mean_b`` of two independent samples with Welch's t interval, from their moments."""
     diff = float(mean_a - mean_b)
+    if n_a < 2 or n_b < 2:  # no spread to measure (a configuration whose every game was aborted has n 0)
+        return Estimate(diff, diff, diff)
     va, vb = var_a / n_a, var_b / n_b
     se = float(np.sqrt(va + vb))
-    if se == 0.0 or n_a < 2 or n_b < 2:
+    if se == 0.0:
         return Estimate(diff, diff, diff)
     dof = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
     low, high = scipy_stats().t.interval(confidence, dof, loc=diff, scale=se)

@@ -15,8 +15,8 @@ from analyses.study.model import StudyError
 from analyses.study.runsummary import json_ready, simulation_summary  # noqa: F401 - part of this module's API
 from analyses.stats.skill import skill_vs_luck
 from analyses.games.dreamscape.solo import solo_bands
-from analyses.games.dreamscape.strength import pair_strength, type_strength
-from analyses.study.folder import check_study, study_kinds
+from analyses.games.dreamscape.strength import CODES, pair_strength, type_strength
+from analyses.study.folder import check_study, seat_totals, study_kinds
 from analyses.games.dreamscape.sweep import swap_sweep
 from analyses.tools.tournament import tournament_from_study, tournament_groups
 
@@ -40,7 +40,8 @@ def summary_data(folder: str | Path) -> dict:
         out["compare"] = compare_variants(folder).to_dicts()
     if "sweep" in kinds:
         out["sweep"] = swap_sweep(folder).to_dicts()
-    if "types" in kinds:
+    if "types" in kinds and f"sum_performed_{CODES[0]}" in seat_totals(folder).columns:
+        # dream-type strength reads Project Dreamscape's per-type columns; another game's chunks have none
         out["types"] = type_strength(folder).to_dicts()
         try:
             out["pairs"] = pair_strength(folder).to_dicts()

@@ -29,6 +29,13 @@ from analyses.games import DEFAULT_GAME
 from simcore.games import Game, GameError
 
 METRICS = ("seat_spread", "first_seat_win", "winning_score", "game_length")
+# How every game's comparison table names and writes each metric (a rate in points of percent, or a mean).
+METRIC_COLUMNS = {
+    "seat_spread": {"label": "seat spread", "format": "pct"},
+    "first_seat_win": {"label": "seat 1 wins", "format": "pct"},
+    "winning_score": {"label": "winning score", "format": ".2f"},
+    "game_length": {"label": "game length", "format": ".2f"},
+}
 # Per-game length columns a game may report, in the order they are looked for (Project Dreamscape's study
 # rows call it "length", a game played through the generic study chunks "turns").
 LENGTH_COLUMNS = ("length", "turns")
@@ -252,3 +259,69 @@ _SCHEMA = {
     "diff_high": pl.Float64, "unpaired_low": pl.Float64, "unpaired_high": pl.Float64, "paired": pl.Boolean,
     "games": pl.Int64, "significant": pl.Boolean,
 }
+
+
+def compare_decks(folders: Sequence[str | Path], labels: Sequence[str], pandas: bool = False):
+    """Each deck against the first, per players, strategies and variant: the deck-against-deck comparison.
+
+    ``folders[i]`` is the study folder that played deck ``labels[i]`` with the
+    same seed, variants, players and bots as the others, so game ``g`` of every
+    deck is dealt from the same random stream ``(seed, g)`` (:mod:`simcore.rng`)
+    and the per-game differences are paired as :func:`compare_variants` pairs
+    variants. Columns: those of :func:`compare_variants` (``baseline`` and
+    ``variant`` name the two decks) plus ``rules``, the variant both decks
+    played. Two folders of the same deck give a difference of exactly 0 on every
+    game, hence a zero-width paired interval.
+    """
+    if len(folders) != len(labels) or len(folders) < 2:
+        raise StudyError("compare_decks needs two or more deck folders, one label each")
+    game = folder_game(folders[0])
+    metrics = [m for m in folder_metrics(folders[0]) if all(m in folder_metrics(f) for f in folders[1:])]
+    length = length_column(seat_totals(folders[0]).columns)
+    keyed = []
+    for folder in folders:
+        by_key = {}
+        for c in finished_configs(folder):
+            by_key[(c.players, c.strategies, canonical_variant(game, c.players, c.variant))] = c
+        keyed.append(by_key)
+    rows = []
+    for key, base in keyed[0].items():
+        for folder, label, by_key in zip(folders[1:], labels[1:], keyed[1:]):
+            other = by_key.get(key)
+            if other is None:
+                continue
+            rows += _pair_rows((folders[0], base), (folder, other), labels[0], label, metrics, length)
+    schema = {**_SCHEMA, "rules": pl.Utf8}
+    return to_output(pl.DataFrame(rows, schema=schema), pandas)
+
+
+def _pair_rows(base: tuple[Path, RunConfig], other: tuple[Path, RunConfig], base_label: str, other_label: str,
+               metrics: Sequence[str], length: str | None) -> list[dict]:
+    """The rows of one configuration of one folder against one of another folder (same players and bots)."""
+    config_rows, moments, values = {}, {}, {}
+    paired = has_games(base[0]) and has_games(other[0])
+    for side, (folder, c) in (("a", base), ("b", other)):
+        config_rows[side] = [r for r in seat_totals(folder).iter_rows(named=True) if r["config"] == c.id]
+        _, best, worst, _ = seat_spread(config_rows[side]) if c.players > 1 else (None, 0, 0, None)
+        moments[side] = _moments(config_rows[side], metrics, length)
+        if paired:
+            values[side] = _per_game(folder, [c], {c.id: (best, worst)}, metrics, length)[c.id]
+    out = []
+    for metric in metrics:
+        if metric in ("seat_spread", "first_seat_win") and base[1].players == 1:
+            continue  # solo: one seat, which always "wins"
+        sa, s2a, na = moments["a"][metric]
+        sb, s2b, nb = moments["b"][metric]
+        va, vb = (sa / na if na else float("nan")), (sb / nb if nb else float("nan"))
+        unpaired = welch_from_moments(vb, sample_variance(sb, s2b, nb), nb, va, sample_variance(sa, s2a, na), na)
+        if paired:
+            est, n, va, vb = _paired(values["a"], values["b"], metric)
+        else:
+            est, n = unpaired, int(min(na, nb))
+        out.append({
+            "players": base[1].players, "strategies": base[1].label, "baseline": base_label, "variant": other_label,
+            "metric": metric, "baseline_value": va, "variant_value": vb, "diff": est.value,
+            "diff_low": est.low, "diff_high": est.high, "unpaired_low": unpaired.low, "unpaired_high": unpaired.high,
+            "paired": paired, "games": n, "significant": not (est.low <= 0.0 <= est.high), "rules": base[1].variant,
+        })
+    return out

@@ -36,7 +36,9 @@ def seat_advantage(folder: str | Path, pandas: bool = False):
             "win_rate": est.value, "win_low": est.low, "win_high": est.high, "fair": fair,
             "lift": est.value - fair, "significant": not (est.low <= fair <= est.high),
             "mean_score": score.value, "score_low": score.low, "score_high": score.high,
-            "mean_z": r["sum_z"] / n, "mean_turns": r["sum_turns"] / n, "aborted": r["aborted"],
+            # Z cards and the turn cap are Project Dreamscape's; another game's folder has neither (None, 0)
+            "mean_z": r["sum_z"] / n if "sum_z" in r else None, "mean_turns": r["sum_turns"] / n,
+            "aborted": r.get("aborted", 0),
         })
     return to_output(pl.DataFrame(rows), pandas)
 
@@ -48,7 +50,10 @@ def game_lengths(folder: str | Path, pandas: bool = False):
     """
     rows = []
     for r in seat_totals(folder).filter(pl.col("seat") == 0).iter_rows(named=True):
-        est = mean_from_sums(r["sum_length"], r["sum2_length"], r["n"])
+        # Project Dreamscape records the game's length apart from a seat's turns; every other game's
+        # `turns` (required of play_games, one value per game) is the game's length
+        key = "length" if "sum_length" in r else "turns"
+        est = mean_from_sums(r[f"sum_{key}"], r[f"sum2_{key}"], r["n"])
         rows.append({"config": r["config"], "players": r["players"], "variant": r["variant"], "strategies": r["strategies"],
                      "games": r["n"], "mean_length": est.value, "length_low": est.low, "length_high": est.high})
     return to_output(pl.DataFrame(rows), pandas)

@@ -44,8 +44,10 @@ def parse_options(text: str) -> list[str]:
     for piece in (p.strip() for p in text.split(",")):
         if not piece:  # '' or ',,' is not "all": every part must be written
             raise StudyError(f"--options {text!r}: an empty option set (write all for every one, or e.g. base,sleep-token)")
-        if piece.isdigit() and parts and "knob:" in parts[-1]:
-            parts[-1] += "," + piece  # a per-seat knob's next value (knob:start-z=0,1,1)
+        if piece[0].isdigit() and parts and "knob:" in parts[-1]:
+            # a list knob's next value (knob:start-z=0,1,1), maybe followed by more tokens
+            # (knob:costs=2,2,3,4,6+knob:chain=3,5): no option set starts with a digit
+            parts[-1] += "," + piece
         else:
             parts.append(piece)
     for part in parts:

@@ -37,11 +37,32 @@ def _cards_list(value: Any, where: str, cards: list, allow_face: bool = False) -
     return out
 
 
+def _knob_fields(text: Any, flags: dict) -> dict:
+    """``setup.knobs``: rules knobs in the variant notation (``knob:costs=2,2,3,4,5+knob:chain=3``), as Options fields.
+
+    An extension of the shared format, read by this project only: a file
+    without it plays the printed rules. Only knobs (no option, no swap: the
+    options go in ``setup.options``, the cards are written out).
+    """
+    from simcore.games.dreamscape.variants import VariantError, check_combination, parse_variant
+
+    if not isinstance(text, str):
+        raise ScenarioError("setup.knobs must be a text like \"knob:costs=2,2,3,4,5+knob:chain=3\"")
+    if text.strip() != "base" and any(not tok.strip().startswith("knob:") for tok in text.split("+")):
+        raise ScenarioError(f"setup.knobs may only hold knob:NAME=VALUE tokens joined by '+', got {text!r}")
+    try:
+        knobs = {k: v for k, v in parse_variant(text).options._asdict().items() if k not in RULE_FLAGS}
+        check_combination(Options(**flags, **knobs), text)  # e.g. knob costs with shifting_tokens
+    except VariantError as exc:
+        raise ScenarioError(f"setup.knobs: {exc}") from None
+    return knobs
+
+
 def state_from_setup(setup: Any) -> GameState:
     """Load a scenario ``setup`` object; every card written is a distinct physical card."""
     if not isinstance(setup, dict):
         raise ScenarioError("setup must be an object")
-    known = {"options", "costs", "sleep_deck", "dreamscape", "discard", "active", "seats"}
+    known = {"options", "knobs", "costs", "sleep_deck", "dreamscape", "discard", "active", "seats"}
     unknown = set(setup) - known
     if unknown:
         raise ScenarioError(f"setup has unknown field(s): {', '.join(sorted(unknown))}")
@@ -54,10 +75,16 @@ def state_from_setup(setup: Any) -> GameState:
         raise ScenarioError(f"setup.options may only hold {', '.join(RULE_FLAGS)}")
     if any(not isinstance(v, bool) for v in raw_options.values()):
         raise ScenarioError("setup.options values must be true or false")
-    options = Options(**raw_options)
+    options = Options(**raw_options, **_knob_fields(setup.get("knobs", "base"), raw_options))
 
-    costs = setup.get("costs", list(DEFAULT_COSTS))
-    if not isinstance(costs, list) or sorted(costs) != list(DEFAULT_COSTS) or any(isinstance(c, bool) for c in costs):
+    # The position costs: the printed tokens 1..5 in some order (R2.3, moved by
+    # R6.8's variant), or with the knob costs exactly the knob's (they never move).
+    costs = setup.get("costs", list(options.market_costs()))
+    if not isinstance(costs, list) or any(isinstance(c, bool) or not isinstance(c, int) for c in costs):
+        raise ScenarioError(f"setup.costs must list five whole numbers, got {costs!r}")
+    if options.costs and costs != list(options.costs):
+        raise ScenarioError(f"setup.costs must be the knob's costs {list(options.costs)} (they never move), got {costs!r}")
+    if not options.costs and sorted(costs) != list(DEFAULT_COSTS):
         raise ScenarioError(f"setup.costs must be the five costs 1..5 in some order, got {costs!r}")
 
     cards: list = []

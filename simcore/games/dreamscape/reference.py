@@ -30,8 +30,8 @@ from typing import Any
 from simcore.games.dreamscape.cards import CODES, Card, DreamType, card_code, type_from_code
 from simcore.games.dreamscape.decks import Deck, check_deck_fits
 from simcore.rng import GameRng
-from simcore.games.dreamscape.rules import DEFAULT_COSTS, N_POSITIONS, TURN_CAP, Options
-from simcore.games.dreamscape.scoring import chain_points, final_score
+from simcore.games.dreamscape.rules import MIN_Z_KEPT, N_POSITIONS, RESERVED_COST, SLEEP_TOKEN_DISCARD_MIN_Z, TURN_CAP, Options
+from simcore.games.dreamscape.scoring import chain_points
 
 Choice = Any  # a JSON value, as in conformance/FORMAT.md
 Flow = Generator["Decision", Choice, Any]
@@ -161,13 +161,16 @@ class GameState:
         return [p for p in self.occupied() if not self.face_down[p - 1]]
 
     def positions_by_cost(self) -> list[int]:
-        """Positions (1..5) from cheapest to most expensive by the current cost tokens."""
-        return sorted(range(1, N_POSITIONS + 1), key=lambda p: self.costs[p - 1])
+        """Positions (1..5) from cheapest to most expensive by the current cost tokens.
+
+        With equal costs (knob costs) the lower position counts as cheaper (R7.1, rules.KNOBS).
+        """
+        return sorted(range(1, N_POSITIONS + 1), key=lambda p: (self.costs[p - 1], p))
 
     def score(self, seat: int) -> int:
-        """R8.2: chain points minus Z cards, of the position as it stands (the bots' view)."""
+        """R8.2: chain points (by the knob chain's table) minus Z cards, of the position as it stands (the bots' view)."""
         st = self.seats[seat]
-        return final_score([self.cards[c] for c in st.rem], st.z)
+        return chain_points([self.cards[c] for c in st.rem], self.options.chain_table()) - st.z
 
     def final_score(self, seat: int) -> int:
         """R8.2 with the rules knobs z-penalty and bonus: what decides the game (R8.3).
@@ -176,7 +179,7 @@ class GameState:
         bots keep judging positions by :meth:`score`.
         """
         st = self.seats[seat]
-        chain = chain_points([self.cards[c] for c in st.rem])
+        chain = chain_points([self.cards[c] for c in st.rem], self.options.chain_table())
         return self.options.final_score(chain, st.z, seat, len(self.seats))
 
     def draw(self) -> int:
@@ -262,7 +265,7 @@ def play_turn(s: GameState) -> Flow:
 
 def use_sleep_token(s: GameState, seat: int) -> Flow:
     """R9: discard the top Z card (while holding 2+), take +1 budget, or pass."""
-    choices = (["discard"] if s.seats[seat].z >= 2 else []) + ["point", "pass"]
+    choices = (["discard"] if s.seats[seat].z >= SLEEP_TOKEN_DISCARD_MIN_Z else []) + ["point", "pass"]
     choice = yield from ask("sleep_token", seat, choices)
     if choice == "discard":
         discard_top_z(s, seat)
@@ -340,11 +343,11 @@ def purchase(s: GameState, seat: int, choice: dict) -> Flow:
               "buy", seat=seat, card=s.code(card), position=p, cost=cost, face_down=False)
     else:
         i = choice["reserved"]
-        pay(s, seat, 1)
+        pay(s, seat, RESERVED_COST)
         card = st.reserved.pop(i)
         st.ready.pop(i)
         s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for 1.",
-              "buy", seat=seat, card=s.code(card), position=None, cost=1, reserved=True)
+              "buy", seat=seat, card=s.code(card), position=None, cost=RESERVED_COST, reserved=True)
     st.rem.append(card)  # R5.3: on top of the REM stack, then perform one type
     yield from perform_card(s, Purchase(buyer=seat), card, seat, source_stack=st.rem)
 
@@ -364,7 +367,7 @@ def discard_top_z(s: GameState, seat: int, from_spent: bool = False) -> bool:
     never goes below 1 Z card: then nothing happens and this returns False.
     """
     st = s.seats[seat]
-    if st.z < 2:
+    if st.z <= MIN_Z_KEPT:  # R3.2
         return False
     use_spent = (from_spent and st.spent > 0) or st.unspent == 0
     s.discard.append(st.deep_sleep.pop())
@@ -831,7 +834,7 @@ def setup_state(cards: list[Card], order: list[int], players: int, options: Opti
         sleep_deck=deck,
         dreamscape=dreamscape,
         face_down=[False] * N_POSITIONS,
-        costs=list(DEFAULT_COSTS),
+        costs=list(options.market_costs()),  # R2.3, knob costs
         discard=[],
         seats=seats,
         options=options,

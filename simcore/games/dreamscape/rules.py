@@ -5,8 +5,45 @@ from typing import NamedTuple
 
 N_POSITIONS = 5  # R2.3: the Dreamscape has five positions, 1..5
 DEFAULT_COSTS = (1, 2, 3, 4, 5)  # R2.3: cost k on position k
+# R8.2: the printed chain chart, points for a run of 2, 3, ..., 14 cards (a run of 1 scores 0).
+RULEBOOK_CHAIN = (2, 4, 6, 8, 10, 13, 16, 20, 24, 29, 34, 40, 46)
+MAX_RUN = 256  # the longest run any deck can hold (decks.MAX_DECK_CARDS): chain tables cover 0..MAX_RUN
+
+
+def rulebook_chain_step(length: int) -> int:
+    """R8.2: the chart's increase from a run of ``length - 1`` to one of ``length`` cards (``length`` >= 3).
+
+    +2 up to a run of 6, then each step size twice: +3, +3, +4, +4, ... (7 -> 13,
+    8 -> 16, ..., 14 -> 46, and for a designer's longer runs 15 -> 53, 16 -> 60).
+    """
+    return 2 if length <= 6 else 3 + (length - 7) // 2
+
+
+def chain_table(chain: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Run length 0..MAX_RUN -> points: the knob's values for runs of 2, 3, ..., then the rulebook's steps.
+
+    ``()`` is the rulebook (R8.2). A run of 0 or 1 card scores 0 whatever the knob.
+    """
+    table = [0, 0]
+    for length in range(2, MAX_RUN + 1):
+        i = length - 2
+        if i < len(chain):
+            table.append(chain[i])
+        elif length == 2:
+            table.append(RULEBOOK_CHAIN[0])
+        else:
+            table.append(table[-1] + rulebook_chain_step(length))
+    return tuple(table)
 TURN_CAP = 1000  # R8.4 safety cap
 MIN_PLAYERS, MAX_PLAYERS = 1, 4  # R2.1 (1 = Virtual Dreaming, R10)
+# The rulebook's other numbers (docs/guide/knobs.md lists them all, not knobs yet).
+RESERVED_COST = 1  # R5.1, R6.4: a ready reserved card is bought for 1
+MIN_Z_KEPT = 1  # R3.2: a player never goes below 1 Z card
+NIGHT_TERROR_MIN_Z = 2  # R6.3: the opponent discards a Z card only holding 2 or more
+PERFECT_RESPITE_Z = 1  # R6.5: Z cards taken from the Sleep Deck
+PARADIGM_SHIFT_MAX_DISCARD = 2  # R6.11: Dreamscape cards discarded, 0 to 2
+SLEEP_TOKEN_POINT = 1  # R9: budget the token's "point" side adds for the turn
+SLEEP_TOKEN_DISCARD_MIN_Z = 2  # R9: the "discard" side needs 2 or more Z cards
 
 # Decision kinds of the protocol (conformance/FORMAT.md) with stable ids for arrays.
 DECISION_KINDS: tuple[str, ...] = (
@@ -68,10 +105,13 @@ class Knob(NamedTuple):
         The documented range (inclusive) of each value.
     per_seat : bool
         True: one value per seat (seat 1 first), or one value for every seat.
-    default : int
-        The rulebook's value.
+    default : int or tuple of int
+        The rulebook's value (a tuple for a list knob).
     meaning : str
         One line for help texts and the README.
+    values : tuple of int
+        How many values a list knob takes, (fewest, most); ``(1, 1)`` for a
+        knob of one value and for a per-seat knob (1 to 4 values).
     """
 
     token: str
@@ -80,24 +120,43 @@ class Knob(NamedTuple):
     low: int
     high: int
     per_seat: bool
-    default: int
+    default: int | tuple[int, ...]
     meaning: str
+    values: tuple[int, int] = (1, 1)
 
 
 # The knobs a designer reaches for first against seat advantage and the Z-card
 # rush. Defaults are the rulebook; with every knob at its default both engines
-# play the printed game bit for bit. The five position costs are deliberately
-# not a knob: R6.8's cost-token variant and R7.1's slide order assume the
-# costs are the tokens 1..5, so changing their values would change two more
-# rules at once.
+# play the printed game bit for bit.
+#
+# costs (R2.3): the market cost of positions 1..5, each 1..10. At least 1: R5.1
+# buys by paying Z cards (R3.1), a free card would make the market a give-away
+# (and the bots' features read cost 0 as "no position", a reserved card); at
+# most 10, twice the printed top cost, already beyond most budgets. R6.8's cost-token variant
+# moves the printed tokens 1..5, so the knob and shifting-tokens together are
+# refused (a knob combined with a variant that fixes the same number). R7.1
+# slides the cards left to "the cheapest positions": with equal costs the lower
+# position counts as cheaper (R2.3 numbers the positions by rising cost), and
+# the R7.2 refill goes most expensive first by the same order reversed; the
+# setup fill stays positions 5..1 (R2.3). Costs need not rise with the
+# position: the slide and refill follow the costs, not the position numbers.
+#
+# chain (R8.2): points for a run of 2, 3, ... cards, 1 to 20 values of 0..200,
+# never falling (a longer run of a type never scores less than the shorter run
+# it grew from, as in the printed chart, so putting a card on a run never costs
+# points). Longer runs continue with the rulebook's steps (R8.2: +2 up to 6
+# cards, then +3, +3, +4, +4, ...: rulebook_chain_step). A run of 1 scores 0.
 KNOBS: tuple[Knob, ...] = (
     Knob("start-z", "start_z", "R2.2", 0, 3, True, 1, "Z cards dealt to each seat at setup"),
     Knob("bonus", "bonus", "R8.2", 0, 10, True, 0, "points added to each seat's final score"),
     Knob("z-penalty", "z_penalty", "R8.2", 0, 3, False, 1, "points lost per Z card at the end"),
     Knob("max-buys", "max_buys", "R5.2", 1, 5, False, 0, "most purchases per turn (default: no limit)"),
     Knob("remove", "removed", "R2.2", 0, 20, False, 0, "cards removed unseen from the shuffled Sleep Deck before dealing"),
+    Knob("costs", "costs", "R2.3", 1, 10, False, DEFAULT_COSTS, "market cost of positions 1..5", (5, 5)),
+    Knob("chain", "chain", "R8.2", 0, 200, False, RULEBOOK_CHAIN, "chain points for a run of 2, 3, ... cards (longer runs: the rulebook's steps)", (1, 20)),
 )
 KNOB_BY_TOKEN = {k.token: k for k in KNOBS}
+RULEBOOK_CHAIN_TABLE = chain_table()
 RULE_FLAGS = ("sleep_token", "shifting_tokens")  # the two on/off options (R9, R6.8 variant)
 
 
@@ -116,6 +175,8 @@ class Options(NamedTuple):
     z_penalty: int = 1
     max_buys: int = 0
     removed: int = 0
+    costs: tuple[int, ...] = ()  # () = DEFAULT_COSTS (R2.3)
+    chain: tuple[int, ...] = ()  # () = the rulebook's chart (R8.2); else runs of 2, 3, ... (chain_table)
 
     def flags(self) -> dict[str, bool]:
         """The two on/off options, as scenario files write them (conformance/FORMAT.md)."""
@@ -126,7 +187,10 @@ class Options(NamedTuple):
         out = []
         for k in KNOBS:
             value = getattr(self, k.field)
-            if k.per_seat:
+            if k.values != (1, 1):
+                if value:  # canonical: () at the rulebook's values (variants.parse_knob)
+                    out.append(f"knob:{k.token}=" + ",".join(str(v) for v in value))
+            elif k.per_seat:
                 if value and any(v != k.default for v in value):
                     out.append(f"knob:{k.token}=" + ",".join(str(v) for v in value))
             elif value != k.default:
@@ -157,6 +221,14 @@ class Options(NamedTuple):
         for k in KNOBS:
             if k.per_seat:
                 self.seat_values(k.field, players)
+
+    def market_costs(self) -> tuple[int, ...]:
+        """The cost on positions 1..5 at setup (R2.3, knob costs)."""
+        return self.costs or DEFAULT_COSTS
+
+    def chain_table(self) -> tuple[int, ...]:
+        """Run length 0..MAX_RUN -> chain points (R8.2, knob chain)."""
+        return chain_table(self.chain) if self.chain else RULEBOOK_CHAIN_TABLE
 
     def setup_cards(self, players: int) -> int:
         """Cards setup takes from the shuffled deck before the Dreamscape: removed ones, then Z cards (R2.2)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from simcore.games.dreamscape.cards import N_TYPES, Card
+from simcore.games.dreamscape.rules import MAX_RUN, RULEBOOK_CHAIN_TABLE, rulebook_chain_step
 
 
 def chain_points_for_run(length: int) -> int:
@@ -21,14 +22,15 @@ def chain_points_for_run(length: int) -> int:
         return 0
     points = 2
     for n in range(3, length + 1):
-        # Steps of 2 up to a run of 6, then each step size is used twice: 3,3,4,4,5,5,...
-        points += 2 if n <= 6 else 3 + (n - 7) // 2
+        points += rulebook_chain_step(n)  # +2 up to a run of 6, then +3, +3, +4, +4, ...
     return points
 
 
 # Table form used by the fast engine and by reports; long enough for any deck
-# a designer can set up (a run can never exceed the number of cards).
-CHAIN_POINTS_TABLE: tuple[int, ...] = tuple(chain_points_for_run(n) for n in range(0, 257))
+# a designer can set up (a run can never exceed the number of cards). The
+# chain knob's tables (rules.chain_table) have the same length.
+CHAIN_POINTS_TABLE: tuple[int, ...] = tuple(chain_points_for_run(n) for n in range(0, MAX_RUN + 1))
+assert CHAIN_POINTS_TABLE == RULEBOOK_CHAIN_TABLE  # the chart in two forms (R8.2)
 
 
 def chain_runs(rem: Sequence[Card]) -> list[tuple[int, int, int]]:
@@ -50,9 +52,9 @@ def chain_runs(rem: Sequence[Card]) -> list[tuple[int, int, int]]:
     return runs
 
 
-def chain_points(rem: Iterable[Card]) -> int:
-    """Total chain points of a REM stack (bottom to top)."""
-    return sum(chain_points_for_run(length) for _, _, length in chain_runs(list(rem)))
+def chain_points(rem: Iterable[Card], table: Sequence[int] = CHAIN_POINTS_TABLE) -> int:
+    """Total chain points of a REM stack (bottom to top); ``table``: run length -> points (the chain knob)."""
+    return sum(table[length] for _, _, length in chain_runs(list(rem)))
 
 
 def final_score(rem: Iterable[Card], z_cards: int) -> int:

@@ -14,7 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from simcore.games.dreamscape.decks import Deck, DeckError, DeckSpec, build_deck, default_spec, parse_swap, swap_label, validate_swaps
-from simcore.games.dreamscape.rules import KNOB_BY_TOKEN, KNOBS, KnobError, Options
+from simcore.games.dreamscape.rules import (
+    KNOB_BY_TOKEN,
+    KNOBS,
+    RULEBOOK_CHAIN,
+    KnobError,
+    Options,
+    chain_table,
+    rulebook_chain_step,
+)
 
 OPTION_TOKENS = {"sleep-token": "sleep_token", "shifting-tokens": "shifting_tokens"}
 
@@ -79,7 +87,9 @@ def parse_variant(text: str) -> Variant:
         removed_set, added_set = validate_swaps(removed, added)
     except DeckError as exc:
         raise VariantError(f"variant {text!r}: {exc}") from None
-    return Variant(Options(**flags), removed_set, added_set)
+    options = Options(**flags)
+    check_combination(options, text)
+    return Variant(options, removed_set, added_set)
 
 
 def parse_knob(token: str, text: str = "") -> tuple[str, object]:
@@ -90,11 +100,16 @@ def parse_knob(token: str, text: str = "") -> tuple[str, object]:
     if k is None:
         raise VariantError(f"{where}: unknown knob {name!r} (known: {', '.join(k.token for k in KNOBS)})")
     if not sep or not raw.strip():
-        raise VariantError(f"{where}: knob {k.token} needs a value, e.g. knob:{k.token}={k.default if k.default or k.low == 0 else k.low}")
+        raise VariantError(f"{where}: knob {k.token} needs a value, e.g. knob:{k.token}={example_value(k)}")
     parts = [p.strip() for p in raw.split(",")]
-    if not k.per_seat and len(parts) != 1:
+    if k.values != (1, 1):
+        fewest, most = k.values
+        if not fewest <= len(parts) <= most:
+            count = str(fewest) if fewest == most else f"{fewest} to {most}"
+            raise VariantError(f"{where}: knob {k.token} takes {count} values ({k.meaning}), got {len(parts)}")
+    elif not k.per_seat and len(parts) != 1:
         raise VariantError(f"{where}: knob {k.token} takes one value, got {raw!r}")
-    if len(parts) > 4:
+    if k.per_seat and len(parts) > 4:
         raise VariantError(f"{where}: knob {k.token} takes at most 4 values (one per seat), got {len(parts)}")
     values = []
     for part in parts:
@@ -105,10 +120,50 @@ def parse_knob(token: str, text: str = "") -> tuple[str, object]:
         if not k.low <= v <= k.high:
             raise VariantError(f"{where}: knob {k.token} value {v} is outside {k.low}..{k.high} ({k.rule}: {k.meaning})")
         values.append(v)
+    if k.token == "chain":
+        return k.field, canonical_chain(values, where)
+    if k.values != (1, 1):
+        return k.field, () if tuple(values) == k.default else tuple(values)
     if k.per_seat:
         # Written at the rulebook value for every seat: the printed game, canonically ().
         return k.field, () if all(v == k.default for v in values) else tuple(values)
     return k.field, values[0]
+
+
+def canonical_chain(values: list[int], where: str) -> tuple[int, ...]:
+    """The chain knob's values, checked (never falling, R8.2) and cut to the shortest list playing the same game.
+
+    Values equal to what the rulebook's steps would give anyway are dropped
+    from the end (``knob:chain=3,5,7`` and ``knob:chain=3,5,7,9`` are one game);
+    the rulebook's own chart is ``()``.
+    """
+    for length, (shorter, longer) in enumerate(zip(values, values[1:]), start=3):
+        if longer < shorter:
+            raise VariantError(
+                f"{where}: knob chain must never fall (R8.2): a run of {length} scores {longer}, "
+                f"less than the {shorter} of a run of {length - 1}"
+            )
+    table = chain_table(tuple(values))
+    while values and (len(values) == 1 and values[0] == RULEBOOK_CHAIN[0] or len(values) > 1 and values[-1] == values[-2] + rulebook_chain_step(len(values) + 1)):
+        values = values[:-1]
+    assert chain_table(tuple(values)) == table  # dropping a value the steps give back keeps the game
+    return tuple(values)
+
+
+def check_combination(options: Options, text: str) -> None:
+    """Refuse a knob combined with a variant that fixes the same number."""
+    if options.costs and options.shifting_tokens:
+        raise VariantError(
+            f"variant {text!r}: knob costs and shifting-tokens both set the market costs "
+            f"(R6.8's variant moves the printed tokens 1..5): a knob combined with a variant that fixes the same number"
+        )
+
+
+def example_value(k) -> str:
+    """A value of knob ``k`` to show in an error (its rulebook value)."""
+    if isinstance(k.default, tuple):
+        return ",".join(str(v) for v in k.default)
+    return str(k.default if k.default or k.low == 0 else k.low)
 
 
 def check_variant_fits(variant: Variant, players: int) -> None:

@@ -21,8 +21,8 @@ from .common import (NAME, PACKAGE_DIR, SCENARIOS_DIR, SEAT_COUNTS, TITLE, Goofs
                      parse_setup, variant_name)
 from .play import narrate, play_games
 
-# Declared capabilities (simcore.games.CAPABILITIES): the default studies. A report of its own is
-# declared once the lab's report framework gives games a place for it.
+# Declared capabilities (simcore.games.CAPABILITIES): the default studies. Its study report
+# (goofspiel/report.py) is found by the lab through the package's dreamscape.reports entry point.
 STUDY_PLANS = {"main": PACKAGE_DIR / "study.toml", "quick": PACKAGE_DIR / "study_quick.toml"}
 
 

@@ -28,7 +28,7 @@ ScoreFn = Callable[[GameState, Decision, object], float]
 
 
 def _chain(s: GameState, stack: list[int]) -> int:
-    return chain_points([s.cards[c] for c in stack])
+    return chain_points([s.cards[c] for c in stack], s.options.chain_table())  # R8.2, knob chain
 
 
 def immediate_score_delta(s: GameState, d: Decision, choice) -> float:

@@ -73,7 +73,7 @@ def forbidden(kind, seat, features, state, t, what):
         return kind == PERFORM and features[F_PERFORM_BASE + t] != 0.0
     if kind != BUY or features[F_ARG] < 0.0:  # not a buy, or "stop"
         return False
-    if features[F_POS_COST] > 0.0:  # a Dreamscape position (costs are 1..5); a reserved card names none
+    if features[F_POS_COST] > 0.0:  # a Dreamscape position (costs are 1..10, knob costs); a reserved card names none
         p = np.int64(features[F_ARG]) - 1
         if state[H_DS_DOWN + p] != 0:  # R5.4: a Z card, no type shown
             return False

@@ -17,6 +17,7 @@ from simcore.games.dreamscape.fast.layout import (
     BUY_RESERVED,
     BUY_STOP,
     H_ACTIVE,
+    H_CHAIN_AT,
     H_COSTS,
     H_DECK_PTR,
     H_DISCARD_LEN,
@@ -48,7 +49,7 @@ from simcore.games.dreamscape.fast.batch import play_one
 from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
 from simcore.games.dreamscape.fast.runner import deck_arrays, resolve_strategies, strategy_args
 from simcore.games.dreamscape.rules import DECISION_KINDS, Options
-from simcore.games.dreamscape.scoring import final_score
+from simcore.games.dreamscape.scoring import chain_points
 
 
 def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int, strategies, max_decisions: int = 20_000):
@@ -133,6 +134,7 @@ def dump_cards_state(st: np.ndarray, cards) -> dict:
         card = int(st[H_DS_CARD + p])
         dreamscape.append(None if card < 0 else ("~" if st[H_DS_DOWN + p] else "") + code(card))
     seats = []
+    table = [int(x) for x in st[int(st[H_CHAIN_AT]) : int(st[H_CHAIN_AT]) + c + 1]]  # R8.2 or the chain knob
     for s in range(int(st[H_N_SEATS])):
         base = H_SEATS + SEAT_STRIDE * s
         rem = [int(x) for x in st[off[f"rem{s}"] : off[f"rem{s}"] + st[base + S_REM_LEN]]]
@@ -146,7 +148,7 @@ def dump_cards_state(st: np.ndarray, cards) -> dict:
                 "spent": int(st[base + S_SPENT]),
                 "reserved": [code(x) for x in res],
                 # recomputed from the cards, which also checks the engine's cached chain points
-                "score": final_score([cards[x] for x in rem], len(deep)),
+                "score": chain_points([cards[x] for x in rem], table) - len(deep),
                 "_cached_score": int(st[base + S_CHAIN]) - len(deep),
             }
         )

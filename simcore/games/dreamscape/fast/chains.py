@@ -6,7 +6,7 @@ function for function as :mod:`simcore.games.dreamscape.scoring` scores a finish
 from __future__ import annotations
 
 from simcore.games.dreamscape.fast.jit import inline_kernel, kernel
-from simcore.games.dreamscape.fast.layout import CHAIN_TABLE, H_N_CARDS, HEADER, S_CHAIN, S_REM_LEN, off_rem, seat_base
+from simcore.games.dreamscape.fast.layout import H_N_CARDS, HEADER, S_CHAIN, S_REM_LEN, chain_at, off_rem, seat_base
 
 
 # ============================================================================ chain points (R8.2)
@@ -47,14 +47,14 @@ def chain_points_at(st, off, n, moved):
         na = ra + 1 if a == pa else (rb + 1 if a == pb else 1)
         nb = ra + 1 if b == pa else (rb + 1 if b == pb else 1)
         if pa != a and pa != b:
-            total += CHAIN_TABLE[ra]
+            total += chain_at(st, ra)
         if pb != a and pb != b:
-            total += CHAIN_TABLE[rb]
+            total += chain_at(st, rb)
         pa = a
         pb = b
         ra = na
         rb = nb
-    return total + CHAIN_TABLE[ra] + CHAIN_TABLE[rb]
+    return total + chain_at(st, ra) + chain_at(st, rb)
 
 
 @kernel
@@ -80,15 +80,15 @@ def chain_points_by_type(st, seat, out):
         na = ra + 1 if a == pa else (rb + 1 if a == pb else 1)
         nb = ra + 1 if b == pa else (rb + 1 if b == pb else 1)
         if pa != a and pa != b:
-            out[pa] += CHAIN_TABLE[ra]
+            out[pa] += chain_at(st, ra)
         if pb != a and pb != b:
-            out[pb] += CHAIN_TABLE[rb]
+            out[pb] += chain_at(st, rb)
         pa = a
         pb = b
         ra = na
         rb = nb
-    out[pa] += CHAIN_TABLE[ra]
-    out[pb] += CHAIN_TABLE[rb]
+    out[pa] += chain_at(st, ra)
+    out[pb] += chain_at(st, rb)
 
 
 @inline_kernel
@@ -140,7 +140,7 @@ def top_add_delta(st, seat, card):
     for which in range(2):
         t = st[HEADER + card] if which == 0 else st[HEADER + c + card]
         run = run_down(st, mk, n - 1, t)
-        delta += CHAIN_TABLE[run + 1] - CHAIN_TABLE[run]
+        delta += chain_at(st, run + 1) - chain_at(st, run)
     return delta
 
 
@@ -175,7 +175,7 @@ def ff_delta_runs(st, off, n, i):
         t = a if which == 0 else b
         d = run_down(st, mk, i - 1, t)
         u = run_up(st, mk, i + 1, n, t)
-        delta += CHAIN_TABLE[d + u] - CHAIN_TABLE[d + u + 1]
+        delta += chain_at(st, d + u) - chain_at(st, d + u + 1)
     if i >= 1 and i + 1 < n:
         below_card = st[off + i - 1]
         common = st[mk + i - 1] & st[mk + i + 1] & ~st[mk + i]
@@ -185,7 +185,7 @@ def ff_delta_runs(st, off, n, i):
                 if (common >> t) & 1 != 0:
                     d = run_down(st, mk, i - 1, t)
                     u = run_up(st, mk, i + 1, n, t)
-                    delta += CHAIN_TABLE[d + u] - CHAIN_TABLE[d] - CHAIN_TABLE[u]
+                    delta += chain_at(st, d + u) - chain_at(st, d) - chain_at(st, u)
     run_a = 0
     run_b = 0
     for which in range(2):
@@ -200,7 +200,7 @@ def ff_delta_runs(st, off, n, i):
                 break
             run += 1
             k -= 1
-        delta += CHAIN_TABLE[run + 1] - CHAIN_TABLE[run]
+        delta += chain_at(st, run + 1) - chain_at(st, run)
         if which == 0:
             run_a = run + 1
         else:

@@ -31,7 +31,7 @@ from simcore.games.dreamscape.fast.layout import (
     BUY_POSITION,
     BUY_RESERVED,
     BUY_STOP,
-    CHAIN_TABLE,
+    chain_at,
     F_ARG,
     F_AUX,
     F_BEST_OPP,
@@ -350,7 +350,7 @@ def cached_gain(st, fw, s, x):
     delta = 0
     for which in range(2):
         r = cached_run(fw, s, st[HEADER + x] if which == 0 else st[HEADER + c + x])
-        delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+        delta += chain_at(st, r + 1) - chain_at(st, r)
     return delta
 
 
@@ -382,7 +382,7 @@ def gain_after(st, fw, seat, top, x):
             r = cached_run(fw, seat, u) + 1
         else:
             r = 0
-        delta += CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+        delta += chain_at(st, r + 1) - chain_at(st, r)
     return delta
 
 
@@ -412,7 +412,7 @@ def step_after(st, top, u, r):
     """Chart step of type u's run (r below) growing by one card, once card ``top`` (-1: none) is put on it."""
     if top >= 0:
         r = r + 1 if (st[HEADER + 2 * st[H_N_CARDS] + top] >> u) & 1 != 0 else 0
-    return CHAIN_TABLE[r + 1] - CHAIN_TABLE[r]
+    return chain_at(st, r + 1) - chain_at(st, r)
 
 
 @inline_kernel
@@ -535,7 +535,7 @@ def option_features(st, kind, seat, aux, opts, i, fw):
                 card = st[off_res(st, seat) + opts[i, 1]]
             if card >= 0:  # R5.3: on top of the own REM stack
                 ra, rb = top_runs(st, seat, card)
-                delta = CHAIN_TABLE[ra + 1] - CHAIN_TABLE[ra] + CHAIN_TABLE[rb + 1] - CHAIN_TABLE[rb]
+                delta = chain_at(st, ra + 1) - chain_at(st, ra) + chain_at(st, rb + 1) - chain_at(st, rb)
                 run_a = ra + 1
                 run_b = rb + 1
                 open_max = max(run_a, run_b)

@@ -37,7 +37,10 @@ Header (absolute indices)
                        ``S_START_Z`` and ``S_BONUS`` (rules knobs start-z,
                        R2.2, and bonus, R8.2)
 ``H_PERF + 11*s + t``  times seat s performed dream type t
-``H_POS_BY_COST + k``  position index (0..4) of the cost token k+1 (inverse of costs)
+``H_POS_BY_COST + k``  position index (0..4) of the k+1-th cheapest position
+                       (R7.1; equal costs: the lower position first); with
+                       the printed tokens 1..5, the position of cost k+1
+``H_CHAIN_AT``         where the chain table starts (see below)
 ====================  ========================================================
 
 Blocks (offsets from ``HEADER``; read them through the helpers below)
@@ -48,7 +51,9 @@ order (card ids, top = index ``H_DECK_PTR``), the discard pile (bottom
 first), the R6.12 mark per card (purchase id when last performed), then per
 seat (4 seats always reserved): REM stack, the REM cards' type masks (kept
 parallel to the REM stack, so run scans read one array), Deep Sleep stack
-(bottom first), reserve, ready flags.
+(bottom first), reserve, ready flags. Last, the chain table: ``C + 1``
+entries, run length 0..C -> chain points (R8.2 or the chain knob), read as
+``st[st[H_CHAIN_AT] + length]`` (:func:`chain_at`).
 
 Feature vector handed to strategies (``N_FEATURES`` float64 per option)
 ----------------------------------------------------------------------
@@ -204,7 +209,7 @@ from numba import njit
 from itertools import permutations
 
 from simcore.games.dreamscape.cards import DreamType
-from simcore.games.dreamscape.rules import DECISION_ID, MAX_PLAYERS, N_POSITIONS
+from simcore.games.dreamscape.rules import DECISION_ID, MAX_PLAYERS, MAX_RUN, N_POSITIONS
 from simcore.games.dreamscape.scoring import CHAIN_POINTS_TABLE
 
 MAX_SEATS = MAX_PLAYERS  # R2.1: seat blocks of the state vector
@@ -258,6 +263,7 @@ S_START_Z = 6
 S_BONUS = 7
 H_PERF = H_SEATS + MAX_SEATS * SEAT_STRIDE  # 96
 H_POS_BY_COST = H_PERF + MAX_SEATS * N_TYPES + 4  # 144: position index (0..4) holding cost k+1
+H_CHAIN_AT = H_POS_BY_COST + N_POS  # 149: offset of the chain table (a spare slot of the header)
 HEADER = H_POS_BY_COST + 8  # 152
 
 # ---------------------------------------------------------------- rules knobs
@@ -267,7 +273,9 @@ KN_MAX_BUYS = 1
 KN_REMOVED = 2
 KN_START_Z = 3  # 3..6, one per seat
 KN_BONUS = 7  # 7..10, one per seat
-N_KNOBS = KN_BONUS + MAX_SEATS
+KN_COSTS = KN_BONUS + MAX_SEATS  # 11..15: the cost of positions 1..5 (R2.3)
+KN_CHAIN = KN_COSTS + N_POS  # 16..: run length 0..MAX_RUN -> chain points (R8.2)
+N_KNOBS = KN_CHAIN + MAX_RUN + 1
 
 
 def knob_vector(options, players: int) -> np.ndarray:
@@ -281,6 +289,8 @@ def knob_vector(options, players: int) -> np.ndarray:
     v[KN_REMOVED] = options.removed
     v[KN_START_Z : KN_START_Z + players] = options.seat_values("start_z", players)
     v[KN_BONUS : KN_BONUS + players] = options.seat_values("bonus", players)
+    v[KN_COSTS : KN_COSTS + N_POS] = options.market_costs()
+    v[KN_CHAIN:] = options.chain_table()
     return v
 
 
@@ -418,13 +428,25 @@ def off_ready(st, seat):
 
 
 @njit(inline="always", cache=True)
+def off_chain(n_cards):
+    """Where the chain table starts in a state of ``n_cards`` cards (after the last seat's blocks)."""
+    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards
+
+
+@njit(inline="always", cache=True)
+def chain_at(st, length):
+    """Chain points of a run of ``length`` cards (R8.2 or the chain knob): the state's chain table."""
+    return st[st[H_CHAIN_AT] + length]
+
+
+@njit(inline="always", cache=True)
 def seat_base(seat):
     return H_SEATS + seat * SEAT_STRIDE
 
 
 def state_size(n_cards: int) -> int:
-    """Length of the state vector for a deck of ``n_cards`` cards."""
-    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards
+    """Length of the state vector for a deck of ``n_cards`` cards (the chain table last, runs 0..n_cards)."""
+    return HEADER + N_BLOCKS * n_cards + MAX_SEATS * SEAT_BLOCKS * n_cards + n_cards + 1
 
 
 def python_offsets(n_cards: int) -> dict[str, int]:

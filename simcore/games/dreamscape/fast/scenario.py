@@ -29,7 +29,7 @@ from simcore.games.dreamscape.cards import CODE_TO_TYPE, Card
 from simcore.games.dreamscape.fast.bridge import decode_option, dump_cards_state
 from simcore.games.dreamscape.fast.batch import play_scripted
 from simcore.games.dreamscape.fast.scratch import MODE_SCRIPT, N_MD, WK_TAIL, max_options, new_work
-from simcore.games.dreamscape.fast.zones import new_state
+from simcore.games.dreamscape.fast.zones import new_state, rank_positions_by_cost, set_knobs
 from simcore.games.dreamscape.fast.layout import (
     BUY_POSITION,
     BUY_RESERVED,
@@ -40,7 +40,6 @@ from simcore.games.dreamscape.fast.layout import (
     H_DISCARD_LEN,
     H_DS_CARD,
     H_DS_DOWN,
-    H_POS_BY_COST,
     MAX_SEATS,
     N_FEATURES,
     OPT_WIDTH,
@@ -55,6 +54,7 @@ from simcore.games.dreamscape.fast.layout import (
     TOKEN_PASS,
     TOKEN_POINT,
     python_offsets,
+    knob_vector,
     state_size,
 )
 from simcore.games.dreamscape.fast.script import (
@@ -163,6 +163,7 @@ def fast_state(s: GameState) -> np.ndarray:
     a, b = type_arrays(s.cards)
     c = len(s.cards)
     st = new_state(a, b, len(s.seats), bool(s.options.sleep_token), bool(s.options.shifting_tokens))
+    set_knobs(st, knob_vector(s.options, len(s.seats)))  # the chain table, z-penalty, ... (costs: below)
     off = python_offsets(c)
     # The deck block holds the draw order with the next card at H_DECK_PTR:
     # the Sleep Deck (top first) fills its tail.
@@ -174,7 +175,7 @@ def fast_state(s: GameState) -> np.ndarray:
         st[H_DS_CARD + p] = -1 if card is None else card
         st[H_DS_DOWN + p] = int(card is not None and s.face_down[p])
         st[H_COSTS + p] = s.costs[p]
-        st[H_POS_BY_COST + s.costs[p] - 1] = p
+    rank_positions_by_cost(st)
     st[off["discard"] : off["discard"] + len(s.discard)] = s.discard
     st[H_DISCARD_LEN] = len(s.discard)
     mask = off["mask"]
@@ -189,7 +190,7 @@ def fast_state(s: GameState) -> np.ndarray:
         st[off[f"res{i}"] : off[f"res{i}"] + len(seat.reserved)] = seat.reserved
         st[off[f"ready{i}"] : off[f"ready{i}"] + len(seat.reserved)] = [int(r) for r in seat.ready]
         st[base + S_RES_LEN] = len(seat.reserved)
-        st[base + S_CHAIN] = chain_points([s.cards[x] for x in seat.rem])
+        st[base + S_CHAIN] = chain_points([s.cards[x] for x in seat.rem], s.options.chain_table())
     st[H_ACTIVE] = s.active
     return st
 

@@ -16,6 +16,7 @@ from numba import njit
 from simcore.games.dreamscape.fast.jit import inline_kernel, kernel
 from simcore.games.dreamscape.fast.layout import (
     H_ACTIVE,
+    H_CHAIN_AT,
     H_COSTS,
     H_DECK_PTR,
     H_DISCARD_LEN,
@@ -31,7 +32,10 @@ from simcore.games.dreamscape.fast.layout import (
     H_TOKEN_POINT,
     H_Z_PENALTY,
     HEADER,
+    CHAIN_TABLE,
     KN_BONUS,
+    KN_CHAIN,
+    KN_COSTS,
     KN_MAX_BUYS,
     KN_REMOVED,
     KN_START_Z,
@@ -47,6 +51,7 @@ from simcore.games.dreamscape.fast.layout import (
     S_Z_LEN,
     SEAT_BLOCKS,
     STACK_DISCARD,
+    off_chain,
     off_deck,
     off_discard,
     off_rem,
@@ -59,7 +64,7 @@ from simcore.games.dreamscape.fast.layout import (
 def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
     """An empty table for a deck given as two type arrays (card id -> its types)."""
     c = cards_a.shape[0]
-    st = np.zeros(HEADER + N_BLOCKS * c + MAX_SEATS * SEAT_BLOCKS * c, dtype=np.int32)
+    st = np.zeros(off_chain(c) + c + 1, dtype=np.int32)
     st[H_N_SEATS] = n_seats
     st[H_N_CARDS] = c
     st[H_OPT_SLEEP_TOKEN] = 1 if sleep_token else 0
@@ -73,6 +78,9 @@ def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
         st[H_COSTS + p] = p + 1  # R2.3: cost k on position k
         st[H_POS_BY_COST + p] = p
     st[H_Z_PENALTY] = 1  # the rules knobs at the rulebook's values (set_knobs changes them)
+    st[H_CHAIN_AT] = off_chain(c)
+    for n in range(c + 1):
+        st[off_chain(c) + n] = CHAIN_TABLE[n]  # R8.2: a run is never longer than the deck
     for s in range(MAX_SEATS):
         st[seat_base(s) + S_START_Z] = 1  # R2.2
     return st
@@ -87,6 +95,31 @@ def set_knobs(st, knobs):
     for s in range(MAX_SEATS):
         st[seat_base(s) + S_START_Z] = knobs[KN_START_Z + s]
         st[seat_base(s) + S_BONUS] = knobs[KN_BONUS + s]
+    for p in range(N_POS):
+        st[H_COSTS + p] = knobs[KN_COSTS + p]  # R2.3, knob costs
+    rank_positions_by_cost(st)
+    for n in range(st[H_N_CARDS] + 1):
+        st[st[H_CHAIN_AT] + n] = knobs[KN_CHAIN + n]  # R8.2, knob chain
+
+
+@njit(cache=True)
+def rank_positions_by_cost(st):
+    """Fill ``H_POS_BY_COST`` from the costs: positions cheapest first, equal costs lower position first (R7.1).
+
+    GameState.positions_by_cost; with the printed tokens 1..5 the position of cost k+1 at rank k.
+    """
+    for k in range(N_POS):
+        st[H_POS_BY_COST + k] = -1
+    for k in range(N_POS):
+        best = -1
+        for p in range(N_POS):
+            taken = False
+            for j in range(k):
+                if st[H_POS_BY_COST + j] == p:
+                    taken = True
+            if not taken and (best < 0 or st[H_COSTS + p] < st[H_COSTS + best]):
+                best = p
+        st[H_POS_BY_COST + k] = best
 
 
 @inline_kernel
@@ -132,7 +165,10 @@ def face_up_options(st, o):
 
 @inline_kernel
 def position_of_cost(st, k):
-    """The position index (0..4) holding cost token ``k`` (1..5): GameState.positions_by_cost."""
+    """The position index (0..4) of the ``k``-th cheapest position (``k`` 1..5): GameState.positions_by_cost.
+
+    With the printed tokens 1..5 (R2.3, R6.8 variant) that is the position holding cost token ``k``.
+    """
     return st[H_POS_BY_COST + k - 1]
 
 
