@@ -1,8 +1,12 @@
 """The bench report's shape and its readable table (quick mode: seconds)."""
 from __future__ import annotations
 
+import time
+
+from analyses.tools import bench
 from analyses.tools.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, bench_lines, run_bench, speedups
 from simcore.games.dreamscape.fast import get_record
+from simcore import warmstart
 from simcore.games.dreamscape.fast.strategies import MODE_CALL, greedy_strategy
 
 
@@ -35,3 +39,25 @@ def test_the_bench_times_the_hook_with_strategies_it_registers_itself():
     assert every.decides == 2**17 - 1  # all 17 decision kinds
     # buy, take_z, sleep_token, perform, floating_free: decision ids 0..4 (simcore.games.dreamscape.rules.DECISION_KINDS)
     assert kinds.decides == 0b11111
+
+
+def test_a_start_time_process_leaves_no_spare_behind(tmp_path, monkeypatch):
+    """The cold and warm start are timed with warm start off, whatever the user's setting (issue #44).
+
+    With it on, each timed ``dreamscape`` process left a spare that loaded the engine into the timing's
+    own numba cache while the bench deleted that folder: ``bench --json`` failed after playing every row.
+    The command timed here is a quick one that plays no game (no compile), in an empty cache folder.
+    """
+    monkeypatch.setenv("DREAMSCAPE_SERVER", "on")  # the user's ordinary setting (the suite runs with it off)
+    monkeypatch.setenv("DREAMSCAPE_SERVER_DIR", str(tmp_path / "sockets"))
+    monkeypatch.setattr(bench, "start_args", lambda game=None: ["strategies", "--game", "counting-zzzzs", "--json"])
+    cache = tmp_path / "numba-cache"
+    cache.mkdir()
+    try:
+        assert bench.time_start(str(cache)) > 0
+        deadline = time.monotonic() + 10  # a spare would take its lock right after importing the CLI
+        while time.monotonic() < deadline and not warmstart.spares():
+            time.sleep(0.2)
+        assert warmstart.spares() == []
+    finally:
+        warmstart.stop_spares()  # only this test's private socket folder

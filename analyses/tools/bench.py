@@ -97,8 +97,14 @@ def time_games(game: Game | str | None, players: int, variant: str, seats: Seque
 
 
 def time_start(cache_dir: str, timeout: float = 600.0, game: Game | str | None = None) -> float:
-    """Wall seconds of a fresh process running a 1,000-game simulate of ``game`` with ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    """Wall seconds of a fresh process running a 1,000-game simulate of ``game`` with ``cache_dir``.
+
+    Warm start is off in that process: with it on, the timed command would leave a spare behind, loading
+    the engine into ``cache_dir`` while the next one is timed and while the caller deletes that folder
+    (``Directory not empty``: ``dreamscape bench`` failed after playing every row), then waiting with a
+    cache that no longer exists. A spare could not serve it anyway: its own ``NUMBA_CACHE_DIR`` is its key.
+    """
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, DREAMSCAPE_SERVER="off")
     env["PYTHONPATH"] = ROOT + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
     # the console script exits 0 on success, anything else raises
