@@ -191,6 +191,12 @@ def winner_wins(result: dict, setup) -> np.ndarray:
     return (winner[:, None] == seats[None, :]).astype(np.float64)
 
 
+def shared_wins(result: dict, setup) -> np.ndarray:
+    """Win credit from a ``winners`` flag per seat and game: 1/k for each of k seats sharing the win, 0 without."""
+    winners = np.asarray(result["winners"]).astype(np.float64)
+    return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1.0)
+
+
 def game_of_package(pkg) -> Game:
     """A :class:`Game` from a game package with the contract's module-level API (NAME, play_games, ...)."""
     errors = tuple(e for e in (getattr(pkg, "PDError", None), getattr(pkg, "GameError", None)) if e is not None)

@@ -48,8 +48,8 @@ def check_scenario(path, engine: str):
 
 def seat_wins(result: dict, setup: Setup) -> np.ndarray:
     """Win credit (games, seats): 1 for the winner, 1/k for each of k seats sharing the win (G5.2)."""
-    winners = np.asarray(result["winners"]).astype(np.float64)
-    return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1.0)
+    from simcore.games import shared_wins
+    return shared_wins(result, setup)
 
 
 def _game():
