@@ -226,15 +226,24 @@ def test_a_failed_write_of_a_whole_file_says_what_to_do_and_leaves_nothing(tmp_p
     assert list(tmp_path.iterdir()) == []  # no .part, no half file
 
 
-def test_a_full_disk_while_training_a_value_is_one_line_without_resume(tmp_path):
+@pytest.mark.parametrize("code, meaning", [(errno.ENOSPC, "disk is full"), (errno.EDQUOT, "quota"),
+                                           (errno.EFBIG, "file-size limit")])
+def test_a_failed_write_while_training_a_value_is_one_line_without_resume(tmp_path, code, meaning):
+    """train's value file: the error says what failed and to run again (not "resume": it starts again), no .part."""
     from simcore.games.dreamscape.bots import strong
 
     model = mock.Mock(meta={}, n_trees=1, digest=lambda: "x", arrays=lambda: {"a": np.zeros(3)})
-    with mock.patch.object(np, "savez_compressed", side_effect=OSError(errno.ENOSPC, "No space left on device")):
-        with pytest.raises(StrategyError, match="disk is full") as info:
+
+    def half_written(fh, **arrays):  # what a full disk does: some bytes land, then the write fails
+        fh.write(b"PK half an archive")
+        raise OSError(code, os.strerror(code))
+
+    with mock.patch.object(np, "savez_compressed", side_effect=half_written):
+        with pytest.raises(StrategyError, match=meaning) as info:
             strong.write_value(tmp_path / "v.npz", model)
-    assert "resume" not in str(info.value)
-    assert list(tmp_path.iterdir()) == []
+    assert str(tmp_path / "v.npz") in str(info.value) and "run the same command again" in str(info.value)
+    assert "resume" not in str(info.value) and "\n" not in str(info.value)
+    assert list(tmp_path.iterdir()) == []  # neither the value file nor a .part beside it
 
 
 def test_a_file_size_limit_in_a_study_folder_is_one_line_with_resume():
@@ -244,12 +253,38 @@ def test_a_file_size_limit_in_a_study_folder_is_one_line_with_resume():
     assert "out/study/chunk-1.parquet" in line and "file-size limit" in line and "resume" in line
 
 
-def test_train_out_a_symlink_loop_or_under_a_file_is_one_line(tmp_path):
+def test_a_file_size_limit_while_a_study_writes_a_chunk_is_one_line_exit_2(tmp_path, monkeypatch):
+    """The command, not only its error line: EFBIG from a chunk's write (``ulimit -f``) ends the run in one
+    line and exit 2, not a traceback (the study folder's atomic write keeps what it had: it resumes)."""
+    import analyses.study.folder as study_folder
+
+    real = study_folder.write_atomic
+
+    def limited(path, data):
+        if path.suffix == ".parquet":  # os.write's EFBIG carries no file name, as the real one
+            raise OSError(errno.EFBIG, "File too large")
+        return real(path, data)
+
+    monkeypatch.setattr(study_folder, "write_atomic", limited)
+    result = invoke(["simulate", "--players", "2", "--strategy", "greedy", "--games", "20", "--chunk-size", "10",
+                     "--seed", "5", "--no-progress", "--out", tmp_path / "s"])
+    one_line(result, "file-size limit", "run the same command again to resume")
+    assert not list((tmp_path / "s").rglob("*.parquet"))
+
+
+def test_train_out_a_symlink_loop_is_one_line(tmp_path):
     loop = tmp_path / "loop.toml"
     loop.symlink_to(loop)
     one_line(invoke(["train", "--out", loop, "--games", "1"]), str(loop), "symbolic link")
+    inside = tmp_path / "loop"  # a loop as a folder on the way to the file
+    inside.symlink_to(inside)
+    one_line(invoke(["train", "--out", inside / "expert.toml", "--games", "1"]), str(inside), "symbolic link")
+
+
+def test_train_out_under_an_existing_file_is_one_line(tmp_path):
     plain = write(tmp_path, "plain.txt", "x")
     one_line(invoke(["train", "--out", plain / "expert.toml", "--games", "1"]), str(plain))
+    one_line(invoke(["train", "--strategy", "strong", "--out", plain / "v.npz", "--games", "100"]), str(plain))
 
 
 # ----------------------------------------------------------------------------- the Python API
