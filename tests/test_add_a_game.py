@@ -82,6 +82,21 @@ def cli(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     return done
 
 
+def cli_here(*args: str, cwd: Path):
+    """The same command in this process: the ``site`` fixture put the copy on sys.path, where the registry reads
+    its entry points as a process started with PYTHONPATH does (the CLI test's simulate proves that path)."""
+    from contextlib import chdir
+
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    with chdir(cwd):
+        done = CliRunner().invoke(app, list(args))
+    assert done.exit_code == 0, f"dreamscape {' '.join(args)}: exit {done.exit_code}\n{done.output[-2000:]}"
+    return done
+
+
 def credit(game, players: int, variant: str, strategies: list[str], seed: int, games: int) -> np.ndarray:
     """Win credit per game and seat, straight from the game's play_games (G5.2: a shared win is split)."""
     setup = game.parse_setup(players, variant, None)
@@ -146,8 +161,9 @@ def test_simulate_compare_and_tournament_through_the_lab(site, tmp_path):
 
 
 def test_the_cli_plays_compares_studies_and_reports_the_copy(site, tmp_path):
-    """simulate, compare, tournament, study --quick and report, each a `dreamscape` process finding the game
-    through PYTHONPATH and the entry points only."""
+    """simulate, compare, tournament, study --quick and report. simulate is a `dreamscape` process finding the
+    game through PYTHONPATH and the entry points only; the others run in this process on the same entry points
+    (a process each cost seconds of imports and proved nothing more)."""
     game = registry.get_game("goofspiel")
 
     sim = json.loads(cli(site, "simulate", "--game", "goofspiel", "-p", "2", "-n", "300", "--seed", "3", "--json",
@@ -157,8 +173,8 @@ def test_the_cli_plays_compares_studies_and_reports_the_copy(site, tmp_path):
     assert sim["mean_turns"] == 13                                # ace to king: 13 rounds (G5.1)
 
     # compare prints the folder's summary as the game's report writes it: Goofspiel's base-against-carry table
-    out = json.loads(cli(site, "compare", "--game", "goofspiel", "-p", "2", "--games", "400", "--out",
-                         str(tmp_path / "cmp"), "--json", cwd=tmp_path).stdout)
+    out = json.loads(cli_here("compare", "--game", "goofspiel", "-p", "2", "--games", "400", "--out",
+                              str(tmp_path / "cmp"), "--json", cwd=tmp_path).stdout)
     base = credit(game, 2, "base", ["match", "match"], 1, 400)[:, 0]
     carry = credit(game, 2, "carry", ["match", "match"], 1, 400)[:, 0]
     (row,) = out["carry"]
@@ -166,20 +182,20 @@ def test_the_cli_plays_compares_studies_and_reports_the_copy(site, tmp_path):
     assert (row["base_win"], row["carry_win"]) == (pytest.approx(base.mean()), pytest.approx(carry.mean()))
     assert row["change"] == pytest.approx(carry.mean() - base.mean())
 
-    tour = json.loads(cli(site, "tournament", "--game", "goofspiel", "-p", "2", "--strategy", "random", "--strategy", "match",
-                          "-n", "100", "--json", cwd=tmp_path).stdout)
+    tour = json.loads(cli_here("tournament", "--game", "goofspiel", "-p", "2", "--strategy", "random", "--strategy", "match",
+                               "-n", "100", "--json", cwd=tmp_path).stdout)
     assert {r["strategy"] for r in tour["standings"]} == {"random", "match"}
 
     folder = tmp_path / "quick"
-    cli(site, "study", "--game", "goofspiel", "--quick", "--out", str(folder), cwd=tmp_path)
+    cli_here("study", "--game", "goofspiel", "--quick", "--out", str(folder), cwd=tmp_path)
     assert (folder / "report.pdf").stat().st_size > 0
     assert {p.name for p in (folder / "charts").glob("*.png")} == {"seats.png", "carry.png"}
-    cli(site, "report", str(folder), "--pdf", str(tmp_path / "again.pdf"), "--png-dir", str(tmp_path / "png"),
-        cwd=tmp_path)
+    cli_here("report", str(folder), "--pdf", str(tmp_path / "again.pdf"), "--png-dir", str(tmp_path / "png"),
+             cwd=tmp_path)
     assert (tmp_path / "again.pdf").stat().st_size > 0 and (tmp_path / "png" / "carry.png").is_file()
 
     # the report's numbers, read back through `summarize --json` (the wing's summary), against direct play
-    summary = json.loads(cli(site, "summarize", str(folder), "--json", cwd=tmp_path).stdout)
+    summary = json.loads(cli_here("summarize", str(folder), "--json", cwd=tmp_path).stdout)
     seat1 = {(r["players"], r["strategies"], r["variant"]): r for r in summary["seats"] if r["seat"] == 1}
     carried = credit(game, 3, "carry", ["random"] * 3, 1, 2000)[:, 0]
     assert seat1[(3, "random", "carry")]["win"] == pytest.approx(carried.mean())
