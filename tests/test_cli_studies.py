@@ -55,10 +55,15 @@ def test_simulate_out_with_variant_deck_and_aggregates_resumes_and_summarizes(tm
 
 
 def test_simulate_to_a_precision_and_its_cap(tmp_path):
-    data = as_json(ok("simulate", "--players", "2", "--precision", "0.04", "--chunk-size", "200", "--out", tmp_path / "p", "--json"))
+    # --games is the first round: 200 games leave a seat's interval wider than +-0.04 (a rate near 3/4 needs
+    # about 1.96**2 * 0.75 * 0.25 / 0.04**2 = 450 games), so the run must add rounds and stop near that need
+    # (without --games the first round was the default 100,000 games, and no round was ever added)
+    data = as_json(ok("simulate", "--players", "2", "--precision", "0.04", "--games", "200", "--chunk-size", "200",
+                      "--out", tmp_path / "p", "--json"))
     for seat in data["seats"]:
         lo, hi = proportion_confint(seat["win_rate"] * seat["games"], seat["games"], alpha=0.05, method="wilson")
         assert (hi - lo) / 2 <= 0.04
+        assert 200 < seat["games"] < 1000
     capped = as_json(ok("simulate", "--players", "2", "--precision", "0.001", "--max-games", "300", "--chunk-size", "200",
                         "--out", tmp_path / "c", "--json"))
     assert {s["games"] for s in capped["seats"]} == {300}
