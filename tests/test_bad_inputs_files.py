@@ -321,3 +321,17 @@ def test_api_arguments_fuzzed(name, value):
     with pytest.raises((TypeError, ValueError)) as info:
         lab.simulate(**{"games": 10, name: value})
     assert str(info.value).startswith(name)
+
+
+@pytest.mark.parametrize("args", [["train", "--games", "1"], ["train", "--strategy", "strong", "--games", "100"],
+                                  ["tune", "--budget", "1", "--games-per-eval", "1"]])
+def test_a_file_where_the_default_out_folder_goes_is_one_line(tmp_path, monkeypatch, args):
+    """Without --out these write into ./out/: a file of that name is one error line and exit 2, before any game
+    (it ended in FileExistsError once the training was set up), and the file is left as it was."""
+    (tmp_path / "out").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    result = invoke(args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, (repr(result.exception), result.output)
+    errors = [line for line in result.output.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "out exists and is not a folder" in errors[0], result.output
+    assert (tmp_path / "out").read_text() == "x"

@@ -234,6 +234,7 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
     name = the.variant_name(setup)
     if out is None:
         out = default_out("expert", f"{players}p", name, suffix=".toml")
+        writable_file(out)  # a file named like the default folder: one line (issue #44), not FileExistsError
         out.parent.mkdir(parents=True, exist_ok=True)
     out = writable_file(Path(out))
     prepare(the, progress, interrupts=interrupts)  # after the checks: bad input gets its one line first
@@ -261,6 +262,7 @@ def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int
     name = the.variant_name(setup)
     if out is None:
         out = default_out("strong", f"{players}p", name, suffix=".npz")
+        writable_file(out)  # a file named like the default folder: one line (issue #44), not FileExistsError
         out.parent.mkdir(parents=True, exist_ok=True)
     out = writable_file(Path(out))
     prepare(the, progress, interrupts=interrupts)
@@ -292,6 +294,7 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
         the.check_strategy(spec, setup)
     if out is None:
         out = default_out("tuned", f"{players}p", the.variant_name(setup), suffix=".toml")
+        writable_file(out)  # a file named like the default folder: one line (issue #44), not FileExistsError
         out.parent.mkdir(parents=True, exist_ok=True)
     out = Path(out)
     if not out.parent.exists():
