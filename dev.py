@@ -9,8 +9,8 @@
 install (``dreamscape warmup``: two processes, timed, each part announced), so the first real command
 answers in seconds instead of looking hung. ``study`` leaves the compile to the study itself, which
 starts playing as soon as the expert bot's game loop is compiled and compiles the search loop in the
-background meanwhile. ``test`` compiles the other games' engines in one more process while pytest runs
-(pytest plays on one core, the compile takes the other).
+background meanwhile. ``test`` compiles the other games' engines and the rollout loop in one more process while
+pytest runs (pytest plays on one core, the compile takes the other).
 
 Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
 The virtual environment is reinstalled whenever pyproject.toml changes.
@@ -54,16 +54,19 @@ def ensure_environment(warm: bool = True) -> None:
         subprocess.run([str(BIN / "dreamscape"), "warmup"], cwd=ROOT, check=True)
 
 
-# The install compiles the default game only (what the main study plays). pytest plays on one core; this
-# process compiles every other registered game's engine and bots on the other core meanwhile, into the same
-# numba cache, so the tests that first play those games load them instead of each compiling in turn (about a
-# minute of a cold run on 2 cores). When the cache holds them already it ends in seconds.
+# The install compiles the default game's two main-study loops only. pytest plays on one core; this process
+# compiles on the other core meanwhile, into the same numba cache, every other registered game's engine and
+# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play), so the tests that
+# first play them load them instead of each compiling in turn (a cold run's longest waits). When the cache
+# holds them already it ends in seconds.
 WARM_OTHER_GAMES = """
 from analyses import lab
 from analyses.games import DEFAULT_GAME, game_names
+from analyses.study.warmup import compile_loop
 for name in game_names():
     if name != DEFAULT_GAME:
         lab.warmup(name, say=lambda line: None)
+compile_loop("rollout")
 """
 
 
