@@ -8,6 +8,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
+from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.study.progress import progress_bar
 from analyses.games import DEFAULT_GAME, wing_of
@@ -78,7 +79,8 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         run_study_plan(the, plan, Path(out), backend, scheduler, workers)
         return {"folder": str(out)}
     if precision is not None or aggregate_only or backend != "local":
-        raise LabInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
+        raise ParameterError("precision, aggregate_only and backend write a study folder: give out=DIR",
+                             "--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     summarize = wing_of(the).simulate_summary
     with progress_bar(games, "games", leave=False) as bar:
         step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
@@ -157,7 +159,7 @@ def generic_conformance(the, paths: Sequence[Path] | None, engine: str) -> dict:
 
     choices = (*ENGINES, "both")
     if engine not in choices:
-        raise LabInputError(f"--engine must be one of {', '.join(choices)}, got {engine!r}")
+        raise parameter_error("engine", f"must be one of {', '.join(choices)}, got {engine!r}")
     files = scenario_files(paths or [the.scenarios_dir])
     if not files:
         raise LabInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths or [])}")
@@ -250,5 +252,6 @@ def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies:
         if spec not in known:
             raise LabInputError(f"unknown strategy {spec!r} (known: {', '.join(sorted(known))})")
     if len(specs) not in (1, setup.players):
-        raise LabInputError(f"give one --strategy per seat ({setup.players}) or one for all, got {len(specs)}")
+        raise ParameterError(f"give one of strategies per seat ({setup.players}) or one for all, got {len(specs)}",
+                             f"give one --strategy per seat ({setup.players}) or one for all, got {len(specs)}")
     return the, setup, tuple(specs * setup.players if len(specs) == 1 else specs)

@@ -18,6 +18,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, claimed, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
@@ -67,9 +68,11 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
         wanted = [baseline] + [v for v in wanted if v != baseline]
     names = list(dict.fromkeys(the.variant_name(the.setup(counts[0], v, cards)) for v in wanted))
     if len(names) < (1 if one_variant else 2):
-        raise LabInputError("compare needs at least two different variants (--variant A --variant B)")
+        raise ParameterError("compare needs at least two different variants (variants=[A, B])",
+                             "compare needs at least two different variants (--variant A --variant B)")
     if strategies and len(strategies) > 1 and len(counts) > 1:
-        raise LabInputError("with several --players give one --strategy for all seats")
+        raise ParameterError("with several players give one of strategies for all seats",
+                             "with several --players give one --strategy for all seats")
     prepare(the, opts.progress, interrupts=opts.interrupts)
     configs = []
     for p in counts:
@@ -121,7 +124,7 @@ def compared(game: str = DEFAULT_GAME, cards: Sequence[Path] = (), variants: Seq
     opts = _folder_options(options, **folder)
     if len(cards) > 1:
         if baseline is not None:
-            raise LabInputError("--baseline names a variant; comparing decks, the first deck is the baseline")
+            raise parameter_error("baseline", "names a variant; comparing decks, the first deck is the baseline")
         folders = compare_decks_folders(game, cards, variants, players, strategies, games, precision, max_games,
                                         aggregate_only, opts)
         return comparison_summary(folders, cards)
@@ -183,7 +186,7 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
     the = game_of(game)
     swapper = the.extension("card_swaps", "sweep")
     opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
-    counts = [check_players(the, p, 2, "the sweep compares seats: --players must be 2 to 4 (use `dreamscape solo` "
+    counts = [check_players(the, p, 2, "the sweep compares seats: {players} must be 2 to 4 (use `dreamscape solo` "
                                        "for one player)") for p in (players or [c for c in the.seat_counts if c > 1])]
     if precision is None and games is None:
         precision = 0.01
