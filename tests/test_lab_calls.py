@@ -1,7 +1,9 @@
-"""The Python API in Python's language: errors name the parameter.
+"""The Python API in Python's language: errors name the parameter, and a call never returns another call's result.
 
 A lab function called from Python names its parameter in an error (``players must be 1 to 4``); the
-command line says the same with its option (``--players must be 1 to 4``).
+command line says the same with its option (``--players must be 1 to 4``). ``lab.compare`` without a
+folder plays its own arguments every time: the earlier call's default folder used to hand back a
+larger, stale result, or refuse another seed.
 """
 from __future__ import annotations
 
@@ -51,6 +53,21 @@ def test_a_wrong_type_is_a_type_error_naming_the_parameter(call, name):
 def test_one_player_count_is_taken_as_a_list_of_one():
     with pytest.raises(ValueError, match="^restrict needs players 2 to 4"):
         lab.restrict(game="dreamscape", players=1)
+
+
+def test_compare_called_again_plays_its_own_arguments(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ask = {"game": "dreamscape", "players": 2, "variants": ["base", "sleep-token"], "chunk_size": 50}
+    larger = lab.compare(games=200, seed=1, **ask)
+    smaller = lab.compare(games=100, seed=1, **ask)
+    assert set(larger["games"]) == {200} and set(smaller["games"]) == {100}  # not the earlier, larger result
+    other = lab.compare(games=100, seed=2, **ask)  # another seed plays, it is not refused
+    assert set(other["games"]) == {100} and other["diff"].to_list() != smaller["diff"].to_list()
+    again = lab.compare(games=100, seed=1, **ask)
+    assert again.to_dicts() == smaller.to_dicts()  # same arguments, same numbers
+    assert not (tmp_path / "out").exists()  # no folder asked for, none left behind
+    kept = lab.compare(games=100, seed=1, out=tmp_path / "kept", **ask)
+    assert kept.to_dicts() == smaller.to_dicts() and (tmp_path / "kept" / "manifest.json").is_file()
 
 
 def test_an_unwritable_folder_is_named_by_the_out_parameter(tmp_path):

@@ -107,10 +107,11 @@ def described(the, setup, summary: dict) -> dict:
 
 def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1,
              **options) -> pl.DataFrame:
-    """:func:`simulate_summary` as a polars DataFrame: one row per seat (seat counted from 0).
+    """:func:`simulate_summary` as a polars DataFrame: one row per seat, seats counted from 1 (as the command line).
 
     Every scalar of the run (game count, variant, seed, ...) is a column of every row;
-    ``win_low``/``win_high`` are the 95% interval of ``win_rate``.
+    ``win_rate`` is a fraction (0-1; the command line prints it in percent) and
+    ``win_low``/``win_high`` its 95% interval.
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     summary = simulate_summary(game, players, games, seed, **options)
@@ -122,13 +123,17 @@ def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 
 
 
 def seat_frame(summary: dict) -> pl.DataFrame:
-    """The seat rows of a summary dict, with its scalars as columns and the interval split in two."""
+    """The seat rows of a summary dict, with its scalars as columns and the interval split in two.
+
+    The summary's seats are indexes from 0 (``simulate --json``); the frame counts them from 1, as the
+    command line's table does (``seat`` 1 plays first).
+    """
     scalars = {k: v for k, v in summary.items() if k != "seats" and not isinstance(v, (list, dict))}
     rows = []
     for seat in summary["seats"]:
         row = {k: v for k, v in seat.items() if not isinstance(v, (list, dict))}
         low, high = seat["win_ci"]
-        rows.append({**scalars, **row, "win_low": low, "win_high": high})
+        rows.append({**scalars, **row, "seat": seat["seat"] + 1, "win_low": low, "win_high": high})
     return pl.DataFrame(rows)
 
 

@@ -8,6 +8,7 @@ The main study's orchestration, once in ``reports.main_study``, is
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -228,11 +229,27 @@ def compare(game: str = DEFAULT_GAME, players: int | Sequence[int] | None = None
             variants: Sequence[str] | None = None, games: int | None = None, seed: int = 1, **options) -> pl.DataFrame:
     """Variants against the baseline, paired on the same deals: one row per metric and variant.
 
-    The rows of ``dreamscape compare --json``'s ``compare`` table; the folder is
-    ``out`` (or a default one, said on stderr). See :func:`compare_folder`.
+    The rows of ``dreamscape compare --json``'s ``compare`` table (a rate's ``diff`` as a fraction, the
+    command line's percentage points / 100). Without ``out`` the games are played in a folder of their
+    own that is gone afterwards: every call plays its own arguments. With ``out`` the study folder is
+    kept (and resumed by the same call). See :func:`compare_folder`.
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     counts = [players] if isinstance(players, int) else players
+    opts = options.get("options")
+    if options.get("out") is None and (opts is None or opts.out is None):
+        # No folder asked for: played into a folder of its own and read back, so that a call never
+        # resumes another call's folder (a default one held the first call's games and seed).
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="dreamscape-compare-") as scratch:
+            folder = Path(scratch) / "compare"
+            if opts is not None:
+                options = {**options, "options": replace(opts, out=folder)}
+            else:
+                options = {**options, "out": folder}
+            compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
+            return pl.DataFrame(summary_data(folder).get("compare", []))
     folder = compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
     data = open_study(folder).data
     return pl.DataFrame(data.get("compare", []))
@@ -251,11 +268,15 @@ class LabStudy:
     configs : DataFrame
         One row per configuration: config, variant, players, strategies.
     seats : DataFrame
-        One row per configuration and seat: games, win credit, win rate and its 95% Wilson interval.
+        One row per configuration and seat (counted from 1, as the command line): games, win credit
+        (``wins``), win rate (``win_rate``, a fraction 0-1) and its 95% Wilson interval (``win_low``, ``win_high``).
     summary : DataFrame
         One row per configuration: games played, and the first seat's win rate against the fair share.
     data : dict
-        Every analysis the folder has data for (``dreamscape summarize --json``).
+        Every analysis the folder has data for (``dreamscape summarize --json``: its seats are indexes from 0).
+    tables
+        Every table the folder's report is drawn from, seats counted from 1 (read on first use):
+        what the charts of :mod:`analyses.lab.plot` take (:func:`analyses.lab.plot.study_tables`).
     """
 
     folder: Path
@@ -263,6 +284,12 @@ class LabStudy:
     seats: pl.DataFrame
     summary: pl.DataFrame
     data: dict
+
+    @functools.cached_property
+    def tables(self):
+        from analyses.lab.plot import study_tables
+
+        return study_tables(self.folder)
 
 
 def open_study(folder: str | Path) -> LabStudy:
@@ -274,11 +301,11 @@ def open_study(folder: str | Path) -> LabStudy:
     check_study(folder)
     totals = seat_totals(folder)
     bounds = [wilson(float(w), int(n)) for w, n in zip(totals["sum_win"], totals["n"])]
-    seats = totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+    seats = totals.select("config", "variant", "players", pl.col("seat") + 1, "strategy", pl.col("n").alias("games"),
                           pl.col("sum_win").alias("wins")).with_columns(
         win_rate=pl.Series([b.value for b in bounds]), win_low=pl.Series([b.low for b in bounds]),
         win_high=pl.Series([b.high for b in bounds]))
-    first = seats.filter(pl.col("seat") == 0)
+    first = seats.filter(pl.col("seat") == 1)
     summary = first.select("config", "variant", "players", "strategy", "games", pl.col("win_rate").alias("first_seat_win"),
                            (1.0 / pl.col("players")).alias("fair_share"))
     return LabStudy(folder, configs_frame(folder), seats, summary, summary_data(folder))
