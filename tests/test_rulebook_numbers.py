@@ -38,3 +38,13 @@ def test_the_table_holds_the_printed_values():
     assert by_what["expansion deck"].startswith("54 cards")
     assert by_what["cards per base type"] == "13"
     assert by_what["players"] == "1–4"
+
+
+def test_the_counting_zzzzs_table_is_the_generated_one():
+    from simcore.games.counting_zzzzs.numbers import markdown_table as cz_table
+
+    text = PAGE.read_text(encoding="utf-8")
+    start, end = "<!-- counting-zzzzs-numbers:start -->\n", "<!-- counting-zzzzs-numbers:end -->"
+    assert start in text and end in text
+    on_page = text[text.index(start) + len(start) : text.index(end)]
+    assert on_page == cz_table(), "docs/guide/knobs.md is stale (Counting Zzzzs); paste in:\n" + cz_table()
