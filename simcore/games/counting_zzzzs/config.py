@@ -124,6 +124,15 @@ def parse_setup(players: int, variant: str = "base", cards: CardSet | None = Non
     return setup
 
 
+def removed_in(variant: str, players: int) -> int:
+    """The Wake Ups a canonical variant text (variant_name's) removes with ``players`` players (Z2.2): read
+    from the text alone, for tables of studies already played (no card file needed)."""
+    for token in variant.split("+"):
+        if token.strip().startswith(("remove=", "knob:remove=")):
+            return int(token.split("=")[1])
+    return RULEBOOK_REMOVED[players]
+
+
 def variant_name(setup: Setup) -> str:
     """The canonical variant text (parse_setup round-trips it): ``base`` for the rulebook, else ``remove=N``
     when the removal is not the rulebook's, ``hidden-removal``, then the knobs away from the rulebook in
