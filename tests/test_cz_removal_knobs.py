@@ -218,3 +218,14 @@ def test_the_numbers_table_lists_every_knob_once():
     assert by_what["fewest elements that score on waking"] == "5"
     assert by_what["elements that end a dream"] == "10"
     assert by_what["Wake Ups removed before shuffling"] == "4 (2 players), 2 (3 players), 0 (4 players)"
+
+
+def test_study_tables_read_the_removal_from_any_variant_text():
+    """analyses' balance-rule table reads the Wake Ups removed from a configuration's variant text (Z2.2)."""
+    from simcore.games.counting_zzzzs.config import removed_in
+    assert removed_in("base", 2) == 4 and removed_in("base", 4) == 0            # the rulebook's 4 / 2 / 0
+    assert removed_in("hidden-removal+knob:goal=30", 3) == 2
+    assert removed_in("remove=6+hidden-removal", 2) == 6
+    for players, variant in ((2, "knob:remove=1+knob:hand=4"), (3, "remove=5+knob:goal=30"), (4, "knob:remove=0")):
+        setup = parse_setup(players, variant)
+        assert removed_in(variant_name(setup), players) == setup.removed
