@@ -178,3 +178,19 @@ def test_threshold_bot_asks_premonition_for_the_cards_the_knob_shows():
             game.deck[i].known = R.ALL_SEATS
         options = R.turn_options(game, 0)
         assert (R.threshold_turn(game, 0, options) == R.TURN_PREMONITION) == used, variant
+
+
+def test_tables_of_the_printed_game_leave_knob_changed_configurations_out():
+    # a study may play knob:wake=7 beside the base game: the first-player and difficulty tables describe
+    # the printed game (P11), so the changed configuration is not read as a base-game or difficulty row
+    from analyses.games.pleasant_dreams import difficulty_rows, first_player_rows
+
+    def row(variant, players=2, start=1):
+        return {"config": variant, "variant": variant, "players": players, "strategies": ["threshold"] * players,
+                "expansion": False, "start": start, "actions": -1, "public_backs": False, "hand": False,
+                "bots": [("threshold", ())] * players, "games": 100, "turns": 10.0,
+                "seat_rates": [(0.6, 0.5, 0.7)] * players}
+
+    rows = [row("base"), row("knob:wake=7"), row("start=2", start=2), row("start=2+knob:flip=2", start=2)]
+    assert [r["variant"] for r in first_player_rows(rows)] == ["base"]
+    assert [r["start"] for r in difficulty_rows(rows)] == [1, 2]
