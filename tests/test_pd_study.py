@@ -161,9 +161,7 @@ def test_a_study_of_another_game_or_cards_is_not_resumed(tmp_path):
     plan = load_study_file(write_plan(tmp_path, games=10), cards=cards)
     with pytest.raises(StudyError, match="other cards"):
         run_plan(plan, folder, progress=False)
-    from analyses.study.studyfile import load_study_file
-
-    dreamscape = load_study_file(write_dreamscape_plan(tmp_path))
+    dreamscape = load_study_file(write_dreamscape_plan(tmp_path))  # the one reader reads any game's file
     with pytest.raises(StudyError, match="game pleasant-dreams"):
         run_plan(dreamscape, folder, progress=False)
 
