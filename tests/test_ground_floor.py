@@ -19,6 +19,20 @@ ROOT = Path(__file__).resolve().parents[1]
 GROUND_FLOOR = ("analyses.study", "analyses.stats", "analyses.tools", "analyses.lab", "reports")
 GAME_HOUSES = ("reports.games",)  # below a ground-floor prefix, but the games' own (each game's report)
 
+# (module, game package it imports): the Python API's frames and charts (analyses/lab/frames.py,
+# analyses/lab/plot/) arrived on the ground floor after the study pipeline left it; they are each game's
+# tables and charts and move into the games' wings next. The list only shrinks: a new pair fails, and a
+# pair no longer found must be taken off.
+KNOWN_GAME_IMPORTS: set[tuple[str, str]] = {
+    ("analyses.lab.frames", "analyses.games.counting_zzzzs"),
+    ("analyses.lab.frames", "analyses.games.dreamscape"),
+    ("analyses.lab.frames", "simcore.games.counting_zzzzs"),
+    ("analyses.lab.plot.dreamscape", "simcore.games.dreamscape"),
+    ("analyses.lab.plot.dreamscape_words", "simcore.games.dreamscape"),
+    ("analyses.lab.plot.pleasant_dreams", "analyses.games.pleasant_dreams"),
+}
+NO_GAME_AT_ALL = ("analyses.study", "analyses.stats", "analyses.tools")  # the pipeline itself: no allowance ever
+
 
 def game_packages(root: Path) -> set[str]:
     """Every game package: a package under simcore/games, a module or package under analyses/games or reports/games."""
@@ -53,7 +67,11 @@ def game_imports(graph: ImportGraph, packages: set[str]) -> set[tuple[str, str]]
 def test_the_ground_floor_imports_no_game_package():
     graph = ImportGraph(ROOT)
     found = game_imports(graph, game_packages(ROOT))
-    assert not found, f"game packages imported by the ground floor: {sorted(found)}"
+    new = found - KNOWN_GAME_IMPORTS
+    assert not new, f"game packages imported by the ground floor: {sorted(new)}"
+    fixed = KNOWN_GAME_IMPORTS - found
+    assert not fixed, f"no longer import a game package: take them off KNOWN_GAME_IMPORTS: {sorted(fixed)}"
+    assert not any(m.startswith(NO_GAME_AT_ALL) for m, _ in KNOWN_GAME_IMPORTS)
 
 
 def test_the_ground_floor_is_what_the_scan_reads():
