@@ -66,7 +66,8 @@ def test_sweep_and_study_files_take_the_new_knobs(tmp_path):
 def test_tournament_plays_the_knob():
     knob = lab.tournament(players=2, strategies=["random", "linear"], games=100, seed=3, variant=KNOB, progress=False)
     base = lab.tournament(players=2, strategies=["random", "linear"], games=100, seed=3, progress=False)
-    assert knob["variant"] == parse_variant(KNOB).name if "variant" in knob else True
+    assert knob["variant"] == parse_variant(KNOB).name and knob["deck_cards"] == 53  # FF/SD twice (R1.3)
+    assert base["deck_cards"] == 52
     assert knob["standings"].to_dicts() != base["standings"].to_dicts()
 
 
