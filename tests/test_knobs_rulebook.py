@@ -1,5 +1,5 @@
 """The rulebook's other numbers as knobs: take-z (R4.1), reserve-cost (R5.1), min-buys (R5.2),
-reserve-limit (R6.4), z-floor (R3.2), respite-z (R6.5), paradigm-max (R6.11), token-point (R9) and
+reserve-limit (R6.4), z-floor (R3.2), terror-z (R6.3, R10.3), respite-z (R6.5), paradigm-max (R6.11), token-point (R9) and
 copies (R1.3); parsing, hand-worked scenarios on both engines, both engines alike on random settings.
 
 Expected values are worked out by hand from shared/rules/interpretations.md and the default deck
@@ -27,7 +27,7 @@ from simcore.rng import GameRng
 DECK = build_deck()
 SCENARIOS = Path(__file__).resolve().parents[1] / "simcore" / "games" / "dreamscape" / "scenarios"
 BROKEN = Path(__file__).resolve().parent / "ds_knob_broken"
-NEW_SCENARIOS = sorted(p for p in SCENARIOS.glob("t*.json") if 38 <= int(p.stem[1:3]) <= 45)
+NEW_SCENARIOS = sorted(p for p in SCENARIOS.glob("t*.json") if 38 <= int(p.stem[1:3]) <= 46)
 
 
 # ----------------------------------------------------------------------------- notation
@@ -59,6 +59,7 @@ def test_new_knobs_parse_to_a_canonical_name(text, name):
         ("knob:reserve-limit=0", "outside 1..5"),
         ("knob:z-floor=-1", "outside 0..3"),
         ("knob:paradigm-max=3", "outside 0..2"),
+        ("knob:terror-z=0", "outside 1..3"),
         ("knob:token-point=2", "add sleep-token"),  # a Sleep Token number without the Sleep Token
         ("knob:token-point=x+sleep-token", "'x' is not a whole number"),
         ("knob:copies=FF/SD", "not written XX/YY:N"),
@@ -117,7 +118,7 @@ def test_copies_too_small_a_deck_is_one_line(tmp_path):
 def test_every_new_knob_has_a_scenario():
     knobs = {json.loads(p.read_text())["setup"]["knobs"].split("=")[0] for p in NEW_SCENARIOS}
     assert knobs == {f"knob:{t}" for t in ("take-z", "reserve-cost", "min-buys", "reserve-limit", "z-floor",
-                                            "respite-z", "paradigm-max", "token-point")}
+                                            "respite-z", "paradigm-max", "token-point", "terror-z")}
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])
@@ -177,7 +178,7 @@ def random_rulebook_knobs(rng: random.Random) -> Options:
     return Options(
         sleep_token, rng.random() < 0.3,
         take_z=pick(0, 3, 1), reserve_cost=pick(1, 5, 1), min_buys=pick(0, 1, 1), reserve_limit=pick(1, 5, 0),
-        z_floor=pick(0, 3, 1), respite_z=pick(0, 3, 1), paradigm_max=pick(0, 2, 2),
+        z_floor=pick(0, 3, 1), respite_z=pick(0, 3, 1), paradigm_max=pick(0, 2, 2), terror_z=pick(1, 3, 1),
         token_point=pick(1, 3, 1) if sleep_token else 1,
     )
 

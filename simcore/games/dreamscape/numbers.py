@@ -112,6 +112,7 @@ def rulebook_numbers(spec: DeckSpec | None = None) -> list[RulebookNumber]:
         knob("max-buys", "R5.2", "purchases per turn", "no limit"),
         RulebookNumber("R6.3", "Night Terror: Z cards the target must hold", str(NIGHT_TERROR_MIN_Z), "",
                        "below that nothing happens (R3.2)", "follows `knob:z-floor` (one more than the floor)"),
+        knob("terror-z", "R6.3", "Night Terror: Z cards the target discards"),
         knob("reserve-limit", "R6.4", "cards a seat may hold reserved", "no limit"),
         knob("respite-z", "R6.5", "Perfect Respite: Z cards taken"),
         RulebookNumber("R6.8", "shifting-tokens variant: cost tokens", "1, 2, 3, 4, 5", "", "the printed Z shield tokens it moves",
@@ -123,8 +124,8 @@ def rulebook_numbers(spec: DeckSpec | None = None) -> list[RulebookNumber]:
         knob("token-point", "R9", "Sleep Token: budget of its point side", f"+{SLEEP_TOKEN_POINT}"),
         RulebookNumber("R9", "Sleep Token: Z cards its discard side needs", str(SLEEP_TOKEN_DISCARD_MIN_Z), "",
                        "discards the top Z card", "follows `knob:z-floor` (one more than the floor)"),
-        RulebookNumber("R10.3", "Virtual Dreaming Night Terror: cards filled, own Z cards discarded", "1, 1", "",
-                       "the solo Night Terror", "not a knob yet"),
+        RulebookNumber("R10.3", "Virtual Dreaming Night Terror: empty positions filled", "1", "",
+                       "the solo Night Terror (its own Z cards discarded: `knob:terror-z`)", "not a knob yet"),
         RulebookNumber("R10.5", "Virtual Dreaming score bands", bands, "", "the solo report's bands",
                        "not a knob: the bands label a solo score in reports; no rule of play reads them"),
     ]

@@ -463,6 +463,12 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     from_spent = False
     if perf.invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = yield from ask_give_up_spent(s, target, perf.card)
+    # Knob terror-z: that many Z cards, each as R3.2 allows; R6.9's choice is asked once, for the first.
+    for _ in range(s.options.terror_z - 1):
+        if discard_top_z(s, target, from_spent=from_spent):
+            from_spent = False
+            s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).", "night_terror",
+                  seat=perf.acting, target=target, discarded=True, z=st.z)
     if discard_top_z(s, target, from_spent=from_spent):
         s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).", "night_terror",
               seat=perf.acting, target=target, discarded=True, z=st.z)
@@ -489,6 +495,11 @@ def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
               seat=perf.acting, position=p, card=s.code(s.dreamscape[p - 1]))
     st = s.seats[perf.acting]
     from_spent = yield from ask_give_up_spent(s, perf.acting, perf.card)
+    for _ in range(s.options.terror_z - 1):  # knob terror-z: that many own Z cards, the choice for the first
+        if discard_top_z(s, perf.acting, from_spent=from_spent):
+            from_spent = False
+            s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).",
+                  "night_terror", seat=perf.acting, target=perf.acting, discarded=True, z=st.z)
     if discard_top_z(s, perf.acting, from_spent=from_spent):
         s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).", "night_terror",
               seat=perf.acting, target=perf.acting, discarded=True, z=st.z)

@@ -45,6 +45,7 @@ RESERVED_COST = 1  # R5.1, R6.4: a ready reserved card is bought for 1 (knob res
 MIN_BUYS = 1  # R5.2: purchases a turn must make when one is affordable (knob min-buys)
 MIN_Z_KEPT = 1  # R3.2: a player never goes below 1 Z card (knob z-floor)
 NIGHT_TERROR_MIN_Z = MIN_Z_KEPT + 1  # R6.3: the opponent discards a Z card only holding 2 or more (R3.2)
+NIGHT_TERROR_Z = 1  # R6.3, R10.3: Z cards Night Terror makes its target discard (knob terror-z)
 PERFECT_RESPITE_Z = 1  # R6.5: Z cards taken from the Sleep Deck (knob respite-z)
 PARADIGM_SHIFT_MAX_DISCARD = 2  # R6.11: Dreamscape cards discarded, 0 to 2 (knob paradigm-max)
 SLEEP_TOKEN_POINT = 1  # R9: budget the token's "point" side adds for the turn (knob token-point)
@@ -170,6 +171,7 @@ KNOBS: tuple[Knob, ...] = (
     Knob("min-buys", "min_buys", "R5.2", 0, 1, False, MIN_BUYS, "purchases a turn must make while one is affordable"),
     Knob("reserve-limit", "reserve_limit", "R6.4", 1, 5, False, 0, "most cards a seat may hold reserved (default: no limit)"),
     Knob("z-floor", "z_floor", "R3.2", 0, 3, False, MIN_Z_KEPT, "Z cards an effect never takes from a player"),
+    Knob("terror-z", "terror_z", "R6.3", 1, 3, False, NIGHT_TERROR_Z, "Z cards Night Terror makes its target discard (solo: its own, R10.3)"),
     Knob("respite-z", "respite_z", "R6.5", 0, 3, False, PERFECT_RESPITE_Z, "Z cards Perfect Respite takes"),
     Knob("paradigm-max", "paradigm_max", "R6.11", 0, 2, False, PARADIGM_SHIFT_MAX_DISCARD, "most Dreamscape cards Paradigm Shift discards"),
     Knob("token-point", "token_point", "R9", 1, 3, False, SLEEP_TOKEN_POINT, "budget the Sleep Token's point side adds (needs sleep-token)"),
@@ -203,6 +205,7 @@ class Options(NamedTuple):
     reserve_limit: int = 0  # 0 = no limit (R6.4 as printed)
     z_floor: int = MIN_Z_KEPT
     respite_z: int = PERFECT_RESPITE_Z
+    terror_z: int = NIGHT_TERROR_Z
     paradigm_max: int = PARADIGM_SHIFT_MAX_DISCARD
     token_point: int = SLEEP_TOKEN_POINT
     copies: tuple[tuple[int, int, int], ...] = ()  # (type a, type b, copies), a < b, sorted: deck file overrides (R1.3)

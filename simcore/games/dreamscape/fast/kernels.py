@@ -70,6 +70,7 @@ from simcore.games.dreamscape.fast.layout import (
     H_RESERVE_LIMIT,
     H_RESPITE_Z,
     H_TAKE_Z,
+    H_TERROR_Z,
     H_Z_FLOOR,
     H_TURNS,
     H_WINNERS,
@@ -500,6 +501,10 @@ def night_terror(st, wk, fw, strats, acting, invader):
     from_spent = False
     if invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = ask_give_up_spent(st, wk, fw, strats, target)
+    # Knob terror-z: that many Z cards, each as R3.2 allows; R6.9's choice is asked once, for the first.
+    for _ in range(st[H_TERROR_Z] - 1):
+        if discard_top_z(st, target, from_spent):
+            from_spent = False
     discard_top_z(st, target, from_spent)
 
 
@@ -527,6 +532,9 @@ def night_terror_solo(st, wk, fw, strats, acting):
                 st[H_DS_DOWN + p] = 0
             break
     from_spent = ask_give_up_spent(st, wk, fw, strats, acting)
+    for _ in range(st[H_TERROR_Z] - 1):  # knob terror-z: that many own Z cards, the choice for the first
+        if discard_top_z(st, acting, from_spent):
+            from_spent = False
     discard_top_z(st, acting, from_spent)
 
 

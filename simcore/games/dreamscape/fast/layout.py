@@ -44,7 +44,8 @@ Header (absolute indices)
 ``H_TAKE_Z`` ..        the scalar rules knobs take-z (R4.1), reserve-cost
 ``H_TOKEN_VALUE``      (R5.1), min-buys (R5.2), reserve-limit (R6.4),
                        z-floor (R3.2), respite-z (R6.5), paradigm-max
-                       (R6.11), token-point (R9), set by ``zones.set_knobs``
+                       (R6.11), token-point (R9), terror-z (R6.3; slot
+                       ``H_TERROR_Z``), set by ``zones.set_knobs``
 ====================  ========================================================
 
 Blocks (offsets from ``HEADER``; read them through the helpers below)
@@ -277,6 +278,7 @@ H_Z_FLOOR = H_CHAIN_AT + 5  # R3.2, knob z-floor (1)
 H_RESPITE_Z = H_CHAIN_AT + 6  # R6.5, knob respite-z (1)
 H_PARADIGM_MAX = H_CHAIN_AT + 7  # R6.11, knob paradigm-max (2)
 H_TOKEN_VALUE = H_CHAIN_AT + 8  # 157: R9, knob token-point (1): the budget H_TOKEN_POINT adds
+H_TERROR_Z = H_CHAIN_AT + 9  # 158: R6.3, R10.3, knob terror-z (1)
 HEADER = H_POS_BY_COST + 16  # 160
 
 # ---------------------------------------------------------------- rules knobs
@@ -295,7 +297,8 @@ KN_Z_FLOOR = KN_TAKE_Z + 4  # R3.2
 KN_RESPITE_Z = KN_TAKE_Z + 5  # R6.5
 KN_PARADIGM_MAX = KN_TAKE_Z + 6  # R6.11
 KN_TOKEN_VALUE = KN_TAKE_Z + 7  # R9
-KN_CHAIN = KN_TAKE_Z + 8  # 24..: run length 0..MAX_RUN -> chain points (R8.2)
+KN_TERROR_Z = KN_TAKE_Z + 8  # R6.3
+KN_CHAIN = KN_TAKE_Z + 9  # 25..: run length 0..MAX_RUN -> chain points (R8.2)
 N_KNOBS = KN_CHAIN + MAX_RUN + 1
 
 
@@ -319,6 +322,7 @@ def knob_vector(options, players: int) -> np.ndarray:
     v[KN_RESPITE_Z] = options.respite_z
     v[KN_PARADIGM_MAX] = options.paradigm_max
     v[KN_TOKEN_VALUE] = options.token_point
+    v[KN_TERROR_Z] = options.terror_z
     v[KN_CHAIN:] = options.chain_table()
     return v
 

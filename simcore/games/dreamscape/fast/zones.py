@@ -37,6 +37,7 @@ from simcore.games.dreamscape.fast.layout import (
     H_RESERVE_LIMIT,
     H_RESPITE_Z,
     H_TAKE_Z,
+    H_TERROR_Z,
     H_TOKEN_VALUE,
     H_Z_FLOOR,
     HEADER,
@@ -51,6 +52,7 @@ from simcore.games.dreamscape.fast.layout import (
     KN_RESERVE_LIMIT,
     KN_RESPITE_Z,
     KN_TAKE_Z,
+    KN_TERROR_Z,
     KN_TOKEN_VALUE,
     KN_Z_FLOOR,
     KN_REMOVED,
@@ -101,6 +103,7 @@ def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
     st[H_RESPITE_Z] = 1  # R6.5
     st[H_PARADIGM_MAX] = 2  # R6.11
     st[H_TOKEN_VALUE] = 1  # R9
+    st[H_TERROR_Z] = 1  # R6.3
     st[H_CHAIN_AT] = off_chain(c)
     for n in range(c + 1):
         st[off_chain(c) + n] = CHAIN_TABLE[n]  # R8.2: a run is never longer than the deck
@@ -123,6 +126,7 @@ def set_knobs(st, knobs):
     st[H_RESPITE_Z] = knobs[KN_RESPITE_Z]
     st[H_PARADIGM_MAX] = knobs[KN_PARADIGM_MAX]
     st[H_TOKEN_VALUE] = knobs[KN_TOKEN_VALUE]
+    st[H_TERROR_Z] = knobs[KN_TERROR_Z]
     for s in range(MAX_SEATS):
         st[seat_base(s) + S_START_Z] = knobs[KN_START_Z + s]
         st[seat_base(s) + S_BONUS] = knobs[KN_BONUS + s]
