@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from analyses import lab
 from analyses.games.dreamscape import fixseats
 from simcore.games.dreamscape.cards import DreamType
 from simcore.games.dreamscape.variants import parse_variant
@@ -57,12 +58,10 @@ def test_the_default_search_is_the_seat_knobs_only(monkeypatch):
     [("seats,dice", "unknown knob family 'dice'"), ("", None), ("all", None)],
 )
 def test_search_families_parse(text, words):
-    from simcore.games import GameError
-
     if words is None:
         assert fixseats.parse_search(text) in (("seats",), fixseats.FAMILIES)
         return
-    with pytest.raises(GameError, match=words):
+    with pytest.raises(ValueError, match=words):
         fixseats.parse_search(text)
 
 
@@ -86,4 +85,6 @@ def test_cli_fix_seats_searches_costs_chain_copies_end_to_end(tmp_path):
     bad = runner.invoke(app, ["fix-seats", "-p", "2", "--variant", "shifting-tokens", "--search", "costs",
                               "--out", str(tmp_path / "x"), "--no-progress"])
     assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1, bad.output
-    assert "fixes the same number" in bad.output
+    assert "--search costs with the variant shifting-tokens" in bad.output and "fixes the same number" in bad.output
+    with pytest.raises(Exception, match="^search 'dice': unknown knob family 'dice'"):
+        lab.fix_seats(players=2, search="dice", out=tmp_path / "y", progress=False)

@@ -325,8 +325,11 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
     prepare(the, progress, interrupts=interrupts)
     check_players(the, players, 2, "fix-seats needs {players} 2 to 4 (one seat has no seat advantage)")
     base = knobs.base_variant(the.setup(players, variant or "base"))
-    families = knobs.parse_search(search)
-    knobs.check_search(families, base)
+    try:
+        families = knobs.parse_search(search)
+        knobs.check_search(families, base)
+    except ValueError as exc:
+        raise parameter_error("search", str(exc)) from None
     for flag, value, low in (("trials", trials, 1), ("games", games, 10), ("verify", verify, 10),
                              ("candidates", candidates, 1)):
         if value < low:

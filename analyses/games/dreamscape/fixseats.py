@@ -63,9 +63,10 @@ NO_CARD = "none"
 
 
 def parse_search(text: str | None) -> tuple[str, ...]:
-    """``--search`` as knob families, in :data:`FAMILIES` order; ``all`` is every family; raises GameError in one line."""
-    from simcore.games import GameError
+    """``--search`` as knob families, in :data:`FAMILIES` order; ``all`` is every family; raises ValueError in one line.
 
+    The message starts after the parameter's name (the lab puts ``search`` or ``--search`` before it).
+    """
     if text is None or not str(text).strip():
         return ("seats",)
     names = [t.strip() for t in str(text).split(",") if t.strip()]
@@ -73,18 +74,16 @@ def parse_search(text: str | None) -> tuple[str, ...]:
         return FAMILIES
     unknown = [n for n in names if n not in FAMILIES]
     if unknown or not names:
-        raise GameError(f"--search {text!r}: unknown knob family {unknown[0] if unknown else text!r} "
-                        f"(known: {', '.join(FAMILIES)}, or all)")
+        raise ValueError(f"{text!r}: unknown knob family {unknown[0] if unknown else text!r} "
+                         f"(known: {', '.join(FAMILIES)}, or all)")
     return tuple(f for f in FAMILIES if f in names)
 
 
 def check_search(families: tuple[str, ...], base: str) -> None:
-    """Refuse a family the base variant fixes (one line): the costs with shifting-tokens (R6.8's variant)."""
-    from simcore.games import GameError
-
+    """Refuse a family the base variant fixes (ValueError, one line): the costs with shifting-tokens (R6.8's variant)."""
     if "costs" in families and parse_variant(base).options.shifting_tokens:
-        raise GameError(f"--search costs with --variant {base}: shifting-tokens moves the printed cost tokens "
-                        "(R6.8); a knob combined with a variant that fixes the same number")
+        raise ValueError(f"costs with the variant {base}: shifting-tokens moves the printed cost tokens "
+                         "(R6.8); a knob combined with a variant that fixes the same number")
 
 
 def copy_cards() -> list[str]:
