@@ -100,9 +100,7 @@ app = typer.Typer(
     cls=OneLineErrors,
     help="Balance lab for tabletop card games: simulations, variant comparisons, bot studies and designer reports "
          f"({', '.join(game_names())}).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
 )
 PLAY, STUDIES, BOTS, FIXES, SETUP = "Play and simulate", "Studies and reports", "Bots", "Fixes", "Setup"
 
@@ -553,13 +551,14 @@ def fix_seats(
     candidates: option(int, "--candidates", help="Best distinct settings to verify.") = 5,
     seed: SeedOpt = 1,
     out: option(Optional[Path], "--out", help="Study folder to write (default out/fix-seats-<P>p).") = None,
+    search: option(Optional[str], "--search", help="Knob families: seats (default), costs, chain, copies or all.") = None,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Search rules knobs for the smallest change that brings the seat spread under --target (optuna TPE)."""
     data = lab().fix_seats(game, players, variant, strategy, target, trials, games, verify, candidates, seed, out,
-                           progress, _PROCESS["console"])
+                           progress, _PROCESS["console"], search=search)
     emit(data, as_json, "fix_lines", ready=True, seats_from_one=True)
 
 

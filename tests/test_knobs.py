@@ -76,13 +76,17 @@ def test_bad_knob_values_name_the_problem(text, words):
 
 def test_every_knob_default_is_the_rulebook():
     assert Options() == parse_variant("base").options
-    assert [k.rule for k in KNOBS] == ["R2.2", "R8.2", "R8.2", "R5.2", "R2.2", "R2.3", "R8.2"]
+    assert [k.rule for k in KNOBS] == ["R2.2", "R8.2", "R8.2", "R5.2", "R2.2", "R2.3", "R8.2",
+                                       "R4.1", "R5.1", "R5.2", "R6.4", "R3.2", "R6.3", "R6.5", "R6.11", "R9", "R1.3"]
     v = knob_vector(Options(), 4)
     assert v.shape == (N_KNOBS,)
     assert list(v[:11]) == [1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]  # z-penalty 1, no buy limit, none removed, 1 Z each
     assert list(v[11:16]) == [1, 2, 3, 4, 5]  # R2.3: cost k on position k
+    # R4.1 take 1, R5.1 reserved card 1, R5.2 at least 1 buy, R6.4 no reserve limit, R3.2 floor 1,
+    # R6.5 respite 1, R6.11 up to 2 discards, R9 token point 1, R6.3 Night Terror discards 1
+    assert list(v[16:25]) == [1, 1, 1, 0, 1, 1, 2, 1, 1]
     # R8.2's chart for runs of 0..15 cards (15 -> 53 continues the chart's steps)
-    assert list(v[16:32]) == [0, 0, 2, 4, 6, 8, 10, 13, 16, 20, 24, 29, 34, 40, 46, 53]
+    assert list(v[25:41]) == [0, 0, 2, 4, 6, 8, 10, 13, 16, 20, 24, 29, 34, 40, 46, 53]
 
 
 def test_a_per_seat_knob_must_fit_the_seat_count():

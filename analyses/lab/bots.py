@@ -311,8 +311,13 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
 
 def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = None, strategy: str | None = None,
               target: float = 5.0, trials: int = 600, games: int = 2000, verify: int = 10_000, candidates: int = 5,
-              seed: int = 1, out: Path | None = None, progress: bool | None = None, interrupts: bool = False) -> dict:
-    """Search rules knobs for the smallest change that brings the seat spread under ``target`` (needs ``knobs``)."""
+              seed: int = 1, out: Path | None = None, progress: bool | None = None, interrupts: bool = False,
+              search: str | None = None) -> dict:
+    """Search rules knobs for the smallest change that brings the seat spread under ``target`` (needs ``knobs``).
+
+    ``search``: the knob families to search, comma-separated (the game's ``knobs.FAMILIES``, or ``all``);
+    None searches the game's default family.
+    """
     check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.model import RunConfig
     from analyses.study.studyfile import StudyPlan
@@ -322,6 +327,11 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
     prepare(the, progress, interrupts=interrupts)
     check_players(the, players, 2, "fix-seats needs {players} 2 to 4 (one seat has no seat advantage)")
     base = knobs.base_variant(the.setup(players, variant or "base"))
+    try:
+        families = knobs.parse_search(search)
+        knobs.check_search(families, base)
+    except ValueError as exc:
+        raise parameter_error("search", str(exc)) from None
     for flag, value, low in (("trials", trials, 1), ("games", games, 10), ("verify", verify, 10),
                              ("candidates", candidates, 1)):
         if value < low:
@@ -338,14 +348,17 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
                 bar.set_postfix_str(f"spread {row['spread']:.1f} pts", refresh=False)
 
             bar.update(games)  # the unmodified game's measure comes first
-            measured, tried = knobs.search(players, base, name, target, trials, games, seed, progress=step)
+            measured, tried = knobs.search(players, base, name, target, trials, games, seed, progress=step,
+                                           families=families)
         picks = knobs.best_candidates([r for r in tried if r["variant"] != base], candidates)
         plan = StudyPlan([RunConfig(v, players, (name,) * players) for v in [base, *picks]], games=verify,
                          seed=seed + 1_000_003, kind="fix-seats",
-                         meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed})
+                         meta={"target": target, "trials": trials, "games_per_trial": games, "search_seed": seed,
+                               "search": list(families)})
         run_study_plan(the, plan, folder, "local", None, None)
         frame = knobs.fixes_table(folder, base, picks, target)
         data = {"players": players, "variant": base, "strategy": name, "target": target, "seed": seed,
+                "search": list(families),
                 "trials": trials, "games_per_trial": games, "verify_games": verify, "folder": str(folder),
                 "search_base": {"spread": measured["spread"], "length": measured["length"]},
                 "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],

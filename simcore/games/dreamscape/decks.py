@@ -162,6 +162,31 @@ def _parse_section(table, section: str, source: str) -> tuple[tuple[Card, int], 
     return tuple(cards)
 
 
+def with_copies(spec: DeckSpec, copies: Iterable[tuple[int, int, int]]) -> DeckSpec:
+    """The composition with the copies knob applied (R1.3): each (type a, type b, n) sets that card's copies to n.
+
+    A card the file does not list is added, under [base] when both its types are base types (R1.1),
+    else under [expansion]; n = 0 takes it out. The file's order is kept, added cards go last.
+    """
+    wanted = {frozenset((a, b)): n for a, b, n in copies}
+    sections = []
+    for part, is_base in ((spec.base, True), (spec.expansion, False)):
+        out = []
+        for card, count in part:
+            n = wanted.pop(frozenset(card), count)
+            if n:
+                out.append((card, n))
+        for pair, n in list(wanted.items()):
+            if n and (pair <= BASE_TYPES) == is_base:
+                out.append((tuple(sorted(pair)), n))
+                del wanted[pair]
+        sections.append(tuple(out))
+    total = sum(n for part in sections for _, n in part)
+    if total > MAX_DECK_CARDS:
+        raise DeckError(f"{spec.source}: knob copies makes {total} cards; a deck file holds at most {MAX_DECK_CARDS}")
+    return DeckSpec(name=spec.name, base=sections[0], expansion=sections[1], source=spec.source)
+
+
 # ----------------------------------------------------------------------------- swaps
 
 

@@ -44,14 +44,19 @@ def _knob_fields(text: Any, flags: dict) -> dict:
     without it plays the printed rules. Only knobs (no option, no swap: the
     options go in ``setup.options``, the cards are written out).
     """
-    from simcore.games.dreamscape.variants import VariantError, check_combination, parse_variant
+    from simcore.games.dreamscape.variants import OPTION_TOKENS, VariantError, check_combination, parse_variant
 
     if not isinstance(text, str):
         raise ScenarioError("setup.knobs must be a text like \"knob:costs=2,2,3,4,5+knob:chain=3\"")
     if text.strip() != "base" and any(not tok.strip().startswith("knob:") for tok in text.split("+")):
         raise ScenarioError(f"setup.knobs may only hold knob:NAME=VALUE tokens joined by '+', got {text!r}")
     try:
-        knobs = {k: v for k, v in parse_variant(text).options._asdict().items() if k not in RULE_FLAGS}
+        # Parsed with the scenario's options on, so that a knob needing one (token-point: sleep-token) is judged with it.
+        on = [tok for tok, field in OPTION_TOKENS.items() if flags.get(field)]
+        full = "+".join(on + ([text] if text.strip() != "base" else [])) or "base"
+        knobs = {k: v for k, v in parse_variant(full).options._asdict().items() if k not in RULE_FLAGS}
+        if knobs["copies"]:
+            raise ScenarioError("setup.knobs: knob copies changes the deck file; a scenario writes its cards out")
         check_combination(Options(**flags, **knobs), text)  # e.g. knob costs with shifting_tokens
     except VariantError as exc:
         raise ScenarioError(f"setup.knobs: {exc}") from None

@@ -11,17 +11,14 @@ from collections import Counter
 from typing import NamedTuple
 
 from simcore.games.dreamscape.cards import BASE_TYPES, EXPANSION_TYPES, N_TYPES
-from simcore.games.dreamscape.decks import DeckSpec, default_spec
+from simcore.games.dreamscape.decks import MAX_SWAPS, DeckSpec, default_spec
 from simcore.games.dreamscape.rules import (
     KNOB_BY_TOKEN,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    MIN_Z_KEPT,
     N_POSITIONS,
     NIGHT_TERROR_MIN_Z,
     PARADIGM_SHIFT_MAX_DISCARD,
-    PERFECT_RESPITE_Z,
-    RESERVED_COST,
     RULEBOOK_CHAIN,
     SLEEP_TOKEN_DISCARD_MIN_Z,
     SLEEP_TOKEN_POINT,
@@ -37,13 +34,16 @@ class RulebookNumber(NamedTuple):
     value: str  # as the engines play it by default
     knob: str  # "knob:TOKEN" when a designer can change it, else ""
     meaning: str
+    why_not: str = "not a knob yet"  # the status column of a number that is not a knob: why
 
     @property
     def range(self) -> str:
-        """The knob's documented range, or "" for a number that is not a knob yet."""
+        """The knob's documented range, or "" for a number that is not a knob."""
         if not self.knob:
             return ""
         k = KNOB_BY_TOKEN[self.knob[len("knob:"):]]
+        if k.token == "copies":
+            return f"{k.values[0]} to {k.values[1]} cards, each {k.low}–{k.high} copies"
         if k.values != (1, 1):
             fewest, most = k.values
             count = str(fewest) if fewest == most else f"{fewest} to {most}"
@@ -81,34 +81,53 @@ def rulebook_numbers(spec: DeckSpec | None = None) -> list[RulebookNumber]:
     spec = spec or default_spec()
     base, expansion = _copies(spec)
     bands = ", ".join(label for _, _, label in SOLO_BANDS)
+    def knob(token: str, rule: str, what: str, value: str | None = None) -> RulebookNumber:
+        k = KNOB_BY_TOKEN[token]
+        return RulebookNumber(rule, what, _knob_value(token) if value is None else value, f"knob:{token}", k.meaning)
+
     return [
         RulebookNumber("R1.1", "dream types", f"{len(BASE_TYPES)} base + {len(EXPANSION_TYPES)} expansion", "",
-                       "a game uses eight of the eleven"),
-        RulebookNumber("R1.3", "base Sleep Deck", base, "", "copies per pair of base types (the deck file)"),
-        RulebookNumber("R1.3", "cards per base type", _cards_per_type(spec), "", "why the printed chain chart stops at 13"),
-        RulebookNumber("R1.3", "expansion deck", expansion, "", "the Controlled Study deck (R1.4 swaps draw on it)"),
-        RulebookNumber("R2.1", "players", f"{MIN_PLAYERS}–{MAX_PLAYERS}", "", "1 = Virtual Dreaming (R10)"),
-        RulebookNumber("R2.2", "Z cards dealt at setup", _knob_value("start-z"), "knob:start-z", KNOB_BY_TOKEN["start-z"].meaning),
-        RulebookNumber("R2.2", "cards removed before dealing", _knob_value("remove"), "knob:remove", KNOB_BY_TOKEN["remove"].meaning),
-        RulebookNumber("R2.3", "Dreamscape positions", str(N_POSITIONS), "", "the market size"),
-        RulebookNumber("R2.3", "market costs by position", _knob_value("costs"), "knob:costs", KNOB_BY_TOKEN["costs"].meaning),
-        RulebookNumber("R3.2", "fewest Z cards kept", str(MIN_Z_KEPT), "", "an effect never takes a player's last Z card"),
-        RulebookNumber("R5.1", "cost of a ready reserved card", str(RESERVED_COST), "", "Lucid Dreaming's reserve (R6.4)"),
-        RulebookNumber("R5.2", "purchases per turn", "no limit", "knob:max-buys", KNOB_BY_TOKEN["max-buys"].meaning),
+                       "a game uses eight of the eleven",
+                       "not a knob: which types play is the Controlled Study swap (variant XX:YY, R1.4)"),
+        knob("copies", "R1.3", "base Sleep Deck", base),
+        RulebookNumber("R1.3", "cards per base type", _cards_per_type(spec), "", "why the printed chain chart stops at 13",
+                       "follows `knob:copies` (the cards showing each type)"),
+        RulebookNumber("R1.3", "expansion deck", expansion, "", "the Controlled Study deck (R1.4 swaps draw on it)",
+                       "`knob:copies` sets these cards too (a card showing an expansion type)"),
+        RulebookNumber("R1.4", "Controlled Study swaps", f"0–{MAX_SWAPS}, one for one", "",
+                       "expansion types in for base types",
+                       "not a knob: the swaps themselves are variant tokens XX:YY"),
+        RulebookNumber("R2.1", "players", f"{MIN_PLAYERS}–{MAX_PLAYERS}", "", "1 = Virtual Dreaming (R10)",
+                       "not a knob: the player count (`--players`)"),
+        knob("start-z", "R2.2", "Z cards dealt at setup"),
+        knob("remove", "R2.2", "cards removed before dealing"),
+        RulebookNumber("R2.3", "Dreamscape positions", str(N_POSITIONS), "", "the market size (also R7.2's refill to five)",
+                       "not a knob yet: the fast engine's state, its 120 Shifting Dreams orders (R6.8) and the bots' "
+                       "features are laid out for five positions"),
+        knob("costs", "R2.3", "market costs by position"),
+        knob("z-floor", "R3.2", "fewest Z cards kept"),
+        knob("take-z", "R4.1", "Phase 1: Z cards taken"),
+        knob("reserve-cost", "R5.1", "cost of a ready reserved card"),
+        knob("min-buys", "R5.2", "purchases a turn must make"),
+        knob("max-buys", "R5.2", "purchases per turn", "no limit"),
         RulebookNumber("R6.3", "Night Terror: Z cards the target must hold", str(NIGHT_TERROR_MIN_Z), "",
-                       "below that nothing happens (R3.2)"),
-        RulebookNumber("R6.5", "Perfect Respite: Z cards taken", str(PERFECT_RESPITE_Z), "", "from the top of the Sleep Deck"),
-        RulebookNumber("R6.11", "Paradigm Shift: Dreamscape cards discarded", f"0–{PARADIGM_SHIFT_MAX_DISCARD}", "",
-                       "then slide (R7.1) and refill as many"),
-        RulebookNumber("R8.2", "chain points, runs of 2, 3, ... 14 cards", ", ".join(map(str, RULEBOOK_CHAIN)), "knob:chain",
-                       "a run of 1 scores 0; longer runs continue +7, +7, +8, +8, ..."),
-        RulebookNumber("R8.2", "points per Z card at the end", "−" + _knob_value("z-penalty"), "knob:z-penalty",
-                       KNOB_BY_TOKEN["z-penalty"].meaning),
-        RulebookNumber("R8.2", "points added to a seat's score", _knob_value("bonus"), "knob:bonus", KNOB_BY_TOKEN["bonus"].meaning),
-        RulebookNumber("R9", "Sleep Token: budget of its point side", f"+{SLEEP_TOKEN_POINT}", "", "for that turn only"),
+                       "below that nothing happens (R3.2)", "follows `knob:z-floor` (one more than the floor)"),
+        knob("terror-z", "R6.3", "Night Terror: Z cards the target discards"),
+        knob("reserve-limit", "R6.4", "cards a seat may hold reserved", "no limit"),
+        knob("respite-z", "R6.5", "Perfect Respite: Z cards taken"),
+        RulebookNumber("R6.8", "shifting-tokens variant: cost tokens", "1, 2, 3, 4, 5", "", "the printed Z shield tokens it moves",
+                       "not a knob: the tokens are R2.3's costs; `knob:costs` with shifting-tokens is refused (one line)"),
+        knob("paradigm-max", "R6.11", "Paradigm Shift: Dreamscape cards discarded", f"0–{PARADIGM_SHIFT_MAX_DISCARD}"),
+        knob("chain", "R8.2", "chain points, runs of 2, 3, ... 14 cards", ", ".join(map(str, RULEBOOK_CHAIN))),
+        knob("z-penalty", "R8.2", "points per Z card at the end", "−" + _knob_value("z-penalty")),
+        knob("bonus", "R8.2", "points added to a seat's score"),
+        knob("token-point", "R9", "Sleep Token: budget of its point side", f"+{SLEEP_TOKEN_POINT}"),
         RulebookNumber("R9", "Sleep Token: Z cards its discard side needs", str(SLEEP_TOKEN_DISCARD_MIN_Z), "",
-                       "discards the top Z card"),
-        RulebookNumber("R10.5", "Virtual Dreaming score bands", bands, "", "the solo report's bands"),
+                       "discards the top Z card", "follows `knob:z-floor` (one more than the floor)"),
+        RulebookNumber("R10.3", "Virtual Dreaming Night Terror: empty positions filled", "1", "",
+                       "the solo Night Terror (its own Z cards discarded: `knob:terror-z`)", "not a knob yet"),
+        RulebookNumber("R10.5", "Virtual Dreaming score bands", bands, "", "the solo report's bands",
+                       "not a knob: the bands label a solo score in reports; no rule of play reads them"),
     ]
 
 
@@ -119,6 +138,6 @@ def markdown_table(spec: DeckSpec | None = None) -> str:
         "|---|---|---|---|---|---|",
     ]
     for n in rulebook_numbers(spec):
-        status = f"`{n.knob}`" if n.knob else "not a knob yet"
+        status = f"`{n.knob}`" if n.knob else n.why_not
         lines.append(f"| {n.rule} | {n.what} | {n.value} | {status} | {n.range} | {n.meaning} |")
     return "\n".join(lines) + "\n"

@@ -30,7 +30,7 @@ from typing import Any
 from simcore.games.dreamscape.cards import CODES, Card, DreamType, card_code, type_from_code
 from simcore.games.dreamscape.decks import Deck, check_deck_fits
 from simcore.rng import GameRng
-from simcore.games.dreamscape.rules import MIN_Z_KEPT, N_POSITIONS, RESERVED_COST, SLEEP_TOKEN_DISCARD_MIN_Z, TURN_CAP, Options
+from simcore.games.dreamscape.rules import N_POSITIONS, TURN_CAP, Options
 from simcore.games.dreamscape.scoring import chain_points
 
 Choice = Any  # a JSON value, as in conformance/FORMAT.md
@@ -150,8 +150,8 @@ class GameState:
         return [s for s in range(len(self.seats)) if s != seat]
 
     def budget(self, seat: int) -> int:
-        """R3.1: unspent Z cards, plus the Sleep Token point while it is available."""
-        return self.seats[seat].unspent + (1 if self.token_point and seat == self.active else 0)
+        """R3.1: unspent Z cards, plus the Sleep Token point while it is available (R9, knob token-point)."""
+        return self.seats[seat].unspent + (self.options.token_point if self.token_point and seat == self.active else 0)
 
     def occupied(self) -> list[int]:
         """Positions (1..5) holding a card, either face."""
@@ -264,8 +264,12 @@ def play_turn(s: GameState) -> Flow:
 
 
 def use_sleep_token(s: GameState, seat: int) -> Flow:
-    """R9: discard the top Z card (while holding 2+), take +1 budget, or pass."""
-    choices = (["discard"] if s.seats[seat].z >= SLEEP_TOKEN_DISCARD_MIN_Z else []) + ["point", "pass"]
+    """R9: discard the top Z card (while holding 2+), take +1 budget, or pass.
+
+    Discard needs one Z card more than the floor R3.2 keeps (knob z-floor); the point side adds the
+    knob token-point (1 as printed).
+    """
+    choices = (["discard"] if s.seats[seat].z > s.options.z_floor else []) + ["point", "pass"]
     choice = yield from ask("sleep_token", seat, choices)
     if choice == "discard":
         discard_top_z(s, seat)
@@ -273,30 +277,35 @@ def use_sleep_token(s: GameState, seat: int) -> Flow:
               "sleep_token", seat=seat, use="discard", z=s.seats[seat].z)
     elif choice == "point":
         s.token_point = True
-        s.say(f"Seat {seat + 1} flips the Sleep Token to restful sleep: +1 point this turn.",
+        s.say(f"Seat {seat + 1} flips the Sleep Token to restful sleep: +{s.options.token_point} point this turn.",
               "sleep_token", seat=seat, use="point")
 
 
 def deep_sleep_accumulation(s: GameState, seat: int) -> Flow:
-    """R4.1: the player may take the Sleep Deck's top card as an unspent Z card."""
-    if not s.sleep_deck:
+    """R4.1: the player may take the Sleep Deck's top card as an unspent Z card.
+
+    Knob take-z: that many cards, as far as the deck allows (0: Phase 1 asks nothing).
+    """
+    if not s.sleep_deck or not s.options.take_z:
         return
     take = yield from ask("take_z", seat, [True, False])
     if take:
-        s.seats[seat].deep_sleep.append(s.draw())
+        for _ in range(min(s.options.take_z, len(s.sleep_deck))):
+            s.seats[seat].deep_sleep.append(s.draw())
         s.say(f"Seat {seat + 1} takes a Z card (now {s.seats[seat].z}).", "take_z", seat=seat, z=s.seats[seat].z)
 
 
 def direct_your_sleep(s: GameState, seat: int) -> Flow:
     """R5.2: at least one purchase if any is affordable, then more or stop.
 
-    The knob max-buys ends the phase after that many purchases (R5.2).
+    The knob max-buys ends the phase after that many purchases (R5.2); the knob min-buys 0 lets the
+    player stop before the first.
     """
     purchases = 0
     while True:
         if s.options.max_buys and purchases >= s.options.max_buys:
             return
-        choices = purchase_options(s, seat) + (["stop"] if purchases else [])
+        choices = purchase_options(s, seat) + (["stop"] if purchases >= s.options.min_buys else [])
         if not choices or choices == ["stop"]:
             return
         choice = yield from ask("buy", seat, choices)
@@ -307,12 +316,12 @@ def direct_your_sleep(s: GameState, seat: int) -> Flow:
 
 
 def purchase_options(s: GameState, seat: int) -> list[dict]:
-    """R5.1: a Dreamscape card at its position's cost, or a ready reserved card for 1."""
+    """R5.1: a Dreamscape card at its position's cost, or a ready reserved card for 1 (knob reserve-cost)."""
     budget = s.budget(seat)
     options: list[dict] = [
         {"position": p} for p in s.occupied() if s.costs[p - 1] <= budget
     ]
-    if budget >= 1:
+    if budget >= s.options.reserve_cost:
         st = s.seats[seat]
         options += [{"reserved": i} for i, ready in enumerate(st.ready) if ready]
     return options
@@ -343,11 +352,12 @@ def purchase(s: GameState, seat: int, choice: dict) -> Flow:
               "buy", seat=seat, card=s.code(card), position=p, cost=cost, face_down=False)
     else:
         i = choice["reserved"]
-        pay(s, seat, RESERVED_COST)
+        cost = s.options.reserve_cost
+        pay(s, seat, cost)
         card = st.reserved.pop(i)
         st.ready.pop(i)
-        s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for 1.",
-              "buy", seat=seat, card=s.code(card), position=None, cost=RESERVED_COST, reserved=True)
+        s.say(f"Seat {seat + 1} buys reserved {s.code(card)} for {cost}.",
+              "buy", seat=seat, card=s.code(card), position=None, cost=cost, reserved=True)
     st.rem.append(card)  # R5.3: on top of the REM stack, then perform one type
     yield from perform_card(s, Purchase(buyer=seat), card, seat, source_stack=st.rem)
 
@@ -364,10 +374,10 @@ def discard_top_z(s: GameState, seat: int, from_spent: bool = False) -> bool:
 
     It lowers the unspent count, or the spent count when none is unspent or
     when the player may and does give up a spent one (R6.9, R10.3). A player
-    never goes below 1 Z card: then nothing happens and this returns False.
+    never goes below 1 Z card (knob z-floor): then nothing happens and this returns False.
     """
     st = s.seats[seat]
-    if st.z <= MIN_Z_KEPT:  # R3.2
+    if st.z <= s.options.z_floor:  # R3.2
         return False
     use_spent = (from_spent and st.spent > 0) or st.unspent == 0
     s.discard.append(st.deep_sleep.pop())
@@ -453,6 +463,12 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
     from_spent = False
     if perf.invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = yield from ask_give_up_spent(s, target, perf.card)
+    # Knob terror-z: that many Z cards, each as R3.2 allows; R6.9's choice is asked once, for the first.
+    for _ in range(s.options.terror_z - 1):
+        if discard_top_z(s, target, from_spent=from_spent):
+            from_spent = False
+            s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).", "night_terror",
+                  seat=perf.acting, target=target, discarded=True, z=st.z)
     if discard_top_z(s, target, from_spent=from_spent):
         s.say(f"    Night Terror: seat {target + 1} discards a Z card (now {st.z}).", "night_terror",
               seat=perf.acting, target=target, discarded=True, z=st.z)
@@ -462,9 +478,9 @@ def night_terror(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
 
 
 def ask_give_up_spent(s: GameState, seat: int, card: int) -> Flow:
-    """R6.9/R10.3: asked only while the seat holds 2+ Z cards, some spent and some unspent."""
+    """R6.9/R10.3: asked only while the seat can lose a Z card (R3.2, knob z-floor), some spent and some unspent."""
     st = s.seats[seat]
-    if st.z >= 2 and st.spent > 0 and st.unspent > 0:
+    if st.z > s.options.z_floor and st.spent > 0 and st.unspent > 0:
         return (yield from ask("night_terror_spent", seat, [False, True], card=card))
     return False
 
@@ -479,13 +495,25 @@ def night_terror_solo(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
               seat=perf.acting, position=p, card=s.code(s.dreamscape[p - 1]))
     st = s.seats[perf.acting]
     from_spent = yield from ask_give_up_spent(s, perf.acting, perf.card)
+    for _ in range(s.options.terror_z - 1):  # knob terror-z: that many own Z cards, the choice for the first
+        if discard_top_z(s, perf.acting, from_spent=from_spent):
+            from_spent = False
+            s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).",
+                  "night_terror", seat=perf.acting, target=perf.acting, discarded=True, z=st.z)
     if discard_top_z(s, perf.acting, from_spent=from_spent):
         s.say(f"    Night Terror: seat {perf.acting + 1} discards one of its own Z cards (now {st.z}).", "night_terror",
               seat=perf.acting, target=perf.acting, discarded=True, z=st.z)
 
 
 def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
-    """R6.4: reserve a face-up Dreamscape card; it is ready from Phase 3 on."""
+    """R6.4: reserve a face-up Dreamscape card; it is ready from Phase 3 on.
+
+    Knob reserve-limit: a seat holding that many reserved cards reserves nothing (and is asked nothing).
+    """
+    if s.options.reserve_limit and len(s.seats[perf.acting].reserved) >= s.options.reserve_limit:
+        s.say(f"    Lucid Dreaming: seat {perf.acting + 1} holds {s.options.reserve_limit} reserved cards, "
+              "the limit: nothing happens.")
+        return
     p = yield from ask("lucid_dreaming", perf.acting, s.face_up_positions(), card=perf.card)
     if p is None:
         return
@@ -498,9 +526,10 @@ def lucid_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
 
 
 def perfect_respite(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
-    """R6.5: the Sleep Deck's top card becomes an unspent Z card."""
-    if s.sleep_deck:
-        s.seats[perf.acting].deep_sleep.append(s.draw())
+    """R6.5: the Sleep Deck's top card becomes an unspent Z card (knob respite-z: that many, as far as the deck allows)."""
+    if s.sleep_deck and s.options.respite_z:
+        for _ in range(min(s.options.respite_z, len(s.sleep_deck))):
+            s.seats[perf.acting].deep_sleep.append(s.draw())
         s.say(f"    Perfect Respite: seat {perf.acting + 1} gains a Z card (now {s.seats[perf.acting].z}).",
               "perfect_respite", seat=perf.acting, z=s.seats[perf.acting].z)
     return
@@ -631,9 +660,11 @@ def empowered_dreaming(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
 
 
 def paradigm_shift(s: GameState, ctx: Purchase, perf: Performance) -> Flow:
-    """R6.11: discard 0-2 Dreamscape cards, slide, draw as many as were discarded."""
+    """R6.11: discard 0-2 Dreamscape cards (knob paradigm-max: 0 to that many), slide, draw as many as were discarded."""
     occupied = s.occupied()
-    choices = [[]] + [[p] for p in occupied] + [[p, q] for p in occupied for q in occupied if p != q]
+    most = s.options.paradigm_max
+    choices = ([[]] + ([[p] for p in occupied] if most >= 1 else [])
+               + ([[p, q] for p in occupied for q in occupied if p != q] if most >= 2 else []))
     chosen = yield from ask("paradigm_shift", perf.acting, choices, card=perf.card)
     for p in chosen:
         card, _ = take_from_dreamscape(s, p)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simcore.games.dreamscape.cards import CODES
+
 N_POSITIONS = 5  # R2.3: the Dreamscape has five positions, 1..5
 DEFAULT_COSTS = (1, 2, 3, 4, 5)  # R2.3: cost k on position k
 # R8.2: the printed chain chart, points for a run of 2, 3, ..., 14 cards (a run of 1 scores 0).
@@ -36,14 +38,19 @@ def chain_table(chain: tuple[int, ...] = ()) -> tuple[int, ...]:
     return tuple(table)
 TURN_CAP = 1000  # R8.4 safety cap
 MIN_PLAYERS, MAX_PLAYERS = 1, 4  # R2.1 (1 = Virtual Dreaming, R10)
-# The rulebook's other numbers (docs/guide/knobs.md lists them all, not knobs yet).
-RESERVED_COST = 1  # R5.1, R6.4: a ready reserved card is bought for 1
-MIN_Z_KEPT = 1  # R3.2: a player never goes below 1 Z card
-NIGHT_TERROR_MIN_Z = 2  # R6.3: the opponent discards a Z card only holding 2 or more
-PERFECT_RESPITE_Z = 1  # R6.5: Z cards taken from the Sleep Deck
-PARADIGM_SHIFT_MAX_DISCARD = 2  # R6.11: Dreamscape cards discarded, 0 to 2
-SLEEP_TOKEN_POINT = 1  # R9: budget the token's "point" side adds for the turn
-SLEEP_TOKEN_DISCARD_MIN_Z = 2  # R9: the "discard" side needs 2 or more Z cards
+# The rulebook's other numbers (docs/guide/knobs.md lists them all): the printed values, each the
+# default of the knob named beside it (KNOBS).
+PHASE1_Z = 1  # R4.1: Z cards Phase 1 may take (knob take-z)
+RESERVED_COST = 1  # R5.1, R6.4: a ready reserved card is bought for 1 (knob reserve-cost)
+MIN_BUYS = 1  # R5.2: purchases a turn must make when one is affordable (knob min-buys)
+MIN_Z_KEPT = 1  # R3.2: a player never goes below 1 Z card (knob z-floor)
+NIGHT_TERROR_MIN_Z = MIN_Z_KEPT + 1  # R6.3: the opponent discards a Z card only holding 2 or more (R3.2)
+NIGHT_TERROR_Z = 1  # R6.3, R10.3: Z cards Night Terror makes its target discard (knob terror-z)
+PERFECT_RESPITE_Z = 1  # R6.5: Z cards taken from the Sleep Deck (knob respite-z)
+PARADIGM_SHIFT_MAX_DISCARD = 2  # R6.11: Dreamscape cards discarded, 0 to 2 (knob paradigm-max)
+SLEEP_TOKEN_POINT = 1  # R9: budget the token's "point" side adds for the turn (knob token-point)
+SLEEP_TOKEN_DISCARD_MIN_Z = MIN_Z_KEPT + 1  # R9: the "discard" side needs 2 or more Z cards (R3.2)
+MAX_COPIES = 8  # knob copies: most copies of one card (pair of types); the printed deck has 1 or 2 (R1.3)
 
 # Decision kinds of the protocol (conformance/FORMAT.md) with stable ids for arrays.
 DECISION_KINDS: tuple[str, ...] = (
@@ -84,6 +91,11 @@ def solo_band(score: float) -> str:
         if score <= high:
             return label
     return SOLO_BANDS[-1][2]
+
+
+def copies_text(a: int, b: int, n: int) -> str:
+    """One entry of the copies knob, ``FF/SD:2`` (R1.1 codes)."""
+    return f"{CODES[a]}/{CODES[b]}:{n}"
 
 
 class KnobError(ValueError):
@@ -154,6 +166,16 @@ KNOBS: tuple[Knob, ...] = (
     Knob("remove", "removed", "R2.2", 0, 20, False, 0, "cards removed unseen from the shuffled Sleep Deck before dealing"),
     Knob("costs", "costs", "R2.3", 1, 10, False, DEFAULT_COSTS, "market cost of positions 1..5", (5, 5)),
     Knob("chain", "chain", "R8.2", 0, 200, False, RULEBOOK_CHAIN, "chain points for a run of 2, 3, ... cards (longer runs: the rulebook's steps)", (1, 20)),
+    Knob("take-z", "take_z", "R4.1", 0, 3, False, PHASE1_Z, "Z cards Phase 1 may take (0: no Phase 1)"),
+    Knob("reserve-cost", "reserve_cost", "R5.1", 1, 5, False, RESERVED_COST, "cost of a ready reserved card"),
+    Knob("min-buys", "min_buys", "R5.2", 0, 1, False, MIN_BUYS, "purchases a turn must make while one is affordable"),
+    Knob("reserve-limit", "reserve_limit", "R6.4", 1, 5, False, 0, "most cards a seat may hold reserved (default: no limit)"),
+    Knob("z-floor", "z_floor", "R3.2", 0, 3, False, MIN_Z_KEPT, "Z cards an effect never takes from a player"),
+    Knob("terror-z", "terror_z", "R6.3", 1, 3, False, NIGHT_TERROR_Z, "Z cards Night Terror makes its target discard (solo: its own, R10.3)"),
+    Knob("respite-z", "respite_z", "R6.5", 0, 3, False, PERFECT_RESPITE_Z, "Z cards Perfect Respite takes"),
+    Knob("paradigm-max", "paradigm_max", "R6.11", 0, 2, False, PARADIGM_SHIFT_MAX_DISCARD, "most Dreamscape cards Paradigm Shift discards"),
+    Knob("token-point", "token_point", "R9", 1, 3, False, SLEEP_TOKEN_POINT, "budget the Sleep Token's point side adds (needs sleep-token)"),
+    Knob("copies", "copies", "R1.3", 0, MAX_COPIES, False, (), "copies of a card in the deck file: XX/YY:N, ... (0 takes it out)", (1, 28)),
 )
 KNOB_BY_TOKEN = {k.token: k for k in KNOBS}
 RULEBOOK_CHAIN_TABLE = chain_table()
@@ -177,6 +199,16 @@ class Options(NamedTuple):
     removed: int = 0
     costs: tuple[int, ...] = ()  # () = DEFAULT_COSTS (R2.3)
     chain: tuple[int, ...] = ()  # () = the rulebook's chart (R8.2); else runs of 2, 3, ... (chain_table)
+    take_z: int = PHASE1_Z
+    reserve_cost: int = RESERVED_COST
+    min_buys: int = MIN_BUYS
+    reserve_limit: int = 0  # 0 = no limit (R6.4 as printed)
+    z_floor: int = MIN_Z_KEPT
+    respite_z: int = PERFECT_RESPITE_Z
+    terror_z: int = NIGHT_TERROR_Z
+    paradigm_max: int = PARADIGM_SHIFT_MAX_DISCARD
+    token_point: int = SLEEP_TOKEN_POINT
+    copies: tuple[tuple[int, int, int], ...] = ()  # (type a, type b, copies), a < b, sorted: deck file overrides (R1.3)
 
     def flags(self) -> dict[str, bool]:
         """The two on/off options, as scenario files write them (conformance/FORMAT.md)."""
@@ -187,7 +219,10 @@ class Options(NamedTuple):
         out = []
         for k in KNOBS:
             value = getattr(self, k.field)
-            if k.values != (1, 1):
+            if k.token == "copies":
+                if value:
+                    out.append(f"knob:{k.token}=" + ",".join(copies_text(a, b, n) for a, b, n in value))
+            elif k.values != (1, 1):
                 if value:  # canonical: () at the rulebook's values (variants.parse_knob)
                     out.append(f"knob:{k.token}=" + ",".join(str(v) for v in value))
             elif k.per_seat:

@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore.games.dreamscape.decks import Deck, DeckError, DeckSpec, build_deck, default_spec, parse_swap, swap_label, validate_swaps
+from simcore.games.dreamscape.cards import CardError, parse_card
+from simcore.games.dreamscape.decks import (
+    Deck,
+    DeckError,
+    DeckSpec,
+    build_deck,
+    default_spec,
+    parse_swap,
+    swap_label,
+    validate_swaps,
+    with_copies,
+)
 from simcore.games.dreamscape.rules import (
     KNOB_BY_TOKEN,
     KNOBS,
@@ -46,7 +57,10 @@ class Variant:
         return "+".join(tokens) if tokens else "base"
 
     def deck(self, spec: DeckSpec | None = None) -> Deck:
-        return build_deck(spec or default_spec(), self.removed, self.added)
+        spec = spec or default_spec()
+        if self.options.copies:
+            spec = with_copies(spec, self.options.copies)  # knob copies (R1.3)
+        return build_deck(spec, self.removed, self.added)
 
     def __str__(self) -> str:
         return self.name
@@ -102,6 +116,8 @@ def parse_knob(token: str, text: str = "") -> tuple[str, object]:
     if not sep or not raw.strip():
         raise VariantError(f"{where}: knob {k.token} needs a value, e.g. knob:{k.token}={example_value(k)}")
     parts = [p.strip() for p in raw.split(",")]
+    if k.token == "copies":
+        return k.field, parse_copies(parts, k, where)
     if k.values != (1, 1):
         fewest, most = k.values
         if not fewest <= len(parts) <= most:
@@ -128,6 +144,33 @@ def parse_knob(token: str, text: str = "") -> tuple[str, object]:
         # Written at the rulebook value for every seat: the printed game, canonically ().
         return k.field, () if all(v == k.default for v in values) else tuple(values)
     return k.field, values[0]
+
+
+def parse_copies(parts: list[str], k, where: str) -> tuple[tuple[int, int, int], ...]:
+    """``XX/YY:N`` entries of the copies knob (R1.3) as sorted (type a, type b, copies) with a < b."""
+    fewest, most = k.values
+    if not fewest <= len(parts) <= most:
+        raise VariantError(f"{where}: knob copies takes {fewest} to {most} entries XX/YY:N, got {len(parts)}")
+    out: dict[tuple[int, int], int] = {}
+    for part in parts:
+        card_text, sep, count_text = part.partition(":")
+        if not sep:
+            raise VariantError(f"{where}: knob copies entry {part!r} is not written XX/YY:N, e.g. knob:copies=FF/SD:2")
+        try:
+            a, b = parse_card(card_text.strip())
+        except CardError as exc:
+            raise VariantError(f"{where}: knob copies entry {part!r}: {exc}") from None
+        try:
+            n = int(count_text)
+        except ValueError:
+            raise VariantError(f"{where}: knob copies value {count_text.strip()!r} is not a whole number") from None
+        if not k.low <= n <= k.high:
+            raise VariantError(f"{where}: knob copies value {n} is outside {k.low}..{k.high} ({k.rule}: {k.meaning})")
+        pair = (min(a, b), max(a, b))
+        if pair in out:
+            raise VariantError(f"{where}: knob copies names the card {card_text.strip()} twice")
+        out[pair] = n
+    return tuple((a, b, n) for (a, b), n in sorted(out.items()))
 
 
 def canonical_chain(values: list[int], where: str) -> tuple[int, ...]:
@@ -157,6 +200,8 @@ def check_combination(options: Options, text: str) -> None:
             f"variant {text!r}: knob costs and shifting-tokens both set the market costs "
             f"(R6.8's variant moves the printed tokens 1..5): a knob combined with a variant that fixes the same number"
         )
+    if options.token_point != KNOB_BY_TOKEN["token-point"].default and not options.sleep_token:
+        raise VariantError(f"variant {text!r}: knob token-point changes the Sleep Token (R9): add sleep-token")
 
 
 def example_value(k) -> str:

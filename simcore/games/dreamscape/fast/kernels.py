@@ -64,6 +64,14 @@ from simcore.games.dreamscape.fast.layout import (
     H_PURCHASE_ID,
     H_REMOVED,
     H_TOKEN_POINT,
+    H_MIN_BUYS,
+    H_PARADIGM_MAX,
+    H_RESERVE_COST,
+    H_RESERVE_LIMIT,
+    H_RESPITE_Z,
+    H_TAKE_Z,
+    H_TERROR_Z,
+    H_Z_FLOOR,
     H_TURNS,
     H_WINNERS,
     HEADER,
@@ -191,10 +199,10 @@ def end_turn(st, wk, fw, strats):
 
 @kernel
 def use_sleep_token(st, wk, fw, strats, seat):
-    """R9: discard the top Z card (while holding 2+), take +1 budget, or pass."""
+    """R9: discard the top Z card (while holding 2+, R3.2 with knob z-floor), take +1 budget (knob token-point), or pass."""
     o = wk
     n = 0
-    if st[seat_base(seat) + S_Z_LEN] >= 2:
+    if st[seat_base(seat) + S_Z_LEN] > st[H_Z_FLOOR]:
         o[n, 0] = TOKEN_DISCARD
         n += 1
     o[n, 0] = TOKEN_POINT
@@ -209,14 +217,21 @@ def use_sleep_token(st, wk, fw, strats, seat):
 
 @kernel
 def deep_sleep_accumulation(st, wk, fw, strats, seat):
-    """R4.1: the player may take the Sleep Deck's top card as an unspent Z card."""
-    if deck_left(st) == 0:
+    """R4.1: the player may take the Sleep Deck's top card as an unspent Z card.
+
+    Knob take-z: that many cards, as far as the deck allows (0: Phase 1 asks nothing).
+    """
+    if deck_left(st) == 0 or st[H_TAKE_Z] == 0:
         return
     o = wk
     o[0, 0] = 1  # [True, False]
     o[1, 0] = 0
     if o[choose(st, wk, fw, strats, K_TAKE_Z, seat, 2, 0), 0] == 1:
         z_push(st, seat, draw(st))
+        for _ in range(1, st[H_TAKE_Z]):
+            if deck_left(st) == 0:
+                break
+            z_push(st, seat, draw(st))
 
 
 @kernel
@@ -249,9 +264,9 @@ def buy_loop(st, wk, fw, strats, seat, purchases):
 
 @inline_kernel
 def buy_options(st, seat, o, purchases):
-    """The options of a buy decision: purchases (R5.1), then "stop" after a first purchase (R5.2)."""
+    """The options of a buy decision: purchases (R5.1), then "stop" after a first purchase (R5.2; knob min-buys)."""
     n = purchase_options(st, seat, o)
-    if purchases > 0:
+    if purchases >= st[H_MIN_BUYS]:
         o[n, 0] = BUY_STOP
         o[n, 1] = 0
         n += 1
@@ -260,7 +275,7 @@ def buy_options(st, seat, o, purchases):
 
 @kernel
 def purchase_options(st, seat, o):
-    """R5.1: a Dreamscape card at its position's cost, or a ready reserved card for 1."""
+    """R5.1: a Dreamscape card at its position's cost, or a ready reserved card for 1 (knob reserve-cost)."""
     bud = budget(st, seat)
     n = 0
     for p in range(N_POS):
@@ -268,7 +283,7 @@ def purchase_options(st, seat, o):
             o[n, 0] = BUY_POSITION
             o[n, 1] = p + 1
             n += 1
-    if bud >= 1:
+    if bud >= st[H_RESERVE_COST]:
         rd = off_ready(st, seat)
         for i in range(st[seat_base(seat) + S_RES_LEN]):
             if st[rd + i] != 0:
@@ -301,7 +316,7 @@ def purchase(st, wk, fw, strats, seat, t, v):
             z_push(st, seat, card)
             return
     else:
-        pay(st, seat, np.int64(1))
+        pay(st, seat, st[H_RESERVE_COST])
         ro = off_res(st, seat)
         rd = off_ready(st, seat)
         card = st[ro + v]
@@ -328,10 +343,10 @@ def take_from_dreamscape(st, p):
 
 @kernel
 def discard_top_z(st, seat, from_spent):
-    """R3.2/R3.3: the top Z card goes face up to the discard pile (never the last one)."""
+    """R3.2/R3.3: the top Z card goes face up to the discard pile (never the last one; knob z-floor)."""
     b = seat_base(seat)
     z = st[b + S_Z_LEN]
-    if z < 2:
+    if z <= st[H_Z_FLOOR]:
         return False
     spent = st[b + S_SPENT]
     use_spent = (from_spent and spent > 0) or z - spent == 0
@@ -486,6 +501,10 @@ def night_terror(st, wk, fw, strats, acting, invader):
     from_spent = False
     if invader == target:  # R6.9: the invader may give up a Z card it spent this turn
         from_spent = ask_give_up_spent(st, wk, fw, strats, target)
+    # Knob terror-z: that many Z cards, each as R3.2 allows; R6.9's choice is asked once, for the first.
+    for _ in range(st[H_TERROR_Z] - 1):
+        if discard_top_z(st, target, from_spent):
+            from_spent = False
     discard_top_z(st, target, from_spent)
 
 
@@ -495,7 +514,7 @@ def ask_give_up_spent(st, wk, fw, strats, seat):
     b = seat_base(seat)
     z = st[b + S_Z_LEN]
     spent = st[b + S_SPENT]
-    if z >= 2 and spent > 0 and z - spent > 0:
+    if z > st[H_Z_FLOOR] and spent > 0 and z - spent > 0:
         wk[0, 0] = 0  # [False, True]
         wk[1, 0] = 1
         return wk[choose(st, wk, fw, strats, K_NIGHT_TERROR_SPENT, seat, 2, 0), 0] == 1
@@ -513,12 +532,20 @@ def night_terror_solo(st, wk, fw, strats, acting):
                 st[H_DS_DOWN + p] = 0
             break
     from_spent = ask_give_up_spent(st, wk, fw, strats, acting)
+    for _ in range(st[H_TERROR_Z] - 1):  # knob terror-z: that many own Z cards, the choice for the first
+        if discard_top_z(st, acting, from_spent):
+            from_spent = False
     discard_top_z(st, acting, from_spent)
 
 
 @kernel
 def lucid_dreaming(st, wk, fw, strats, acting):
-    """R6.4: reserve a face-up Dreamscape card; it is ready from Phase 3 on."""
+    """R6.4: reserve a face-up Dreamscape card; it is ready from Phase 3 on.
+
+    Knob reserve-limit: a seat holding that many reserved cards reserves nothing (and is asked nothing).
+    """
+    if st[H_RESERVE_LIMIT] > 0 and st[seat_base(acting) + S_RES_LEN] >= st[H_RESERVE_LIMIT]:
+        return
     n = face_up_options(st, wk)
     i = choose(st, wk, fw, strats, K_LUCID_DREAMING, acting, n, 0)
     if i < 0:
@@ -533,8 +560,10 @@ def lucid_dreaming(st, wk, fw, strats, acting):
 
 @kernel
 def perfect_respite(st, acting):
-    """R6.5: the Sleep Deck's top card becomes an unspent Z card (empty deck: nothing)."""
-    if deck_left(st) > 0:
+    """R6.5: the Sleep Deck's top card becomes an unspent Z card (empty deck: nothing; knob respite-z: that many)."""
+    for _ in range(st[H_RESPITE_Z]):
+        if deck_left(st) == 0:
+            break
         z_push(st, acting, draw(st))
 
 
@@ -702,11 +731,12 @@ def paradigm_shift(st, wk, fw, strats, acting):
     o = wk
     o[0, 0] = 0  # [] first, then singles, then ordered pairs
     n = 1
-    for a in range(k):
+    most = st[H_PARADIGM_MAX]  # knob paradigm-max (R6.11: 2)
+    for a in range(k if most >= 1 else 0):
         o[n, 0] = 1
         o[n, 1] = occ[a]
         n += 1
-    for a in range(k):
+    for a in range(k if most >= 2 else 0):
         for b in range(k):
             if a != b:
                 o[n, 0] = 2

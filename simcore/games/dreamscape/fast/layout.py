@@ -41,6 +41,11 @@ Header (absolute indices)
                        (R7.1; equal costs: the lower position first); with
                        the printed tokens 1..5, the position of cost k+1
 ``H_CHAIN_AT``         where the chain table starts (see below)
+``H_TAKE_Z`` ..        the scalar rules knobs take-z (R4.1), reserve-cost
+``H_TOKEN_VALUE``      (R5.1), min-buys (R5.2), reserve-limit (R6.4),
+                       z-floor (R3.2), respite-z (R6.5), paradigm-max
+                       (R6.11), token-point (R9), terror-z (R6.3; slot
+                       ``H_TERROR_Z``), set by ``zones.set_knobs``
 ====================  ========================================================
 
 Blocks (offsets from ``HEADER``; read them through the helpers below)
@@ -265,7 +270,17 @@ S_BONUS = 7
 H_PERF = H_SEATS + MAX_SEATS * SEAT_STRIDE  # 96
 H_POS_BY_COST = H_PERF + MAX_SEATS * N_TYPES + 4  # 144: position index (0..4) holding cost k+1
 H_CHAIN_AT = H_POS_BY_COST + N_POS  # 149: offset of the chain table (a spare slot of the header)
-HEADER = H_POS_BY_COST + 8  # 152
+# The scalar rules knobs of the rulebook's other numbers (rules.KNOBS), rulebook values by default.
+H_TAKE_Z = H_CHAIN_AT + 1  # 150: R4.1, knob take-z (1)
+H_RESERVE_COST = H_CHAIN_AT + 2  # R5.1, knob reserve-cost (1)
+H_MIN_BUYS = H_CHAIN_AT + 3  # R5.2, knob min-buys (1)
+H_RESERVE_LIMIT = H_CHAIN_AT + 4  # R6.4, knob reserve-limit (0 = no limit)
+H_Z_FLOOR = H_CHAIN_AT + 5  # R3.2, knob z-floor (1)
+H_RESPITE_Z = H_CHAIN_AT + 6  # R6.5, knob respite-z (1)
+H_PARADIGM_MAX = H_CHAIN_AT + 7  # R6.11, knob paradigm-max (2)
+H_TOKEN_VALUE = H_CHAIN_AT + 8  # 157: R9, knob token-point (1): the budget H_TOKEN_POINT adds
+H_TERROR_Z = H_CHAIN_AT + 9  # 158: R6.3, R10.3, knob terror-z (1)
+HEADER = H_POS_BY_COST + 16  # 160
 
 # ---------------------------------------------------------------- rules knobs
 # The knob vector a game is started with (int32[N_KNOBS]): see knob_vector.
@@ -275,7 +290,16 @@ KN_REMOVED = 2
 KN_START_Z = 3  # 3..6, one per seat
 KN_BONUS = 7  # 7..10, one per seat
 KN_COSTS = KN_BONUS + MAX_SEATS  # 11..15: the cost of positions 1..5 (R2.3)
-KN_CHAIN = KN_COSTS + N_POS  # 16..: run length 0..MAX_RUN -> chain points (R8.2)
+KN_TAKE_Z = KN_COSTS + N_POS  # 16: R4.1
+KN_RESERVE_COST = KN_TAKE_Z + 1  # R5.1
+KN_MIN_BUYS = KN_TAKE_Z + 2  # R5.2
+KN_RESERVE_LIMIT = KN_TAKE_Z + 3  # R6.4
+KN_Z_FLOOR = KN_TAKE_Z + 4  # R3.2
+KN_RESPITE_Z = KN_TAKE_Z + 5  # R6.5
+KN_PARADIGM_MAX = KN_TAKE_Z + 6  # R6.11
+KN_TOKEN_VALUE = KN_TAKE_Z + 7  # R9
+KN_TERROR_Z = KN_TAKE_Z + 8  # R6.3
+KN_CHAIN = KN_TAKE_Z + 9  # 25..: run length 0..MAX_RUN -> chain points (R8.2)
 N_KNOBS = KN_CHAIN + MAX_RUN + 1
 
 
@@ -291,6 +315,15 @@ def knob_vector(options, players: int) -> np.ndarray:
     v[KN_START_Z : KN_START_Z + players] = options.seat_values("start_z", players)
     v[KN_BONUS : KN_BONUS + players] = options.seat_values("bonus", players)
     v[KN_COSTS : KN_COSTS + N_POS] = options.market_costs()
+    v[KN_TAKE_Z] = options.take_z
+    v[KN_RESERVE_COST] = options.reserve_cost
+    v[KN_MIN_BUYS] = options.min_buys
+    v[KN_RESERVE_LIMIT] = options.reserve_limit
+    v[KN_Z_FLOOR] = options.z_floor
+    v[KN_RESPITE_Z] = options.respite_z
+    v[KN_PARADIGM_MAX] = options.paradigm_max
+    v[KN_TOKEN_VALUE] = options.token_point
+    v[KN_TERROR_Z] = options.terror_z
     v[KN_CHAIN:] = options.chain_table()
     return v
 

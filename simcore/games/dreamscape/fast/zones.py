@@ -31,12 +31,30 @@ from simcore.games.dreamscape.fast.layout import (
     H_REMOVED,
     H_TOKEN_POINT,
     H_Z_PENALTY,
+    H_MIN_BUYS,
+    H_PARADIGM_MAX,
+    H_RESERVE_COST,
+    H_RESERVE_LIMIT,
+    H_RESPITE_Z,
+    H_TAKE_Z,
+    H_TERROR_Z,
+    H_TOKEN_VALUE,
+    H_Z_FLOOR,
     HEADER,
     CHAIN_TABLE,
     KN_BONUS,
     KN_CHAIN,
     KN_COSTS,
     KN_MAX_BUYS,
+    KN_MIN_BUYS,
+    KN_PARADIGM_MAX,
+    KN_RESERVE_COST,
+    KN_RESERVE_LIMIT,
+    KN_RESPITE_Z,
+    KN_TAKE_Z,
+    KN_TERROR_Z,
+    KN_TOKEN_VALUE,
+    KN_Z_FLOOR,
     KN_REMOVED,
     KN_START_Z,
     KN_Z_PENALTY,
@@ -78,6 +96,14 @@ def new_state(cards_a, cards_b, n_seats, sleep_token, shifting_tokens):
         st[H_COSTS + p] = p + 1  # R2.3: cost k on position k
         st[H_POS_BY_COST + p] = p
     st[H_Z_PENALTY] = 1  # the rules knobs at the rulebook's values (set_knobs changes them)
+    st[H_TAKE_Z] = 1  # R4.1
+    st[H_RESERVE_COST] = 1  # R5.1
+    st[H_MIN_BUYS] = 1  # R5.2
+    st[H_Z_FLOOR] = 1  # R3.2
+    st[H_RESPITE_Z] = 1  # R6.5
+    st[H_PARADIGM_MAX] = 2  # R6.11
+    st[H_TOKEN_VALUE] = 1  # R9
+    st[H_TERROR_Z] = 1  # R6.3
     st[H_CHAIN_AT] = off_chain(c)
     for n in range(c + 1):
         st[off_chain(c) + n] = CHAIN_TABLE[n]  # R8.2: a run is never longer than the deck
@@ -92,6 +118,15 @@ def set_knobs(st, knobs):
     st[H_Z_PENALTY] = knobs[KN_Z_PENALTY]
     st[H_MAX_BUYS] = knobs[KN_MAX_BUYS]
     st[H_REMOVED] = knobs[KN_REMOVED]
+    st[H_TAKE_Z] = knobs[KN_TAKE_Z]
+    st[H_RESERVE_COST] = knobs[KN_RESERVE_COST]
+    st[H_MIN_BUYS] = knobs[KN_MIN_BUYS]
+    st[H_RESERVE_LIMIT] = knobs[KN_RESERVE_LIMIT]
+    st[H_Z_FLOOR] = knobs[KN_Z_FLOOR]
+    st[H_RESPITE_Z] = knobs[KN_RESPITE_Z]
+    st[H_PARADIGM_MAX] = knobs[KN_PARADIGM_MAX]
+    st[H_TOKEN_VALUE] = knobs[KN_TOKEN_VALUE]
+    st[H_TERROR_Z] = knobs[KN_TERROR_Z]
     for s in range(MAX_SEATS):
         st[seat_base(s) + S_START_Z] = knobs[KN_START_Z + s]
         st[seat_base(s) + S_BONUS] = knobs[KN_BONUS + s]
@@ -135,9 +170,9 @@ def opponents(st, seat, o):
 
 @inline_kernel
 def budget(st, seat):
-    """R3.1: unspent Z cards, plus the Sleep Token point while it is available."""
+    """R3.1: unspent Z cards, plus the Sleep Token point while it is available (R9, knob token-point)."""
     b = seat_base(seat)
-    extra = 1 if (st[H_TOKEN_POINT] != 0 and seat == st[H_ACTIVE]) else 0
+    extra = st[H_TOKEN_VALUE] if (st[H_TOKEN_POINT] != 0 and seat == st[H_ACTIVE]) else 0
     return st[b + S_Z_LEN] - st[b + S_SPENT] + extra
 
 
