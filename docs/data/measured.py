@@ -150,7 +150,8 @@ def play(run: Run, folder: Path, as_json: bool = False, prepared: bool = False) 
         result = CliRunner().invoke(app, argv, env={"COLUMNS": "200", "DREAMSCAPE_SERVER": "off"}, prog_name="dreamscape")
     finally:
         os.chdir(here)
-    cut = lambda text: text.replace(f"{folder.resolve()}/", "").replace(f"{folder}/", "")  # noqa: E731
+    cut = lambda text: (text.replace(f"{folder.resolve()}/", "").replace(f"{folder}/", "")  # noqa: E731
+                        .replace(f"{ROOT}/", ""))
     return Played(result.exit_code, cut(result.stdout), cut(result.stderr))
 
 
@@ -169,6 +170,18 @@ def mask_timings(text: str) -> str:
     for pattern, replacement in TIMING:
         text = pattern.sub(replacement, text)
     return text
+
+
+def cut_paths(data):
+    """The JSON object with this checkout's folder cut from every path in it (a scenario's file): what is
+    recorded and compared does not depend on where the repository lies."""
+    if isinstance(data, dict):
+        return {k: cut_paths(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [cut_paths(v) for v in data]
+    if isinstance(data, str):
+        return data.replace(f"{ROOT}/", "")
+    return data
 
 
 def drop_timings(data):
@@ -200,7 +213,7 @@ def record(names: list[str] | None = None) -> dict:
                 out = play(run, Path(tmp), as_json=True)
                 if out.exit != 0:
                     raise SystemExit(f"{name} --json: exit {out.exit}\n{out.stderr}")
-                rec["json"] = json.loads(out.stdout)
+                rec["json"] = cut_paths(json.loads(out.stdout))
         records[name] = rec
         print(f"recorded {name}", file=sys.stderr)
     records = {k: records[k] for k in RUNS if k in records}
