@@ -206,7 +206,8 @@ def record(names: list[str] | None = None) -> dict:
             rec = {"command": run.command, "exit": text.exit, "stdout": text.stdout,
                    "stderr": text.stderr if run.exit else "",
                    "recorded": _dt.date.today().isoformat(), "commit": commit,
-                   "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"}
+                   "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+                              f"load average {os.getloadavg()[0]:.0f}"}
             if text.exit != run.exit:
                 raise SystemExit(f"{name}: exit {text.exit}, expected {run.exit}\n{text.stderr}{text.stdout}")
             if run.json:
