@@ -144,12 +144,14 @@ def play(run: Run, folder: Path, as_json: bool = False, prepared: bool = False) 
     argv = shlex.split(run.command)
     assert argv[0] == "dreamscape", run.command
     argv = argv[1:] + (["--json"] if as_json else [])
-    here = Path.cwd()
+    here, outer_argv = Path.cwd(), sys.argv
     os.chdir(folder)
+    sys.argv = ["dreamscape", *argv]  # a study folder's manifest records the command that wrote it
     try:
         result = CliRunner().invoke(app, argv, env={"COLUMNS": "200", "DREAMSCAPE_SERVER": "off"}, prog_name="dreamscape")
     finally:
         os.chdir(here)
+        sys.argv = outer_argv
     cut = lambda text: (text.replace(f"{folder.resolve()}/", "").replace(f"{folder}/", "")  # noqa: E731
                         .replace(f"{ROOT}/", ""))
     return Played(result.exit_code, cut(result.stdout), cut(result.stderr))
