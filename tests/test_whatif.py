@@ -201,3 +201,13 @@ def test_compare_time_is_the_plays_wall_time(tmp_path):
     data = lab.compared(PD, variants=["base", "lucid"], games=40, distance=False, out=tmp_path / "c", chunk_size=10)
     outer = time.perf_counter() - t0
     assert 0 < data["seconds"] <= outer
+
+
+def test_a_deck_file_is_fitted_only_when_it_holds_the_default_deck(tmp_path):
+    ds = get_game("dreamscape")
+    deck = (Path(__file__).resolve().parents[1] / "simcore/games/dreamscape/data/default_deck.toml").read_text()
+    same, more = tmp_path / "same.toml", tmp_path / "more.toml"
+    same.write_text(deck)
+    more.write_text(deck.replace('"FF/IS" = 2', '"FF/IS" = 3', 1))  # one more copy of one card
+    assert training_status(ds, ds.setup(3, "base", same), "expert").kind == "fitted"
+    assert training_status(ds, ds.setup(3, "base", more), "expert").kind == "out-of-distribution"

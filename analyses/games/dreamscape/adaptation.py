@@ -23,9 +23,17 @@ def _changes(setup) -> list[str]:
     out = list(v.options.knob_tokens())
     if v.removed:
         out.append(f"swap {'+'.join(t for t in v.name.split('+') if ':' in t and not t.startswith('knob:'))}")
-    if setup.cards is not None and setup.cards.source != "default deck":
-        out.append("a deck file")
+    if setup.cards is not None and not _default_deck(setup.cards):
+        out.append("the deck (a deck file)")
     return out
+
+
+def _default_deck(spec) -> bool:
+    """Whether a deck file holds the default deck's composition (R1.3), whatever its name."""
+    from simcore.games.dreamscape.decks import default_spec
+
+    default = default_spec()
+    return dict(spec.base) == dict(default.base) and dict(spec.expansion) == dict(default.expansion)
 
 
 def _key(setup) -> tuple[int, bool, bool]:
