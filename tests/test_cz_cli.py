@@ -81,6 +81,10 @@ def test_bad_card_files_are_one_line_exit_2(tmp_path, old, new, words):
 @pytest.mark.parametrize("args, words", [
     (["simulate", "--game", CZ, "-p", "5"], ["2 to 4", "5"]),
     (["simulate", "--game", CZ, "--variant", "remove=x"], ["remove=x"]),
+    (["simulate", "--game", CZ, "--variant", "knob:goal=1"], ["goal", "5..200"]),
+    (["simulate", "--game", CZ, "--variant", "knob:hands=6"], ["unknown knob", "'hands'"]),
+    (["simulate", "--game", CZ, "--variant", "knob:remove=3+remove=2"], ["knob:remove", "remove=N", "same number"]),
+    (["compare", "--game", CZ, "-n", "10", "--variant", "base", "--variant", "knob:max-dream=3"], ["min-dream 5", "max-dream 3"]),
     (["simulate", "--game", CZ, "--strategy", "search@0"], ["search@0"]),
     (["simulate", "--game", CZ, "--cards", "missing-cards.toml"], ["missing-cards.toml"]),
 ])

@@ -150,7 +150,8 @@ def test_broken_copies_fail_for_their_wrong_value(path, engine):
 
 def test_every_scenario_topic_is_covered():
     topics = ["context-more-positive", "context-more-negative", "context-equal", "modifier", "short-dream",
-              "ten-elements", "stuck-discards-hand", "block-cancels-wake-up", "force-placeholder", "forty", "morning"]
+              "ten-elements", "stuck-discards-hand", "block-cancels-wake-up", "force-placeholder", "forty", "morning",
+              "removal-public", "removal-hidden", "knob-goal", "knob-hand", "knob-min-dream", "knob-max-dream", "knob-remove"]
     names = " ".join(p.stem for p in SCENARIOS)
     assert all(t in names for t in topics)
     assert sorted(p.stem + "-broken" for p in SCENARIOS) == sorted(p.stem for p in BROKEN.glob("*.json"))

@@ -38,3 +38,31 @@ def test_the_table_holds_the_printed_values():
     assert by_what["expansion deck"].startswith("54 cards")
     assert by_what["cards per base type"] == "13"
     assert by_what["players"] == "1–4"
+
+
+def test_the_counting_zzzzs_table_is_the_generated_one():
+    from simcore.games.counting_zzzzs.numbers import markdown_table as cz_table
+
+    text = PAGE.read_text(encoding="utf-8")
+    start, end = "<!-- counting-zzzzs-numbers:start -->\n", "<!-- counting-zzzzs-numbers:end -->"
+    assert start in text and end in text
+    on_page = text[text.index(start) + len(start) : text.index(end)]
+    assert on_page == cz_table(), "docs/guide/knobs.md is stale (Counting Zzzzs); paste in:\n" + cz_table()
+
+
+def test_the_pleasant_dreams_table_is_the_generated_one():
+    from simcore.games.pleasant_dreams.numbers import markdown_table as pd_table
+    from simcore.games.pleasant_dreams.numbers import rulebook_numbers as pd_numbers
+
+    text = PAGE.read_text(encoding="utf-8")
+    start, end = "<!-- pleasant-dreams-numbers:start -->\n", "<!-- pleasant-dreams-numbers:end -->"
+    assert start in text and end in text
+    on_page = text[text.index(start) + len(start) : text.index(end)]
+    assert on_page == pd_table(), "docs/guide/knobs.md is stale (Pleasant Dreams); paste in:\n" + pd_table()
+    # as the rulebook prints them (pleasant-dreams-rulebook.md): 19 dream fragments, a token on 5 wakes,
+    # flows of 1 to 5 cards, 16 action cards, two of each type
+    by_what = {n.what: n.value for n in pd_numbers()}
+    assert by_what["dream fragment cards"] == "19"
+    assert by_what["wakefulness that wakes the player"] == "5"
+    assert by_what["cards in a dream flow"] == "1–5"
+    assert by_what["action cards"] == "16 (2 of each of 8 types)"

@@ -22,6 +22,7 @@ from analyses.games import LabWing
 from analyses.stats.intervals import mean_ci, unpaired_difference, wilson
 from simcore.games.counting_zzzzs import GAME
 from simcore.games.counting_zzzzs.common import ACTION_TYPES, RULEBOOK_REMOVED
+from simcore.games.counting_zzzzs.config import removed_in
 
 
 def frame_of_results(results: list[tuple[dict, str, int, list[str]]],
@@ -63,7 +64,7 @@ def _with_meta(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
 
 
 def _removed(variant: str, players: int) -> int:
-    return RULEBOOK_REMOVED[players] if variant == "base" else int(variant.split("=")[1])
+    return removed_in(variant, players)
 
 
 def first_player(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:

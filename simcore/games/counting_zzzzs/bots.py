@@ -19,8 +19,7 @@ from simcore.rng import GameRng
 
 from . import reference as R
 from .common import (CONTEXT, FORCE, FORCE_POSITIVE, FORCE_NEGATIVE, FORCED_NEG, FORCED_POS,
-                     MAX_DREAM, MIN_SCORED, NEGATIVE, POSITIVE, STRATEGIES, UNFORCED, WAKE_UP,
-                     WIN_POINTS, Bot, Setup)
+                     NEGATIVE, POSITIVE, STRATEGIES, UNFORCED, WAKE_UP, Bot, Setup)
 
 BIG = 1_000_000
 HALF_POINT = 5                 # the worth of an element still to come, in tenths of a point
@@ -46,12 +45,14 @@ class RandomAgent:
 
 # ---------------------------------------------------------------- greedy
 
-def asleep_value(points: int, n: int) -> int:
-    return 10 * points + HALF_POINT * (MAX_DREAM - n)
+def asleep_value(points: int, n: int, max_dream: int) -> int:
+    """A dream still asleep: its points and half a point per element still to come (to max_dream, Z8.1)."""
+    return 10 * points + HALF_POINT * (max_dream - n)
 
 
-def banked_value(points: int, n: int) -> int:
-    return 10 * points if n >= MIN_SCORED else 0
+def banked_value(points: int, n: int, min_dream: int) -> int:
+    """A dream woken now: its points if it scores (min_dream elements or more, Z14.1), else nothing."""
+    return 10 * points if n >= min_dream else 0
 
 
 def keep(game, c: int) -> int:
@@ -80,31 +81,31 @@ def followers(game, seat: int, c: int) -> int:
 
 def element_change(game, owner: int, card: int) -> tuple[int, int]:
     """(change of the owner's dream worth, 1 if it makes the owner reach 40) when ``card`` joins it."""
-    dream = game.dreams[owner]
-    before = asleep_value(R.dream_points(game.cards, dream), len(dream.cards))
+    dream, rules = game.dreams[owner], game.setup
+    before = asleep_value(R.dream_points(game.cards, dream), len(dream.cards), rules.max_dream)
     after_dream = dream.copy()
     after_dream.cards.append(card)
     after_dream.forced.append(UNFORCED)
     after_dream.force_card.append(-1)
     w2, n2 = R.dream_points(game.cards, after_dream), len(after_dream.cards)
-    if n2 >= MAX_DREAM:
-        return banked_value(w2, n2) - before, int(game.score[owner] + w2 >= WIN_POINTS)
-    return asleep_value(w2, n2) - before, 0
+    if n2 >= rules.max_dream:
+        return banked_value(w2, n2, rules.min_dream) - before, int(game.score[owner] + w2 >= rules.goal)
+    return asleep_value(w2, n2, rules.max_dream) - before, 0
 
 
 def wake_change(game, seat: int, who: list[int], me: int) -> int:
     """The worth change for ``me`` when the seats ``who`` wake (Z14, Z15.2): own dream x (p-1), others x -1."""
-    q = game.players - 1
+    q, rules = game.players - 1, game.setup
     value = 0
     totals = list(game.score)
     for s in who:
         d = game.dreams[s]
         w, n = R.dream_points(game.cards, d), len(d.cards)
-        value += (q if s == me else -1) * (banked_value(w, n) - asleep_value(w, n))
-        if n >= MIN_SCORED:
+        value += (q if s == me else -1) * (banked_value(w, n, rules.min_dream) - asleep_value(w, n, rules.max_dream))
+        if n >= rules.min_dream:
             totals[s] += w
     best = max(totals)
-    if best >= WIN_POINTS:
+    if best >= rules.goal:
         value += BIG if totals[me] == best else -BIG
     return value
 
@@ -203,10 +204,10 @@ def _others_win(game, who: list[int], me: int) -> int:
     totals = list(game.score)
     for s in who:
         d = game.dreams[s]
-        if len(d.cards) >= MIN_SCORED:
+        if len(d.cards) >= game.setup.min_dream:
             totals[s] += R.dream_points(game.cards, d)
     best = max(totals)
-    return -BIG if best >= WIN_POINTS and totals[me] != best else 0
+    return -BIG if best >= game.setup.goal and totals[me] != best else 0
 
 
 def greedy_choice(game, seat: int, kind: str, options: list[int], info) -> int:
@@ -226,14 +227,17 @@ class GreedyAgent:
 
 # ---------------------------------------------------------------- search@K (Z17.2)
 
-def sample_world(game, seat: int, rng: GameRng):
-    """A copy of the game whose hidden cards are redealt: every card the seat cannot see (the deck, the
-    other hands, the removed Wake Ups) shuffled among those places, keeping their sizes. The pool is
-    built from public counts and the own hand alone, so it never depends on where hidden cards are."""
+def unseen_counts(game, seat: int) -> list[int]:
+    """Per card row, the copies the seat cannot see (Z17.1): every copy of the card file but its own hand,
+    the discard pile, the dreams (elements, Forces under them, placeholders) and, when the removal is
+    public (Z2.2, not hidden-removal), the removed Wake Ups. Read from public counts and the own hand
+    alone; with hidden-removal the removed cards are not read (they stay among the unseen)."""
     cards = game.cards
     unseen = list(cards.count)
     for c in range(len(cards)):
         unseen[c] -= game.hands[seat][c] + game.discard[c]
+        if not game.setup.hidden_removal:
+            unseen[c] -= game.removed[c]                           # Z2.2: removed face up
     for d in game.dreams:
         for i, c in enumerate(d.cards):
             unseen[c] -= 1
@@ -241,6 +245,15 @@ def sample_world(game, seat: int, rng: GameRng):
                 unseen[d.force_card[i]] -= 1
         if d.holder_card >= 0:
             unseen[d.holder_card] -= 1
+    return unseen
+
+
+def sample_world(game, seat: int, rng: GameRng):
+    """A copy of the game whose hidden cards are redealt (Z17.2): every card the seat cannot see
+    (:func:`unseen_counts`: the deck, the other hands, and with hidden-removal the removed Wake Ups)
+    shuffled among those places, keeping their sizes. It never depends on where hidden cards are."""
+    cards = game.cards
+    unseen = unseen_counts(game, seat)
     pool = [c for c in range(len(cards)) for _ in range(unseen[c])]
     rng.shuffle(pool)
     world = game.copy()
@@ -258,11 +271,12 @@ def sample_world(game, seat: int, rng: GameRng):
     return world
 
 
-def dream_outlook(points: int, n: int) -> int:
+def dream_outlook(points: int, n: int, min_dream: int) -> int:
     """What a dream still asleep at the horizon is worth: its points, in proportion n / 5 while it is too
     short to score (Z14.1). Unlike greedy's asleep_value it gives nothing for elements still to come, so a
     playout is not rewarded for ending a dream and starting a new one before the horizon."""
-    return 10 * points if n >= MIN_SCORED else 2 * points * n
+    # 2 * n = 10 * n / 5 at the printed min-dream 5; a knob's min-dream keeps the same proportion n / min-dream
+    return 10 * points if n >= min_dream else 10 * points * n // min_dream
 
 
 def evaluate(game, seat: int) -> int:
@@ -275,7 +289,7 @@ def evaluate(game, seat: int) -> int:
         d = game.dreams[s]
         v = 10 * game.score[s]
         if not game.over and d.cards:
-            v += dream_outlook(R.dream_points(game.cards, d), len(d.cards))
+            v += dream_outlook(R.dream_points(game.cards, d), len(d.cards), game.setup.min_dream)
         if s == seat:
             mine = v
         elif best_other is None or v > best_other:

@@ -19,10 +19,13 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 CARDS_FILE = PACKAGE_DIR / "cards.toml"
 
-HAND_SIZE = 5                 # Z3: draw to fill the hand to 5
+# The rulebook's numbers: the defaults of the rules knobs (config.KNOBS, Z19); the engines read them from
+# the Setup, never from here.
+HAND_SIZE = 5                 # Z2.3, Z3.1: deal 5 cards, draw to fill the hand to 5
 MIN_SCORED = 5                # Z14: a dream of fewer elements scores nothing (except at morning, Z16)
 MAX_DREAM = 10                # Z8: the 10th element wakes the dreamer
 WIN_POINTS = 40               # Z15
+DREAM_CAP = 15                # the most elements a dream may hold under any knob (an option code's SLOT is 16)
 # Z2: Wake Ups removed from the deck before shuffling, by player count (the rulebook's balance rule).
 RULEBOOK_REMOVED = {2: 4, 3: 2, 4: 0}
 
@@ -137,11 +140,19 @@ def effect_text(cards: CardSet, c: int) -> str:
 
 @dataclass(frozen=True)
 class Setup:
-    """A configuration (TAG's Parameters): players 2-4, Wake Ups removed before shuffling (Z2), the cards."""
+    """A configuration (TAG's Parameters): players 2-4, Wake Ups removed before shuffling (Z2.2), the cards,
+    whether the removal is hidden (the variant ``hidden-removal``, Z2.2) and the rulebook's numbers as
+    rules knobs (Z19): the goal (Z15), the hand size (Z2.3, Z3.1), the fewest elements a dream scores with
+    on waking (Z14.1) and the elements that end a dream (Z8)."""
 
     players: int = 3
     removed: int = 2
     cards: CardSet | None = None
+    hidden_removal: bool = False
+    goal: int = WIN_POINTS
+    hand: int = HAND_SIZE
+    min_dream: int = MIN_SCORED
+    max_dream: int = MAX_DREAM
 
 
 BOTS = ("random", "greedy", "search")  # kind 0, 1, 2 of a Bot

@@ -19,13 +19,13 @@ from simcore.fast_rng import below, shuffle
 from .bots import BIG, BLOCK_COST, FOLLOW, HORIZON_ROUNDS, THEME_FORCE, WIN_CREDIT
 from .common import (BENDER, BEND_OWN, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING, CAUSE_STUCK, CAUSE_TEN,
                      CONTEXT, END_FORTY, END_MORNING, FORCE, FORCED_NEG, FORCED_POS, FORCE_NEGATIVE,
-                     FORCE_POSITIVE, FORCE_THEME0, HAND_SIZE, MAX_DREAM, MIN_SCORED, UNFORCED, WAKE_ONE,
-                     WAKE_UP, WIN_POINTS)
+                     FORCE_POSITIVE, FORCE_THEME0, DREAM_CAP, UNFORCED, WAKE_ONE, WAKE_UP)
 from .fast_state import (ACTIVE, BOT, BOT_RANDOM, BOT_SEARCH, BUDGET, C_COUNT, C_EFFECT, C_ELEMENT, C_KIND, C_THEMES,
                          C_POLARITY, DECK, DECK_END, DECK_POS, DISC, DREAM_CARD, DREAM_FCARD, DREAM_FORCED,
                          DREAM_N, DREAM_PTS, END, HAND, HAND_N, HCAP, HELD, HELD_N, HOLDER_CARD, HOLDER_THEME,
                          K_BLOCK, K_ELEMENT, K_EXTRA, K_SECOND, MODE, MODE_BOTS, MODE_PLAYOUT, MODE_SCRIPT, MT,
-                         NTYPES, OPTCAP, OPTS, OPT_N, OVER, PLAYERS, SCORE, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
+                         NTYPES, OPTCAP, OPTS, OPT_N, OVER, PLAYERS, REMOVED, R_GOAL, R_HAND, R_HIDDEN, R_MAX, R_MIN,
+                         SCORE, STOP, S_BLOCKED, S_DREAMS, S_ELEMS,
                          S_ESCORED, S_PLAYED, S_SCORED, S_WOKE, TURNS, WHO, WINNERS, W_PLAY, W_POOL, W_TOTALS,
                          W_WORLD, add_to_dream, asleep_value, banked_value, can_follow, clear_dream, dream_points, followers, hand_add,
                          hand_take, inline_kernel, keep, kernel, may_play, retally, script_choice, sort_options, wake_seats)
@@ -84,7 +84,7 @@ def play_turn(st, cd, rng, script, wk):
 @inline_kernel
 def draw_up(st, cd, seat):
     """Z3.1, Z4.1."""
-    while st[HAND_N + seat] < HAND_SIZE:
+    while st[HAND_N + seat] < st[R_HAND]:
         c = st[DECK + st[DECK_POS]]
         st[DECK_POS] += 1
         hand_add(st, seat, c)
@@ -152,7 +152,7 @@ def element_options(st, cd, seat):
 def follow_rule(st, cd, owner):
     """(kind, themes) of can_follow without a bend for the started dream of ``owner``: the next element must
     be of another kind than ``kind`` and share a theme with the mask ``themes`` (Z5.1, Z5.2, Z12)."""
-    last = st[DREAM_CARD + owner * MAX_DREAM + st[DREAM_N + owner] - 1]
+    last = st[DREAM_CARD + owner * DREAM_CAP + st[DREAM_N + owner] - 1]
     ht = st[HOLDER_THEME + owner]
     return cd[C_KIND * MT + last], (1 << ht) if ht >= 0 else cd[C_THEMES * MT + last]
 
@@ -162,9 +162,9 @@ def put_element(st, cd, by, owner, card):
     """Z12.1, Z6.2, Z8.1; True when the owner woke."""
     hand_take(st, by, card)
     n = st[DREAM_N + owner]
-    st[DREAM_CARD + owner * MAX_DREAM + n] = card
-    st[DREAM_FORCED + owner * MAX_DREAM + n] = UNFORCED
-    st[DREAM_FCARD + owner * MAX_DREAM + n] = -1
+    st[DREAM_CARD + owner * DREAM_CAP + n] = card
+    st[DREAM_FORCED + owner * DREAM_CAP + n] = UNFORCED
+    st[DREAM_FCARD + owner * DREAM_CAP + n] = -1
     st[DREAM_N + owner] = n + 1
     add_to_dream(st, cd, owner, card, UNFORCED)
     if st[HOLDER_CARD + owner] >= 0:
@@ -172,7 +172,7 @@ def put_element(st, cd, by, owner, card):
         st[HOLDER_CARD + owner] = -1
         st[HOLDER_THEME + owner] = -1
     st[DREAM_PTS + owner] = dream_points(st, cd, owner, -1, -1, -1)
-    if n + 1 >= MAX_DREAM:
+    if n + 1 >= st[R_MAX]:
         wake(st, cd, owner, CAUSE_TEN, False)
         check_forty(st)
         return True
@@ -184,12 +184,12 @@ def put_element(st, cd, by, owner, card):
 @kernel
 def wake(st, cd, seat, cause, at_morning):
     n = st[DREAM_N + seat]
-    base = seat * MAX_DREAM
+    base = seat * DREAM_CAP
     if n > 0:
         st[S_DREAMS + seat] += 1
         st[S_ELEMS + seat] += n
         st[S_WOKE + seat * 4 + cause] += 1
-        if n >= MIN_SCORED or at_morning:
+        if n >= st[R_MIN] or at_morning:
             st[SCORE + seat] += st[DREAM_PTS + seat]
             st[S_SCORED + seat] += 1
             for i in range(n):
@@ -224,7 +224,7 @@ def check_forty(st):
     if st[OVER]:
         return
     for s in range(st[PLAYERS]):
-        if st[SCORE + s] >= WIN_POINTS:
+        if st[SCORE + s] >= st[R_GOAL]:
             set_winners(st, END_FORTY)
             return
 
@@ -291,8 +291,8 @@ def second_options(st, cd, seat):
         elif effect <= FORCE_NEGATIVE:
             for s in range(p):
                 for i in range(st[DREAM_N + s]):
-                    e = st[DREAM_CARD + s * MAX_DREAM + i]
-                    if cd[C_POLARITY * MT + e] == CONTEXT and st[DREAM_FORCED + s * MAX_DREAM + i] == UNFORCED:
+                    e = st[DREAM_CARD + s * DREAM_CAP + i]
+                    if cd[C_POLARITY * MT + e] == CONTEXT and st[DREAM_FORCED + s * DREAM_CAP + i] == UNFORCED:
                         st[base + k] = M_FORCE * MOVE + (SLOT * s + i) * TARGET + c
                         k += 1
         else:
@@ -409,9 +409,9 @@ def place_force(st, cd, target, card):
         f = FORCED_POS if effect == FORCE_POSITIVE else FORCED_NEG
         # the new points first: dream_points reads the card's old force state off the tallies
         st[DREAM_PTS + owner] = dream_points(st, cd, owner, -1, pos, f)
-        retally(st, cd, owner, st[DREAM_CARD + owner * MAX_DREAM + pos], st[DREAM_FORCED + owner * MAX_DREAM + pos], f)
-        st[DREAM_FORCED + owner * MAX_DREAM + pos] = f
-        st[DREAM_FCARD + owner * MAX_DREAM + pos] = card
+        retally(st, cd, owner, st[DREAM_CARD + owner * DREAM_CAP + pos], st[DREAM_FORCED + owner * DREAM_CAP + pos], f)
+        st[DREAM_FORCED + owner * DREAM_CAP + pos] = f
+        st[DREAM_FCARD + owner * DREAM_CAP + pos] = card
     else:
         st[HOLDER_THEME + target] = effect - FORCE_THEME0
         st[HOLDER_CARD + target] = card
@@ -422,12 +422,12 @@ def place_force(st, cd, target, card):
 @kernel
 def element_change(st, cd, owner, card):
     n = st[DREAM_N + owner]
-    before = asleep_value(st[DREAM_PTS + owner], n)
+    before = asleep_value(st, st[DREAM_PTS + owner], n)
     w2 = dream_points(st, cd, owner, card, -1, -1)
     n2 = n + 1
-    if n2 >= MAX_DREAM:
-        return banked_value(w2, n2) - before, 1 if st[SCORE + owner] + w2 >= WIN_POINTS else 0
-    return asleep_value(w2, n2) - before, 0
+    if n2 >= st[R_MAX]:
+        return banked_value(st, w2, n2) - before, 1 if st[SCORE + owner] + w2 >= st[R_GOAL] else 0
+    return asleep_value(st, w2, n2) - before, 0
 
 
 @kernel
@@ -446,13 +446,13 @@ def wake_change(st, cd, k, me):
         if hit:
             n = st[DREAM_N + s]
             w = st[DREAM_PTS + s]
-            value += (q if s == me else -1) * (banked_value(w, n) - asleep_value(w, n))
-            if n >= MIN_SCORED:
+            value += (q if s == me else -1) * (banked_value(st, w, n) - asleep_value(st, w, n))
+            if n >= st[R_MIN]:
                 t += w
         if s == me:
             mine = t
         best = max(best, t)
-    if best >= WIN_POINTS:
+    if best >= st[R_GOAL]:
         value += BIG if mine == best else -BIG
     return value
 
@@ -465,12 +465,12 @@ def others_win(st, cd, k, me):
     for s in range(st[PLAYERS]):
         t = st[SCORE + s]
         for i in range(k):
-            if st[WHO + i] == s and st[DREAM_N + s] >= MIN_SCORED:
+            if st[WHO + i] == s and st[DREAM_N + s] >= st[R_MIN]:
                 t += st[DREAM_PTS + s]
         if s == me:
             mine = t
         best = max(best, t)
-    return -BIG if best >= WIN_POINTS and mine != best else 0
+    return -BIG if best >= st[R_GOAL] and mine != best else 0
 
 
 @kernel
@@ -610,6 +610,24 @@ def copy_state(src, dst):
 
 
 @kernel
+def unseen_counts(st, cd, seat, unseen):
+    """bots.unseen_counts into ``unseen`` (the first NTYPES entries): removed Wake Ups are read only when
+    the removal is public (Z2.2, Z17.1)."""
+    hidden = st[R_HIDDEN]
+    for c in range(st[NTYPES]):
+        unseen[c] = cd[C_COUNT * MT + c] - st[HAND + seat * MT + c] - st[DISC + c]
+        if hidden == 0:
+            unseen[c] -= st[REMOVED + c]
+    for s in range(st[PLAYERS]):
+        for i in range(st[DREAM_N + s]):
+            unseen[st[DREAM_CARD + s * DREAM_CAP + i]] -= 1
+            if st[DREAM_FCARD + s * DREAM_CAP + i] >= 0:
+                unseen[st[DREAM_FCARD + s * DREAM_CAP + i]] -= 1
+        if st[HOLDER_CARD + s] >= 0:
+            unseen[st[HOLDER_CARD + s]] -= 1
+
+
+@kernel
 def sample_world(st, cd, seat, rng, wk):
     """bots.sample_world into the work row W_WORLD (the pool is built in W_POOL)."""
     world = wk[W_WORLD]
@@ -617,15 +635,7 @@ def sample_world(st, cd, seat, rng, wk):
     nt = st[NTYPES]
     p = st[PLAYERS]
     unseen = wk[W_POOL]
-    for c in range(nt):
-        unseen[c] = cd[C_COUNT * MT + c] - st[HAND + seat * MT + c] - st[DISC + c]
-    for s in range(p):
-        for i in range(st[DREAM_N + s]):
-            unseen[st[DREAM_CARD + s * MAX_DREAM + i]] -= 1
-            if st[DREAM_FCARD + s * MAX_DREAM + i] >= 0:
-                unseen[st[DREAM_FCARD + s * MAX_DREAM + i]] -= 1
-        if st[HOLDER_CARD + s] >= 0:
-            unseen[st[HOLDER_CARD + s]] -= 1
+    unseen_counts(st, cd, seat, unseen)
     m = 0
     for c in range(nt):
         m += unseen[c]
@@ -652,8 +662,8 @@ def sample_world(st, cd, seat, rng, wk):
 
 
 @kernel
-def dream_outlook(points, n):
-    return 10 * points if n >= MIN_SCORED else 2 * points * n
+def dream_outlook(points, n, min_dream):
+    return 10 * points if n >= min_dream else 10 * points * n // min_dream
 
 
 @kernel
@@ -671,7 +681,7 @@ def evaluate(st, cd, seat):
     for s in range(p):
         v = 10 * st[SCORE + s]
         if st[OVER] == 0 and st[DREAM_N + s] > 0:
-            v += dream_outlook(st[DREAM_PTS + s], st[DREAM_N + s])
+            v += dream_outlook(st[DREAM_PTS + s], st[DREAM_N + s], st[R_MIN])
         if s == seat:
             mine = v
         elif first or v > best_other:

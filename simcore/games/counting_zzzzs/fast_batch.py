@@ -15,12 +15,13 @@ from .common import Bot, Setup, empty_results
 from .fast import play_game
 from .fast_state import (BANNED, BOT, BUDGET, DECK_END, DECK_POS, END, MT, S_BLOCKED, S_DREAMS, S_ELEMS, S_ESCORED,
                          S_PLAYED, S_SCORED, S_WOKE, SC_WIDTH, SCORE, SIZE, TURNS, WINNERS, card_table, new_game,
-                         new_work)
+                         new_work, rules_array)
 
 
 @njit(cache=True)
-def run_one(cd, players, removed, bots, budgets, banned, seed_mixed, g, st, rng, script, wk):
-    new_game(st, cd, players, removed, seed_mixed, g)
+def run_one(cd, rules, bots, budgets, banned, seed_mixed, g, st, rng, script, wk):
+    new_game(st, cd, rules, seed_mixed, g)
+    players = rules[0]
     for s in range(players):
         st[BOT + s] = bots[s]
         st[BUDGET + s] = budgets[s]
@@ -30,7 +31,7 @@ def run_one(cd, players, removed, bots, budgets, banned, seed_mixed, g, st, rng,
 
 
 @njit(cache=True, parallel=True)
-def play_batch(cd, players, removed, bots, budgets, banned, seed_mixed, first_game, n_games, per_task,
+def play_batch(cd, rules, bots, budgets, banned, seed_mixed, first_game, n_games, per_task,
                winner, winners, turns, end, deck_left, score, dreams, elems, scored, woke, played, blocked_n,
                escored):
     """Games first_game .. first_game + n_games - 1, ``per_task`` consecutive games per parallel task.
@@ -39,6 +40,7 @@ def play_batch(cd, players, removed, bots, budgets, banned, seed_mixed, first_ga
     (new_game clears the state, the search overwrites what it reads), so the cut changes no result.
     """
     ne = escored.shape[2]
+    players = rules[0]
     n_tasks = (n_games + per_task - 1) // per_task
     for t in prange(n_tasks):
         st = np.empty(SIZE, np.int64)
@@ -46,7 +48,7 @@ def play_batch(cd, players, removed, bots, budgets, banned, seed_mixed, first_ga
         script = np.zeros((0, SC_WIDTH), np.int64)
         wk = new_work()
         for i in range(t * per_task, min(n_games, (t + 1) * per_task)):
-            run_one(cd, players, removed, bots, budgets, banned, seed_mixed, first_game + i, st, rng,
+            run_one(cd, rules, bots, budgets, banned, seed_mixed, first_game + i, st, rng,
                     script, wk)
             k = 0
             for s in range(players):
@@ -79,7 +81,7 @@ def games_per_task(n_games: int) -> int:
 
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
     out = empty_results(setup, first_game, n_games)
-    play_batch(card_table(setup.cards), setup.players, setup.removed,
+    play_batch(card_table(setup.cards), rules_array(setup),
                np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
                np.array([b.banned for b in bots], np.int64), seed_key(seed), first_game, n_games,
                games_per_task(n_games),

@@ -13,8 +13,8 @@ from numba import njit
 from simcore.fast_rng import shuffle, stream_state
 
 from .bots import BLOCK_COST, HALF_POINT
-from .common import (BEND_THEME, BEND_TYPE, CONTEXT, FORCED_NEG, FORCED_POS, HAND_SIZE, MAX_DREAM, MAX_TOTAL,
-                     MAX_TYPES, MIN_SCORED, NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP)
+from .common import (BEND_THEME, BEND_TYPE, CONTEXT, DREAM_CAP, FORCED_NEG, FORCED_POS, MAX_TOTAL, MAX_TYPES,
+                     NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP)
 from .reference import PASS
 
 # The decorator of every kernel that allocates nothing: no NRT reference counting, NumPy's error model
@@ -50,7 +50,10 @@ M_CARD, M_POINTS, M_NEED = range(3)
 
 # ---- layout of st
 PLAYERS, ACTIVE, TURNS, OVER, END, MODE, STOP, SCRIPT_POS, PENDING, PENDING_SEAT, NTYPES, DECK_POS, DECK_END = range(13)
-BOT = 13
+# the setup's rules (rules_array, Z2.2, Z19): Wake Ups removed, 1 when the removal is hidden, the goal (Z15),
+# the hand size (Z2.3, Z3.1), the fewest elements that score (Z14.1), the elements that end a dream (Z8.1)
+R_REMOVED, R_HIDDEN, R_GOAL, R_HAND, R_MIN, R_MAX = range(13, 19)
+BOT = 19
 BUDGET = BOT + MP
 BANNED = BUDGET + MP
 SCORE = BANNED + MP
@@ -61,9 +64,9 @@ HELD_N = HAND_N + MP             # the distinct card rows in each hand, any orde
 HELD = HELD_N + MP
 DISC = HELD + MP * HCAP
 DREAM_CARD = DISC + MT
-DREAM_FORCED = DREAM_CARD + MP * MAX_DREAM
-DREAM_FCARD = DREAM_FORCED + MP * MAX_DREAM
-DREAM_N = DREAM_FCARD + MP * MAX_DREAM
+DREAM_FORCED = DREAM_CARD + MP * DREAM_CAP   # a seat's dream: DREAM_CAP slots whatever the knob max-dream
+DREAM_FCARD = DREAM_FORCED + MP * DREAM_CAP
+DREAM_N = DREAM_FCARD + MP * DREAM_CAP
 HOLDER_THEME = DREAM_N + MP
 HOLDER_CARD = HOLDER_THEME + MP
 DREAM_PTS = HOLDER_CARD + MP    # each dream's points as they stand (dream_points, kept up to date)
@@ -85,7 +88,8 @@ S_WOKE = S_SCORED + MP
 S_PLAYED = S_WOKE + MP * 4
 S_BLOCKED = S_PLAYED + MP * 4
 S_ESCORED = S_BLOCKED + MP * 4
-OPT_N = S_ESCORED + MP * MT
+REMOVED = S_ESCORED + MP * MT     # the Wake Ups removed at setup, per card row (Z2.2)
+OPT_N = REMOVED + MT
 OPTS = OPT_N + 4
 WHO = OPTS + 4 * OPTCAP          # scratch: the seats a Wake Up wakes (wake_seats), instead of an array per call
 SIZE = WHO + MP
@@ -100,16 +104,30 @@ SC_CHOICE, SC_KIND, SC_OK, SC_SEAT = range(4)
 SC_WIDTH = 4
 
 
+def rules_array(setup) -> np.ndarray:
+    """The setup as new_game reads it: players, then the R_* rules in their order."""
+    return np.array([setup.players, setup.removed, int(setup.hidden_removal), setup.goal, setup.hand,
+                     setup.min_dream, setup.max_dream], np.int64)
+
+
 @njit(cache=True)
-def new_game(st, cd, players, removed, seed_mixed, game_index):
-    """reference.new_game on st (Z2)."""
+def start_state(st, rules, nt):
+    """A state with no cards anywhere for the rules of rules_array (blank_game)."""
     st[:OPTS] = 0          # the option areas and WHO (half of st) are scratch, always written before read
-    nt = cd[T_NTYPES]
-    st[PLAYERS] = players
+    st[PLAYERS] = rules[0]
+    for i in range(R_MAX - R_REMOVED + 1):
+        st[R_REMOVED + i] = rules[1 + i]
     st[NTYPES] = nt
     for s in range(MP):
         st[HOLDER_THEME + s] = -1
         st[HOLDER_CARD + s] = -1
+
+
+@njit(cache=True)
+def new_game(st, cd, rules, seed_mixed, game_index):
+    """reference.new_game on st (Z2)."""
+    nt = cd[T_NTYPES]
+    start_state(st, rules, nt)
     total = 0
     for c in range(nt):
         total += cd[C_COUNT * MT + c]
@@ -122,18 +140,25 @@ def new_game(st, cd, players, removed, seed_mixed, game_index):
     rng = np.empty(1, np.uint64)
     rng[0] = stream_state(seed_mixed, np.uint64(game_index))
     shuffle(rng, deck)                                              # Z2.1
-    left = removed                                                  # Z2.2
+    deal(st, cd, deck)
+
+
+@kernel
+def deal(st, cd, deck):
+    """reference.deal: Z2.2 (the removed Wake Ups recorded in st[REMOVED:]), Z2.3."""
+    left = st[R_REMOVED]
     k = 0
-    for i in range(total):
+    for i in range(deck.shape[0]):
         c = deck[i]
         if left > 0 and cd[C_ELEMENT * MT + c] == 0 and cd[C_KIND * MT + c] == WAKE_UP:
             left -= 1
+            st[REMOVED + c] += 1
         else:
             st[DECK + k] = c
             k += 1
     st[DECK_END] = k
-    for _ in range(HAND_SIZE):                                      # Z2.3
-        for s in range(players):
+    for _ in range(st[R_HAND]):                                     # Z2.3
+        for s in range(st[PLAYERS]):
             c = st[DECK + st[DECK_POS]]
             st[DECK_POS] += 1
             hand_add(st, s, c)
@@ -183,7 +208,7 @@ def can_follow(st, cd, owner, card, bend, own):
     n = st[DREAM_N + owner]
     if n == 0:
         return own                                                   # Z6.1
-    last = st[DREAM_CARD + owner * MAX_DREAM + n - 1]
+    last = st[DREAM_CARD + owner * DREAM_CAP + n - 1]
     if bend != BEND_TYPE and cd[C_KIND * MT + card] == cd[C_KIND * MT + last]:
         return False                                                 # Z5.1
     if bend == BEND_THEME:
@@ -254,7 +279,7 @@ def retally(st, cd, seat, c, f0, f1):
 def clear_dream(st, seat):
     """The tallies of an empty dream (the cards are read before DREAM_N is cleared)."""
     for i in range(st[DREAM_N + seat]):
-        st[D_COUNT + seat * MT + st[DREAM_CARD + seat * MAX_DREAM + i]] = 0
+        st[D_COUNT + seat * MT + st[DREAM_CARD + seat * DREAM_CAP + i]] = 0
     st[D_POS + seat] = 0
     st[D_NEG + seat] = 0
     st[D_FIXED + seat] = 0
@@ -269,7 +294,7 @@ def recount_dreams(st, cd):
     for s in range(MP):
         clear_dream(st, s)
         for i in range(st[DREAM_N + s]):
-            add_to_dream(st, cd, s, st[DREAM_CARD + s * MAX_DREAM + i], st[DREAM_FORCED + s * MAX_DREAM + i])
+            add_to_dream(st, cd, s, st[DREAM_CARD + s * DREAM_CAP + i], st[DREAM_FORCED + s * DREAM_CAP + i])
 
 
 @kernel
@@ -288,8 +313,8 @@ def dream_points(st, cd, seat, extra, fpos, fval):
     cminus = st[D_CMINUS + seat]
     mod = st[D_MOD + seat]
     if fpos >= 0:
-        c = st[DREAM_CARD + seat * MAX_DREAM + fpos]
-        p0, n0, fixed0, cplus0, cminus0 = card_tally(cd, c, st[DREAM_FORCED + seat * MAX_DREAM + fpos])
+        c = st[DREAM_CARD + seat * DREAM_CAP + fpos]
+        p0, n0, fixed0, cplus0, cminus0 = card_tally(cd, c, st[DREAM_FORCED + seat * DREAM_CAP + fpos])
         p1, n1, fixed1, cplus1, cminus1 = card_tally(cd, c, fval)
         pos += p1 - p0
         neg += n1 - n0
@@ -350,13 +375,13 @@ def wake_seats(st, cd, seat, target, card):
 
 
 @inline_kernel
-def asleep_value(points, n):
-    return 10 * points + HALF_POINT * (MAX_DREAM - n)
+def asleep_value(st, points, n):
+    return 10 * points + HALF_POINT * (st[R_MAX] - n)
 
 
 @inline_kernel
-def banked_value(points, n):
-    return 10 * points if n >= MIN_SCORED else 0
+def banked_value(st, points, n):
+    return 10 * points if n >= st[R_MIN] else 0
 
 
 @inline_kernel

@@ -78,7 +78,11 @@ def narrate(setup: Setup, strategies: Sequence[str], seed: int, game: int) -> li
     log: list[str] = [f"{setup.players} players ({variant_name(setup)}: {setup.removed} Wake Ups removed), "
                       f"{setup.cards.total} cards; " + ", ".join(f"seat {s + 1}: {b.spec}" for s, b in enumerate(bots))]
     g = play_one(setup, bots, seed, game, log)
-    how = "at morning" if g.end == 2 else "at 40 points"
+    if setup.removed:                                      # Z2.2: face up, or face down with hidden-removal
+        log.insert(1, "Wake Ups removed face down (hidden-removal)" if setup.hidden_removal else
+                   "Wake Ups removed face up: " + ", ".join(setup.cards.names[c] for c in range(len(setup.cards))
+                                                            for _ in range(g.removed[c])))
+    how = "at morning" if g.end == 2 else f"at {setup.goal} points"
     log.append(f"the game ends {how} after {g.turns} turns; totals " +
                ", ".join(f"seat {s + 1}: {g.score[s]}" for s in range(setup.players)))
     return log

@@ -18,9 +18,8 @@ from simcore.rng import GameRng
 
 from .common import (BEND_OWN, BEND_THEME, BEND_TYPE, BENDER, BLOCK, CANCEL_ANY, CAUSE_CARD, CAUSE_MORNING,
                      CAUSE_STUCK, CAUSE_TEN, CONTEXT, END_FORTY, END_MORNING, FORCE_NEGATIVE,
-                     FORCE_POSITIVE, FORCE_THEME0, FORCED_NEG, FORCED_POS, HAND_SIZE, MAX_DREAM, MIN_SCORED,
-                     NEGATIVE, POSITIVE, UNFORCED, WAKE_ONE, WAKE_SELF, WAKE_UP, WIN_POINTS, CardSet,
-                     Setup)
+                     FORCE_POSITIVE, FORCE_THEME0, FORCED_NEG, FORCED_POS, NEGATIVE, POSITIVE, UNFORCED,
+                     WAKE_ONE, WAKE_SELF, WAKE_UP, CardSet, Setup)
 
 # Option codes (Z18.2): MOVE * move + TARGET * target + card row. Targets: a seat, or for a Force on a
 # context card SLOT * seat + position in the dream.
@@ -67,8 +66,8 @@ class Dream:
 
 @dataclass
 class Game:
-    """One game of Counting Zzzzs (TAG's GameState). ``deck[0]`` is the top; hands and the discard pile
-    are counts per card row."""
+    """One game of Counting Zzzzs (TAG's GameState). ``deck[0]`` is the top; hands, the discard pile and
+    the Wake Ups removed at setup (Z2.2, public unless the variant hidden-removal) are counts per card row."""
 
     setup: Setup
     cards: CardSet
@@ -86,6 +85,7 @@ class Game:
     stats: dict = field(default_factory=dict)
     agents: list = field(default_factory=list)
     log: list[str] | None = None
+    removed: list[int] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -96,7 +96,8 @@ class Game:
         stats = {k: [list(r) for r in v] for k, v in self.stats.items()}
         return Game(self.setup, self.cards, list(self.deck), [list(h) for h in self.hands],
                     [d.copy() for d in self.dreams], list(self.discard), list(self.banned), list(self.score),
-                    self.active, self.turns, self.over, self.end, list(self.winners), stats)
+                    self.active, self.turns, self.over, self.end, list(self.winners), stats,
+                    removed=list(self.removed))
 
 
 def empty_stats(players: int, cards: CardSet) -> dict:
@@ -111,7 +112,7 @@ def blank_game(setup: Setup, banned: list[int] | None = None) -> Game:
     """A game with no cards anywhere (scenarios fill it in)."""
     p, n = setup.players, len(setup.cards)
     return Game(setup, setup.cards, [], [[0] * n for _ in range(p)], [Dream() for _ in range(p)], [0] * n,
-                list(banned or [0] * p), [0] * p, stats=empty_stats(p, setup.cards))
+                list(banned or [0] * p), [0] * p, stats=empty_stats(p, setup.cards), removed=[0] * n)
 
 
 def say(game: Game, text: str) -> None:
@@ -124,24 +125,33 @@ def name(game: Game, c: int) -> str:
 
 
 def new_game(setup: Setup, seed: int, game_index: int, banned: list[int] | None = None) -> Game:
-    """Game ``game_index``'s deal (Z2): shuffle every copy, take out Wake Ups, deal 5 each."""
+    """Game ``game_index``'s deal (Z2): shuffle every copy, take out Wake Ups, deal the hands."""
     cards = setup.cards
     game = blank_game(setup, banned)
     rng = GameRng(seed, game_index)
     deck = [c for c in range(len(cards)) for _ in range(cards.count[c])]
     rng.shuffle(deck)                                              # Z2.1
-    left = setup.removed                                           # Z2.2: the first N Wake Ups from the top
+    deal(game, deck)
+    return game
+
+
+def deal(game: Game, deck: list[int]) -> None:
+    """Z2.2, Z2.3 from a deck order (top first, every copy of the card file): the first N Wake Ups from the
+    top are taken out (recorded in ``game.removed``; who sees them: Z17.1), then the hands are dealt one
+    card at a time, the first player first."""
+    cards, setup = game.cards, game.setup
+    left = setup.removed
     kept = []
     for c in deck:
         if left and not cards.element[c] and cards.kind[c] == WAKE_UP:
             left -= 1
+            game.removed[c] += 1
         else:
             kept.append(c)
     game.deck = kept
-    for _ in range(HAND_SIZE):                                     # Z2.3
+    for _ in range(setup.hand):                                    # Z2.3
         for s in range(setup.players):
             game.hands[s][game.deck.pop(0)] += 1
-    return game
 
 
 def ask(game: Game, seat: int, kind: str, options: list[int], info=None) -> int:
@@ -183,7 +193,7 @@ def play_turn(game: Game) -> None:
 def draw_up(game: Game, seat: int) -> bool:
     """Z3.1, Z4.1: draw to 5, one card at a time; pulling the last card brings morning (True)."""
     hand = game.hands[seat]
-    while sum(hand) < HAND_SIZE:
+    while sum(hand) < game.setup.hand:
         hand[game.deck.pop(0)] += 1
         if not game.deck:
             say(game, f"seat {seat + 1} pulls the last card: morning")
@@ -254,8 +264,8 @@ def put_element(game: Game, by: int, owner: int, card: int) -> bool:
     if dream.holder_card >= 0:
         game.discard[dream.holder_card] += 1
         dream.holder_theme = dream.holder_card = -1
-    if len(dream.cards) >= MAX_DREAM:
-        say(game, f"seat {owner + 1}'s dream reaches {MAX_DREAM} elements")
+    if len(dream.cards) >= game.setup.max_dream:
+        say(game, f"seat {owner + 1}'s dream reaches {game.setup.max_dream} elements")
         wake(game, owner, CAUSE_TEN, False)
         check_forty(game)
         return True
@@ -300,7 +310,7 @@ def wake(game: Game, seat: int, cause: int, at_morning: bool) -> None:
         st["dreams"][seat][0] += 1
         st["dream_elements"][seat][0] += n
         st["woke"][seat][cause] += 1
-        if n >= MIN_SCORED or at_morning:
+        if n >= game.setup.min_dream or at_morning:
             points = dream_points(game.cards, dream)
             game.score[seat] += points
             st["scored_dreams"][seat][0] += 1
@@ -329,8 +339,8 @@ def set_winners(game: Game, end: int) -> None:
 
 
 def check_forty(game: Game) -> None:
-    """Z15.1: after every scoring, 40 or more wins."""
-    if not game.over and max(game.score) >= WIN_POINTS:
+    """Z15.1: after every scoring, the goal (40; knob goal) or more wins."""
+    if not game.over and max(game.score) >= game.setup.goal:
         set_winners(game, END_FORTY)
 
 

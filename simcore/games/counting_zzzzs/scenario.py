@@ -44,16 +44,50 @@ def load(path) -> dict:
 
 
 def build_reference(data: dict, base: Path | None = None) -> R.Game:
-    """A reference Game at the start of the active seat's turn, from a scenario's setup."""
+    """A reference Game at the start of the active seat's turn, from a scenario's setup (a deck order is
+    dealt by the reference engine, Z2.2, Z2.3)."""
+    game, order = build_start(data, base)
+    if order is not None:
+        R.deal(game, order)
+    return game
+
+
+def deck_order(cards, order) -> list[int]:
+    """``setup.deck_order``: every copy of the card file once, top first (the shuffled deck of Z2.1)."""
+    if not isinstance(order, list):
+        raise ScenarioFail("setup.deck_order must be a list of card names, top first")
+    rows = [row(cards, t) for t in order]
+    for c in range(len(cards)):
+        if rows.count(c) != cards.count[c]:
+            raise ScenarioFail(f"setup.deck_order must hold every copy of the card file once: "
+                               f"{cards.names[c]!r} {rows.count(c)} times, the file has {cards.count[c]}")
+    return rows
+
+
+def build_start(data: dict, base: Path | None = None) -> tuple[R.Game, list[int] | None]:
+    """The scenario's position before any engine runs, and its deck order when the setup gives one (the
+    game is then still to be dealt, by each engine's own deal)."""
     s = data["setup"]
     cards = load_cards((base / s["cards"]) if base and "cards" in s else s.get("cards"))
     players = s.get("players", 2)
     setup = parse_setup(players, s.get("variant", "base"), cards)
+    order = None
+    if "deck_order" in s:
+        clash = [k for k in ("deck", "discard", "removed", "seats", "active", "turns") if k in s]
+        if clash:
+            raise ScenarioFail(f"setup.deck_order is the start of a game: no setup.{clash[0]} beside it")
+        order = deck_order(cards, s["deck_order"])
+        return R.blank_game(setup), order
     seats = s.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
         raise ScenarioFail(f"setup needs {players} seats")
     game = R.blank_game(setup)
     game.deck = [row(cards, t) for t in s.get("deck", [])]
+    for t in s.get("removed", []):                                # Z2.2: the Wake Ups taken out at setup
+        c = row(cards, t)
+        if cards.element[c] or cards.kind[c] != R.WAKE_UP:
+            raise ScenarioFail(f"setup.removed: {t!r} is not a Wake Up (Z2.2 removes only Wake Ups)")
+        game.removed[c] += 1
     for t in s.get("discard", []):
         game.discard[row(cards, t)] += 1
     for i, seat in enumerate(seats):
@@ -77,7 +111,7 @@ def build_reference(data: dict, base: Path | None = None) -> R.Game:
         game.score[i] = int(seat.get("score", 0))
     game.active = int(s.get("active", 0))
     game.turns = int(s.get("turns", 0))
-    return game
+    return game, order
 
 
 def encode_choice(cards, kind: str, choice) -> int:
@@ -144,8 +178,10 @@ def dream_text(cards, card: int, force: int) -> str:
 
 
 def snapshot_reference(game: R.Game, pending) -> dict:
+    from .bots import unseen_counts
     c = game.cards
     return {
+        "removed": names_of(c, game.removed),
         "pending": pending[0] if pending else None, "pending_seat": pending[1] if pending else None,
         "game_over": game.over, "winners": game.winners if game.over else None, "end": END_WORDS[game.end],
         "active": game.active, "turns": game.turns, "deck": [c.names[x] for x in game.deck],
@@ -153,7 +189,8 @@ def snapshot_reference(game: R.Game, pending) -> dict:
         "seats": [{"hand": names_of(c, game.hands[s]),
                    "dream": [dream_text(c, x, f) for x, f in zip(game.dreams[s].cards, game.dreams[s].force_card)],
                    "placeholder": c.names[game.dreams[s].holder_card] if game.dreams[s].holder_card >= 0 else None,
-                   "score": game.score[s]} for s in range(game.players)],
+                   "score": game.score[s], "unseen": names_of(c, unseen_counts(game, s))}
+                  for s in range(game.players)],
     }
 
 
@@ -175,8 +212,11 @@ def fast_state(game: R.Game) -> np.ndarray:
     """The fast engine's state array for a reference Game (scripted mode)."""
     from . import fast_state as F
     st = np.zeros(F.SIZE, np.int64)
-    st[F.PLAYERS], st[F.NTYPES], st[F.ACTIVE], st[F.TURNS] = game.players, len(game.cards), game.active, game.turns
+    F.start_state(st, F.rules_array(game.setup), len(game.cards))
+    st[F.ACTIVE], st[F.TURNS] = game.active, game.turns
     st[F.MODE] = F.MODE_SCRIPT
+    for c, n in enumerate(game.removed):
+        st[F.REMOVED + c] = n
     st[F.DECK_END] = len(game.deck)
     st[F.DECK:F.DECK + len(game.deck)] = game.deck
     for c, n in enumerate(game.discard):
@@ -197,7 +237,7 @@ def fast_state(game: R.Game) -> np.ndarray:
         d = game.dreams[s]
         st[F.DREAM_N + s] = len(d.cards)
         for i, (c, f, fc) in enumerate(zip(d.cards, d.forced, d.force_card)):
-            k = s * R.MAX_DREAM + i
+            k = s * F.DREAM_CAP + i
             st[F.DREAM_CARD + k], st[F.DREAM_FORCED + k], st[F.DREAM_FCARD + k] = c, f, fc
         st[F.HOLDER_THEME + s], st[F.HOLDER_CARD + s] = d.holder_theme, d.holder_card
     cd = F.card_table(game.cards)
@@ -214,7 +254,7 @@ def run_fast(data: dict, base: Path | None) -> dict:
     fast_engine()                                         # the numba cache guard, before the kernels load
     from . import fast_state as F
     from .fast import play_game
-    game = build_reference(data, base)                    # the setup's parsing, shared; state copied to arrays
+    game, order = build_start(data, base)                 # the setup's parsing, shared; state copied to arrays
     cards = game.cards
     choices = data.get("choices", [])
     script = np.zeros((len(choices), F.SC_WIDTH), np.int64)
@@ -223,6 +263,8 @@ def run_fast(data: dict, base: Path | None) -> dict:
         script[r, F.SC_CHOICE] = encode_choice(cards, kind, e.get("choice")) if kind in R.KINDS else ILLEGAL
         script[r, F.SC_KIND] = -1
     st = fast_state(game)
+    if order is not None:
+        F.deal(st, F.card_table(cards), np.array(order, np.int64))     # the fast engine's own deal (Z2.2, Z2.3)
     play_game(st, F.card_table(cards), np.zeros(1, np.uint64), script, F.new_work())
     for r, entry in enumerate(choices):
         if script[r, F.SC_KIND] < 0:
@@ -238,19 +280,24 @@ def run_fast(data: dict, base: Path | None) -> dict:
 
 def snapshot_fast(game: R.Game, st: np.ndarray) -> dict:
     from . import fast_state as F
+    from .fast import unseen_counts
     c, p = game.cards, game.players
     nt = len(c)
     over = bool(st[F.OVER])
+    cd = F.card_table(c)
     seats = []
     for s in range(p):
-        k = s * R.MAX_DREAM
+        unseen = np.zeros(F.MT, np.int64)
+        unseen_counts(st, cd, s, unseen)
+        k = s * F.DREAM_CAP
         seats.append({
             "hand": names_of(c, st[F.HAND + s * F.MT:F.HAND + s * F.MT + nt]),
             "dream": [dream_text(c, int(st[F.DREAM_CARD + k + i]), int(st[F.DREAM_FCARD + k + i]))
                       for i in range(st[F.DREAM_N + s])],
             "placeholder": c.names[st[F.HOLDER_CARD + s]] if st[F.HOLDER_CARD + s] >= 0 else None,
-            "score": int(st[F.SCORE + s])})
+            "score": int(st[F.SCORE + s]), "unseen": names_of(c, unseen[:nt])})
     return {
+        "removed": names_of(c, st[F.REMOVED:F.REMOVED + nt]),
         "pending": R.KINDS[st[F.PENDING]] if st[F.STOP] else None,
         "pending_seat": int(st[F.PENDING_SEAT]) if st[F.STOP] else None,
         "game_over": over, "winners": [s for s in range(p) if st[F.WINNERS + s]] if over else None,
@@ -269,13 +316,14 @@ def compare(expect: dict, got: dict) -> str | None:
                     if s >= len(got["seats"]) or k not in got["seats"][s]:
                         return f"expect: unknown field seats[{s}].{k}"
                     have = got["seats"][s][k]
-                    if k == "hand":
+                    if k in ("hand", "unseen"):
                         have, v = sorted(have), sorted(v)
                     if have != v:
                         return f"seats[{s}].{k}: expected {v!r}, got {have!r}"
         elif key not in got:
             return f"expect: unknown field {key!r}"
-        elif (sorted(got[key]) if key == "discard" else got[key]) != (sorted(want) if key == "discard" else want):
+        elif (sorted(got[key]) if key in ("discard", "removed") else got[key]) != \
+                (sorted(want) if key in ("discard", "removed") else want):
             return f"{key}: expected {want!r}, got {got[key]!r}"
     return None
 
