@@ -90,8 +90,8 @@ def test_other_games_bots_are_rule_aware_on_their_variants():
     pd, cz = get_game(PD), get_game(CZ)
     for bot in ("random", "threshold", "search@8"):
         assert training_status(pd, pd.setup(2, "lucid+start=3"), bot).kind == "rule-aware"
-    for bot in ("random", "greedy", "search@8"):
-        assert training_status(cz, cz.setup(3, "remove=0"), bot).kind == "rule-aware"
+    for bot in ("random", "greedy", "search@8"):  # its greedy reads the goal and dream sizes from the state
+        assert training_status(cz, cz.setup(3, "remove=0+knob:goal=30"), bot).kind == "rule-aware"
 
 
 # ----------------------------------------------------------------------------- distance from search

@@ -218,18 +218,16 @@ def bot_strength(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
 
 
 def training_status(setup, bot: str):
-    """Counting Zzzzs' bots fit nothing to a rule set: random is uniform; greedy scores each option by the change
-    it makes to every dream's worth under the rules as set (Z17.1); search@K samples the hidden cards and plays
-    them out with greedy. Rule-aware, unless a variant token changes a number they take as printed (the 40-point
-    goal Z15.1, the 5-element minimum Z14.1, the hand of 5 Z3.1); the Wake Up removal (``remove=N``, Z2) they read from the position."""
+    """Counting Zzzzs' bots fit nothing to a rule set, and read every rule number from the position: random is
+    uniform; greedy scores each option by the change it makes to every dream's worth with the goal, the
+    dream sizes and the hand as set (Z17.1; the knobs of Z2.3, Z8.1, Z14.1, Z15.1 are read from the state, not
+    the printed numbers); search@K samples the hidden cards and plays them out with greedy. Rule-aware."""
     from simcore.games import TrainingStatus
 
-    name = GAME.variant_name(setup)
-    printed = [t for t in name.split("+") if t != "base" and not t.startswith("remove=")]
-    if printed and not bot.startswith("random"):
-        return TrainingStatus("out-of-distribution", f"takes the rulebook's numbers as printed; this game changes "
-                                                     f"{', '.join(printed)}")
-    return TrainingStatus("rule-aware", "reads the position of the rules as set; nothing fitted")
+    what = {"random": "uniform over the legal choices", "greedy": "scores options with the rule numbers as set",
+            "search": "samples the hidden cards, greedy playouts of the rules as set"}
+    return TrainingStatus("rule-aware", what.get(bot.partition("@")[0].partition("/")[0], "reads the position")
+                          + "; nothing fitted")
 
 
 # Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
