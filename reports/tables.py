@@ -19,10 +19,33 @@ MAX_ROWS = 10
 
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`)."""
+    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`); its
+    text ends with the bots' training status on the changed games it read (:func:`folder_training_line`)."""
     from reports.games import summary_output as of_folder
 
-    return of_folder(folder, as_json)
+    lines = of_folder(folder, as_json)
+    training = None if as_json else folder_training_line(folder)
+    return lines + ([training] if training else [])
+
+
+def folder_training_line(folder: str | Path) -> str | None:
+    """One line naming the bots' training status on a study folder's changed configurations (issue #41), e.g.
+    ``Bots on the changed games: expert fitted to this rule set in 3 configurations, out of distribution in 2
+    (tables fitted to ...)``; None when the folder reads no changed game."""
+    from analyses.tools.distance import folder_training
+
+    rows = folder_training(folder)
+    if not rows:
+        return None
+    parts = []
+    for bot in dict.fromkeys(r["strategy"] for r in rows):
+        mine = [r for r in rows if r["strategy"] == bot]
+        parts.append(f"{bot} " + ", ".join(
+            f"{KIND_WORDS[r['training']]} in {r['configurations']} configuration{'s' if r['configurations'] != 1 else ''}"
+            + (f" ({'e.g. ' if r['configurations'] > 1 else ''}{r['detail']})" if r["training"] == "out-of-distribution"
+               else "") for r in mine))
+    return "Bots on the changed games: " + "; ".join(parts) + " (distance from search: dreamscape exploit, or " \
+        "simulate on that game)"
 
 
 def simulation_lines(summary: dict) -> list[str]:

@@ -211,3 +211,22 @@ def test_a_deck_file_is_fitted_only_when_it_holds_the_default_deck(tmp_path):
     more.write_text(deck.replace('"FF/IS" = 2', '"FF/IS" = 3', 1))  # one more copy of one card
     assert training_status(ds, ds.setup(3, "base", same), "expert").kind == "fitted"
     assert training_status(ds, ds.setup(3, "base", more), "expert").kind == "out-of-distribution"
+
+
+def test_a_folders_summary_and_report_name_the_bots_status_on_its_changed_games(tmp_path, monkeypatch):
+    """base and a costs knob compared: the knob's configuration is the one changed game, out of distribution for
+    expert; the summary's last line says so, and the report's title page carries the same line."""
+    out = tmp_path / "cmp"
+    result = run("compare", "-p", "2", "-n", "40", "--variant", "base", "--variant", "knob:costs=2,2,3,4,5",
+                 "--no-distance", "--out", out)
+    assert result.exit_code == 0, result.output
+    last = run("summarize", out).output.splitlines()[-1]
+    assert last.startswith("Bots on the changed games: expert out of distribution in 1 configuration ("), last
+    import reports.pdf as pdf
+
+    seen = []
+    title_page = pdf.title_page
+    monkeypatch.setattr(pdf, "title_page", lambda heading, subtitle, facts, *rest: seen.append(dict(facts))
+                        or title_page(heading, subtitle, facts, *rest))
+    assert run("report", out).exit_code == 0
+    assert "Bots on the changed games: " + seen[0]["Bots"] == last

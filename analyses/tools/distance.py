@@ -93,5 +93,32 @@ def search_distance(game, setup, bot: str, search: str, games: int = DISTANCE_GA
     return {**row, "seat": None}
 
 
+def folder_training(folder) -> list[dict]:
+    """The training status of every bot of a study folder on its changed configurations, counted: one row per
+    bot and kind (``strategy``, ``training``, ``configurations``, and one ``detail`` of them), for the one line
+    a report or a summary gives it. Empty when the folder reads no changed game or the game names no status."""
+    from analyses.games import get_game
+    from analyses.study.folder import finished_configs, read_manifest
+    from analyses.study.gamechunks import config_setup
+    from analyses.study.model import GameDeal
+
+    deal = GameDeal.of_meta(read_manifest(folder).meta)
+    game = get_game(deal.game)
+    cards = deal.cards  # a card file's text travels in the deal: a changed game, whatever it holds
+    counts: dict[tuple[str, str], dict] = {}
+    for config in finished_configs(folder):
+        setup = config_setup(deal, config)
+        if not changed(game, setup, cards):
+            continue
+        for bot in dict.fromkeys(config.strategies):
+            status = training_status(game, setup, bot)
+            if status is None:
+                continue
+            row = counts.setdefault((bot, status.kind), {"strategy": bot, "training": status.kind,
+                                                         "configurations": 0, "detail": status.detail})
+            row["configurations"] += 1
+    return list(counts.values())
+
+
 __all__ = ["DISTANCE_GAMES", "KIND_WORDS", "changed", "training_status", "distance_search", "search_distance",
-           "baseline_variant"]
+           "baseline_variant", "folder_training"]
