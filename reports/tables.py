@@ -32,9 +32,10 @@ def folder_training_line(folder: str | Path) -> str | None:
     """One line naming the bots' training status on a study folder's changed configurations (issue #41), e.g.
     ``Bots on the changed games: expert fitted to this rule set in 3 configurations, out of distribution in 2
     (tables fitted to ...)``; None when the folder reads no changed game."""
+    from analyses.study.folder import MANIFEST
     from analyses.tools.distance import folder_training
 
-    rows = folder_training(folder)
+    rows = folder_training(folder) if (Path(folder) / MANIFEST).is_file() else []  # a report of tables alone: none
     if not rows:
         return None
     parts = []
