@@ -230,3 +230,24 @@ def test_a_folders_summary_and_report_name_the_bots_status_on_its_changed_games(
                         or title_page(heading, subtitle, facts, *rest))
     assert run("report", out).exit_code == 0
     assert "Bots on the changed games: " + seen[0]["Bots"] == last
+
+
+def test_sweep_names_its_bots_on_the_changed_decks_its_table_shows(tmp_path):
+    """A sweep of the base deck and one swap: the swap deck (FF:ID, R1.4) is the one changed game; expert has no
+    table fitted to a swap deck."""
+    result = run("sweep", "--swaps", "FF:ID", "--options", "base", "-p", "2", "-n", "20", "--no-distance",
+                 "--out", tmp_path / "sw", "--json")
+    assert result.exit_code == 0, result.output
+    notes = json.loads(result.stdout)["bot_notes"]
+    assert [(n["variant"], n["strategy"], n["training"]) for n in notes] == [("FF:ID", "expert", "out-of-distribution")]
+
+
+def test_fix_seats_names_its_bot_on_every_verified_knob_setting(tmp_path):
+    result = run("fix-seats", "-p", "2", "--trials", "3", "-n", "10", "--verify", "10", "--candidates", "1",
+                 "--no-distance", "--out", tmp_path / "fix", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    candidates = [r["variant"] for r in data["rows"] if r["candidate"] != 0]
+    notes = data["bot_notes"]
+    assert candidates and [n["variant"] for n in notes] == list(dict.fromkeys(candidates))
+    assert all(n["training"] == "out-of-distribution" and "knob:" in n["training_detail"] for n in notes)
