@@ -5,13 +5,8 @@ with its interval is written by :mod:`reports.numbers`.
 """
 from __future__ import annotations
 
-# Okabe-Ito colours (safe for the common colour-vision deficiencies), in the order series use them.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000")
-SIGNIFICANT = "#D55E00"
-
-
-def players_label(players: int) -> str:
-    return "solo" if players == 1 else f"{players}-player"
+from analyses.lab.plot.page import PALETTE, SIGNIFICANT  # noqa: F401 - the charts' colours, for every page
+from analyses.lab.plot.words import players_label  # noqa: F401
 
 
 def seat_label(seat_index: int) -> str:

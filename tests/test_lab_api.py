@@ -27,7 +27,8 @@ def cli_json(*args) -> dict:
 def test_simulate_is_the_commands_table():
     df = lab.simulate(game="dreamscape", players=3, games=300, seed=1)
     data = cli_json("simulate", "--game", "dreamscape", "--players", "3", "--games", "300", "--seed", "1")
-    assert df.height == 3 and df["seat"].to_list() == [0, 1, 2]
+    assert df.height == 3 and df["seat"].to_list() == [1, 2, 3]  # counted from 1, as the command's table
+    assert [s["seat"] for s in data["seats"]] == [0, 1, 2]  # --json keeps the data's indexes
     assert df["strategy"].to_list() == [s["strategy"] for s in data["seats"]] == ["expert"] * 3  # the default bot
     for key in ("win_rate", "mean_score", "mean_z", "mean_turns"):
         assert df[key].to_list() == [s[key] for s in data["seats"]]
@@ -64,29 +65,47 @@ def test_open_study_reads_back_what_was_played(tmp_path):
     assert study.seats.height == 4 and set(study.seats["games"]) == {200}
     summary = cli_json("summarize", tmp_path / "s")
     for row in summary["seats"]:
-        mine = study.seats.filter((study.seats["variant"] == row["variant"]) & (study.seats["seat"] == row["seat"]))
+        mine = study.seats.filter((study.seats["variant"] == row["variant"]) & (study.seats["seat"] == row["seat"] + 1))
         assert mine["win_rate"].item() == pytest.approx(row["win_rate"], abs=1e-12)
-    assert study.summary["first_seat_win"].to_list() == study.seats.filter(study.seats["seat"] == 0)["win_rate"].to_list()
+    assert study.summary["first_seat_win"].to_list() == study.seats.filter(study.seats["seat"] == 1)["win_rate"].to_list()
+    assert sorted(set(study.seats["seat"])) == [1, 2]
     assert study.data["kinds"] == summary["kinds"]
 
 
-def test_the_guides_example_runs_as_written(tmp_path, monkeypatch):
-    """docs/guide/python-api.md's code block, with small game counts, in a fresh folder: its numbers are the CLI's."""
+def page_blocks(page) -> list[str]:
+    """Every ```python block of a docs page, in order."""
+    text = page.read_text(encoding="utf-8")
+    return [part.split("```", 1)[0] for part in text.split("```python\n")[1:]]
+
+
+def small_games(code: str) -> str:
+    """The page's code with small game counts: every ``games=N`` a hundredth of N, at least 20."""
+    import re
+
+    return re.sub(r"games=([0-9_]+)", lambda m: f"games={max(20, int(m.group(1).replace('_', '')) // 100)}", code)
+
+
+def test_the_python_api_page_runs_top_to_bottom(tmp_path, monkeypatch, capsys):
+    """docs/guide/python-api.md: every code block, in order, in one namespace and a fresh folder, with small game
+    counts, as written otherwise (its ``open_study`` reads the folder its ``compare`` kept); its numbers are the CLI's."""
     from pathlib import Path
 
     guide = Path(__file__).resolve().parents[1] / "docs" / "guide" / "python-api.md"
-    code = guide.read_text(encoding="utf-8").split("```python\n", 1)[1].split("```", 1)[0]
-    code = code.replace("20_000", "200").replace("2_000", "20")
-    # The example reads back a study folder: the one its compare just wrote under out/ (its default folder).
-    code = code.replace('lab.open_study("out/study")', 'lab.open_study(next(Path("out").iterdir()))')
+    blocks = page_blocks(guide)
+    assert len(blocks) >= 4  # the calls, the conventions, the charts, an error
     monkeypatch.chdir(tmp_path)
-    names = {"Path": Path}
-    exec(compile(code, str(guide), "exec"), names)  # noqa: S102 - the guide's own example
+    names: dict = {}
+    for block in blocks:
+        exec(compile(small_games(block), str(guide), "exec"), names)  # noqa: S102 - the page's own example
     df, cmp, t, study = names["df"], names["cmp"], names["t"], names["study"]
     data = cli_json("simulate", "--players", "3", "--games", "200", "--seed", "1")
     assert df["win_rate"].to_list() == [s["win_rate"] for s in data["seats"]]
-    assert cmp.to_dicts() == cli_json("summarize", study.folder)["compare"]
+    assert cmp.to_dicts() == cli_json("summarize", "out/sleep-token")["compare"]
     assert study.configs["variant"].to_list() == ["base", "sleep-token"]
     pd = cli_json("tournament", "--game", "pleasant-dreams", "--players", "2", "--strategy", "random", "--strategy",
                   "threshold", "--strategy", "search@8", "--games", "20")
     assert t["standings"].to_dicts() == pd["standings"]
+    for png in ("seats", "compare", "tournament"):
+        assert (tmp_path / "out" / f"{png}.png").stat().st_size > 0
+    assert {"seats", "compare"} <= set(names["figures"])
+    assert "players must be 1 to 4, got 9" in capsys.readouterr().out  # the error block's line, in Python's words

@@ -11,7 +11,13 @@ these and prints::
     df = lab.simulate(game="dreamscape", players=3, games=20_000, seed=1)   # one row per seat
     cmp = lab.compare(game="dreamscape", players=3, variants=["base", "sleep-token"], games=20_000, seed=1)
     t = lab.tournament(game="pleasant-dreams", players=2, strategies=["random", "threshold", "search@8"], games=2_000)
-    study = lab.open_study("out/study")   # .summary, .seats, .configs as polars DataFrames
+    lab.compare(game="dreamscape", players=3, variants=["base", "sleep-token"], games=20_000, seed=1,
+                out="out/sleep-token")   # the same comparison, kept as a study folder
+    study = lab.open_study("out/sleep-token")   # .summary, .seats, .configs, .tables as polars DataFrames
+
+The frames count seats from 1 and hold rates as fractions (``win_rate``, ``win_low``, ``win_high``);
+:mod:`analyses.lab.plot` draws every chart of the reports from them. Errors name the Python parameter
+(``players must be 1 to 4, got 9``); the command line prints its option instead.
 
 Every function takes ``game`` (a registry name, :func:`analyses.games.game_names`);
 a game without the capability a function needs is one line naming it

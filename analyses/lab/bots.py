@@ -11,6 +11,7 @@ import polars as pl
 
 from analyses.lab.common import (LabInputError, check_players, claimed, check_study_numbers, deal, default_out, default_players,
                                  game_of, prepare, run_study_plan, writable_file, writable_folder)
+from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
@@ -64,7 +65,7 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
     the = game_of(game)
     players = default_players(the) if players is None else players
     low = min(c for c in the.seat_counts if c > 1) if max(the.seat_counts) > 1 else 2
-    check_players(the, players, 2, f"a tournament needs --players {low} to {max(the.seat_counts)}")
+    check_players(the, players, 2, f"a tournament needs {{players}} {low} to {max(the.seat_counts)}")
     check_study_numbers(games, None, 1, chunk_size, workers)
     setup = the.setup(players, variant, cards)
     variant = the.variant_name(setup)
@@ -74,7 +75,8 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
     load = wing_of(the).load_bots
     names = list(load(specs)) if load is not None else [the.check_strategy(s, setup) for s in specs]
     if len(set(names)) < 2:
-        raise LabInputError("a tournament needs at least two different --strategy values")
+        raise ParameterError("a tournament needs at least two different strategies",
+                             "a tournament needs at least two different --strategy values")
     if out is not None:
         configs = [RunConfig(variant, players, seating) for seating in schedule(list(dict.fromkeys(specs)), players)]
         plan = StudyPlan(configs, games=games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
@@ -83,7 +85,8 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
         result = tournament_from_study(out, players, variant)
     else:
         if aggregate_only or backend != "local":
-            raise LabInputError("--aggregate-only and --backend write a study folder: add --out DIR")
+            raise ParameterError("aggregate_only and backend write a study folder: give out=DIR",
+                                 "--aggregate-only and --backend write a study folder: add --out DIR")
         from analyses.lab.common import warm
 
         warm(the, "local")
@@ -109,7 +112,7 @@ def tournament(game: str = DEFAULT_GAME, players: int | None = None, strategies:
     return {**data, "standings": pl.DataFrame(data["standings"]), "payoff": pl.DataFrame(data["payoff"])}
 
 
-def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
+def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: int | Sequence[int] | None = None,
             variants: Sequence[str] | None = None, games: int = 1000, playouts: int | Sequence[int] = 8,
             phases: str | None = None,
             seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
@@ -121,14 +124,15 @@ def exploit(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequ
     the = game_of(game)
     the.need("search", "exploit")
     run = wing_of(the).exploit or generic_exploit
+    players = [players] if isinstance(players, int) else players  # one count, or several
     counts = list(dict.fromkeys(players or [p for p in DEFAULT_PLAYERS if p in the.seat_counts]
                                 or [p for p in the.seat_counts if p > 1]))
     for p in counts:
-        check_players(the, p, 2, "exploit needs --players 2 to 4 (a seat needs an opponent to exploit)")
+        check_players(the, p, 2, "exploit needs {players} 2 to 4 (a seat needs an opponent to exploit)")
     check_study_numbers(games, None, 1, chunk_size)
     playouts = sorted(set([playouts] if isinstance(playouts, int) else (playouts or [8])))
     if playouts[0] < 1:
-        raise LabInputError(f"--playouts must be at least 1, got {playouts[0]}")
+        raise parameter_error("playouts", f"must be at least 1, got {playouts[0]}")
     prepare(the, progress, interrupts=interrupts)
     if out is not None:
         writable_folder(Path(out))
@@ -147,7 +151,7 @@ def table_folder(out: Path | None, the):
     return claimed(out, the, TABLE_KINDS)
 
 
-def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Sequence[int] | None = None,
+def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: int | Sequence[int] | None = None,
              variants: Sequence[str] | None = None, restrictions: Sequence[str] | None = None, games: int = 500,
              seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
              interrupts: bool = False, distance: bool = True) -> dict:
@@ -160,9 +164,10 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: Seq
     the.need("restrictions", "restrict")
     run = wing_of(the).restrict or generic_restrict
     prepare(the, progress, interrupts=interrupts)
+    players = [players] if isinstance(players, int) else players  # one count, or several
     counts = list(dict.fromkeys(players or [default_players(the)]))
     for p in counts:
-        check_players(the, p, 2, "restrict needs --players 2 to 4 (a restricted seat plays against others)")
+        check_players(the, p, 2, "restrict needs {players} 2 to 4 (a restricted seat plays against others)")
     check_study_numbers(games, None, 1, chunk_size)
     if out is not None:
         writable_folder(Path(out))
@@ -232,13 +237,14 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
     """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     if strategy != "expert":
-        raise LabInputError(f"--strategy trains expert or strong, got {strategy!r}")
+        raise parameter_error("strategy", f"trains expert or strong, got {strategy!r}")
     games = 400 if games is None else games
     the = game_of(game)
     the.need("trainer", "train")
     check_players(the, players)
     if iterations < 1 or games < 1 or playouts < 1 or check_games < 0:
-        raise LabInputError("--iterations, --games and --playouts must be at least 1, --check-games at least 0")
+        raise ParameterError("iterations, games and playouts must be at least 1, check_games at least 0",
+                             "--iterations, --games and --playouts must be at least 1, --check-games at least 0")
     setup = the.setup(players, variant or "base", deck)
     name = the.variant_name(setup)
     if out is None:
@@ -261,11 +267,12 @@ def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int
     run = wing_of(the).train_strong
     if run is None:
         raise LabInputError(f"{the.title} has no strong bot to train (train --strategy expert trains its tables)")
-    check_players(the, players, 2, "the strong bot's value needs --players 2 to 4 (solo has no opponent to beat: "
+    check_players(the, players, 2, "the strong bot's value needs {players} 2 to 4 (solo has no opponent to beat: "
                                    "strong plays the expert table there)")
     games = 120_000 if games is None else games
     if games < HOLD_OUT_GROUPS or trees < 1 or leaves < 2:
-        raise LabInputError(f"--games must be at least {HOLD_OUT_GROUPS}, --trees at least 1, --leaves at least 2")
+        raise ParameterError(f"games must be at least {HOLD_OUT_GROUPS}, trees at least 1, leaves at least 2",
+                             f"--games must be at least {HOLD_OUT_GROUPS}, --trees at least 1, --leaves at least 2")
     setup = the.setup(players, variant or "base", deck)
     name = the.variant_name(setup)
     if out is None:
@@ -290,13 +297,13 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
     the = game_of(game)
     the.need("tuner", "tune")
     prepare(the, progress, interrupts=interrupts)
-    check_players(the, players, 2, "tuning needs opponents: --players must be 2 to 4")
+    check_players(the, players, 2, "tuning needs opponents: {players} must be 2 to 4")
     if budget < 1 or games_per_eval < 1:
-        raise LabInputError("--budget and --games-per-eval must be at least 1")
+        raise ParameterError("budget and games_per_eval must be at least 1", "--budget and --games-per-eval must be at least 1")
     setup = the.setup(players, variant or "base")
     opponents = [name.strip() for name in field.split(",") if name.strip()]
     if not opponents:
-        raise LabInputError(f"--field {field!r} names no opponent; give strategies separated by commas, e.g. greedy,chain")
+        raise parameter_error("field", f"{field!r} names no opponent; give strategies separated by commas, e.g. greedy,chain")
     for spec in opponents:
         the.check_strategy(spec, setup)
     if out is None:
@@ -304,7 +311,7 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
         out.parent.mkdir(parents=True, exist_ok=True)
     out = Path(out)
     if not out.parent.exists():
-        raise LabInputError(f"--out {out}: folder {out.parent} does not exist")
+        raise parameter_error("out", f"{out}: folder {out.parent} does not exist")
     writable_file(out)  # before the tuning budget is spent, not after
     return wing_of(the).tune(setup, opponents, budget, games_per_eval, seed, out)
 
@@ -324,14 +331,14 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
     the = game_of(game)
     knobs = the.extension("knobs", "fix-seats")
     prepare(the, progress, interrupts=interrupts)
-    check_players(the, players, 2, "fix-seats needs --players 2 to 4 (one seat has no seat advantage)")
+    check_players(the, players, 2, "fix-seats needs {players} 2 to 4 (one seat has no seat advantage)")
     base = knobs.base_variant(the.setup(players, variant or "base"))
-    for flag, value, low in (("--trials", trials, 1), ("--games", games, 10), ("--verify", verify, 10),
-                             ("--candidates", candidates, 1)):
+    for flag, value, low in (("trials", trials, 1), ("games", games, 10), ("verify", verify, 10),
+                             ("candidates", candidates, 1)):
         if value < low:
-            raise LabInputError(f"{flag} must be at least {low}, got {value}")
+            raise parameter_error(flag, f"must be at least {low}, got {value}")
     if not 0 < target < 100:
-        raise LabInputError(f"--target must be between 0 and 100 points, got {target}")
+        raise parameter_error("target", f"must be between 0 and 100 points, got {target}")
     load = wing_of(the).load_bots
     name = load([strategy or the.default_strategy])[0]
     folder = Path(out) if out is not None else Path("out") / f"fix-seats-{players}p"

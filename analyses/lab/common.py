@@ -20,14 +20,11 @@ from analyses.study.model import GameDeal
 from analyses.study.progress import set_progress
 from simcore.files import check_output_file, check_output_folder
 from analyses.games import DEFAULT_GAME, get_game, wing_of
+from analyses.lab.errors import LabInputError, ParameterError, parameter_error
 
 DEFAULT_PLAYERS = 3  # a quick question's table: three players where the game allows it (else its largest count)
 OUT_ROOT = Path("out")  # default folders of commands that write one (fix-seats-3p, compare-3p-base-vs-...)
 _NOTICES: set[str] = set()
-
-
-class LabInputError(ValueError):
-    """Bad input to a lab function: one line naming the problem (the command line's exit code 2)."""
 
 
 @dataclass(frozen=True)
@@ -102,12 +99,18 @@ def default_players(game) -> int:
 
 
 def check_players(game, players: int, least: int = 1, why: str = "") -> int:
-    """``players`` is a count the game is played by (and at least ``least``), else one line."""
+    """``players`` is a count the game is played by (and at least ``least``), else one line.
+
+    ``why``: the line for too few players, naming the parameter as ``{players}`` (the Python
+    parameter ``players``, the command line's ``--players``).
+    """
     if players not in game.seat_counts:
         low, high = min(game.seat_counts), max(game.seat_counts)
-        raise LabInputError(f"--players must be {low} to {high}, got {players}")
+        raise parameter_error("players", f"must be {low} to {high}, got {players}")
     if players < least:
-        raise LabInputError(why or f"--players must be {least} to {max(game.seat_counts)}, got {players}")
+        if why:
+            raise ParameterError(why.format(players="players"), why.format(players="--players"))
+        raise parameter_error("players", f"must be {least} to {max(game.seat_counts)}, got {players}")
     return players
 
 
@@ -115,27 +118,41 @@ def check_study_numbers(games: int | None = None, precision: float | None = None
                         chunk_size: int = 1, workers: int | None = None) -> None:
     """The numbers of the study-folder options (--games, --precision, --max-games, --chunk-size, --workers)."""
     if games is not None and games < 1:
-        raise LabInputError(f"--games must be at least 1, got {games}")
+        raise parameter_error("games", f"must be at least 1, got {games}")
     if precision is not None and not 0 < precision < 0.5:
-        raise LabInputError(f"--precision must be between 0 and 0.5 (a rate's half-width, e.g. 0.01), got {precision}")
+        raise parameter_error("precision", f"must be between 0 and 0.5 (a rate's half-width, e.g. 0.01), got {precision}")
     if max_games < 1:
-        raise LabInputError(f"--max-games must be at least 1, got {max_games}")
+        raise parameter_error("max_games", f"must be at least 1, got {max_games}")
     if chunk_size < 1:
-        raise LabInputError(f"--chunk-size must be at least 1, got {chunk_size}")
+        raise parameter_error("chunk_size", f"must be at least 1, got {chunk_size}")
     if workers is not None and workers < 1:
-        raise LabInputError(f"--workers must be at least 1, got {workers}")
+        raise parameter_error("workers", f"must be at least 1, got {workers}")
 
 
 def writable_folder(path: Path, option: str = "--out") -> Path:
     """``path`` can be written as a folder (it may not exist yet), else one line, before any work."""
-    check_output_folder(path, option, LabInputError)
+    with python_words(option):
+        check_output_folder(path, option, LabInputError)
     return Path(path)
 
 
 def writable_file(path: Path, option: str = "--out") -> Path:
     """``path`` can be written as a file, else one line, before any work."""
-    check_output_file(path, option, LabInputError)
+    with python_words(option):
+        check_output_file(path, option, LabInputError)
     return Path(path)
+
+
+@contextmanager
+def python_words(option: str):
+    """An error of the command line's ``option`` (``--out x: ...``) named by the Python parameter (``out x: ...``)."""
+    try:
+        yield
+    except LabInputError as exc:
+        text = str(exc)
+        if isinstance(exc, ParameterError) or not text.startswith(option + " "):
+            raise
+        raise ParameterError(option.removeprefix("--").replace("-", "_") + text[len(option):], text) from None
 
 
 def slug(text: str, limit: int = 60) -> str:
@@ -188,14 +205,14 @@ def rules_flags(game, given: dict[str, object]) -> None:
 def one_cards(deck: Path | None, cards: Path | None) -> Path | None:
     """``--deck`` and ``--cards`` name the same file (a deck composition or another game's card list): not both."""
     if deck is not None and cards is not None:
-        raise LabInputError("give --deck or --cards, not both")
+        raise ParameterError("give deck or cards, not both", "give --deck or --cards, not both")
     return deck if deck is not None else cards
 
 
 def card_files(deck: Sequence[Path] | None, cards: Sequence[Path] | None) -> list[Path]:
     """The card files of a repeatable ``--deck`` or ``--cards`` (the same files; not both), in order."""
     if deck and cards:
-        raise LabInputError("give --deck or --cards, not both")
+        raise ParameterError("give deck or cards, not both", "give --deck or --cards, not both")
     return [Path(p) for p in (deck or cards or [])]
 
 

@@ -8,6 +8,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, check_players, check_study_numbers, deal, default_players, game_of, one_cards,
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
+from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
@@ -87,7 +88,8 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         return {**described(the, setup, summary), "folder": str(out),
                 "bot_notes": bot_notes(the, [(setup, cards, seats)], distance, seed)}
     if precision is not None or aggregate_only or backend != "local":
-        raise LabInputError("--precision, --aggregate-only and --backend write a study folder: add --out DIR")
+        raise ParameterError("precision, aggregate_only and backend write a study folder: give out=DIR",
+                             "--precision, --aggregate-only and --backend write a study folder: add --out DIR")
     summarize = wing_of(the).simulate_summary
     with progress_bar(games, "games", leave=False) as bar:
         step = lambda done, total: bar.update(done - bar.n)  # noqa: E731
@@ -152,10 +154,11 @@ def described(the, setup, summary: dict) -> dict:
 
 def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 100_000, seed: int = 1,
              **options) -> pl.DataFrame:
-    """:func:`simulate_summary` as a polars DataFrame: one row per seat (seat counted from 0).
+    """:func:`simulate_summary` as a polars DataFrame: one row per seat, seats counted from 1 (as the command line).
 
     Every scalar of the run (game count, variant, seed, ...) is a column of every row;
-    ``win_low``/``win_high`` are the 95% interval of ``win_rate``.
+    ``win_rate`` is a fraction (0-1; the command line prints it in percent) and
+    ``win_low``/``win_high`` its 95% interval.
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     summary = simulate_summary(game, players, games, seed, **options)
@@ -169,8 +172,11 @@ def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 
 def seat_frame(summary: dict) -> pl.DataFrame:
     """The seat rows of a summary dict, with its scalars as columns and the interval split in two.
 
-    On a changed game every row also has its bot's ``training`` status (and ``training_detail``) and its
-    ``distance_search``, ``distance`` (the one-seat search gain), ``distance_low`` and ``distance_high``."""
+    The summary's seats are indexes from 0 (``simulate --json``); the frame counts them from 1, as the
+    command line's table does (``seat`` 1 plays first). On a changed game every row also has its bot's
+    ``training`` status (and ``training_detail``) and its ``distance_search``, ``distance`` (the one-seat
+    search gain), ``distance_low`` and ``distance_high``.
+    """
     scalars = {k: v for k, v in summary.items() if k != "seats" and not isinstance(v, (list, dict))}
     notes = {n["strategy"]: n for n in summary.get("bot_notes") or []}
     rows = []
@@ -182,7 +188,7 @@ def seat_frame(summary: dict) -> pl.DataFrame:
             row.update({"training": note["training"], "training_detail": note["training_detail"],
                         "distance_search": note["search"], "distance": note["gain"], "distance_low": note["gain_low"],
                         "distance_high": note["gain_high"]})
-        rows.append({**scalars, **row, "win_low": low, "win_high": high})
+        rows.append({**scalars, **row, "seat": seat["seat"] + 1, "win_low": low, "win_high": high})
     return pl.DataFrame(rows)
 
 
@@ -213,7 +219,7 @@ def generic_conformance(the, paths: Sequence[Path] | None, engine: str) -> dict:
 
     choices = (*ENGINES, "both")
     if engine not in choices:
-        raise LabInputError(f"--engine must be one of {', '.join(choices)}, got {engine!r}")
+        raise parameter_error("engine", f"must be one of {', '.join(choices)}, got {engine!r}")
     files = scenario_files(paths or [the.scenarios_dir])
     if not files:
         raise LabInputError(f"no scenario (*.json) found in {', '.join(str(p) for p in paths or [])}")
@@ -306,5 +312,6 @@ def play_setup(game: str = DEFAULT_GAME, players: int | None = None, strategies:
         if spec not in known:
             raise LabInputError(f"unknown strategy {spec!r} (known: {', '.join(sorted(known))})")
     if len(specs) not in (1, setup.players):
-        raise LabInputError(f"give one --strategy per seat ({setup.players}) or one for all, got {len(specs)}")
+        raise ParameterError(f"give one of strategies per seat ({setup.players}) or one for all, got {len(specs)}",
+                             f"give one --strategy per seat ({setup.players}) or one for all, got {len(specs)}")
     return the, setup, tuple(specs * setup.players if len(specs) == 1 else specs)

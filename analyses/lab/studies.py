@@ -8,6 +8,7 @@ The main study's orchestration, once in ``reports.main_study``, is
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -18,6 +19,7 @@ import polars as pl
 
 from analyses.lab.common import (FolderOptions, LabInputError, claimed, check_players, check_study_numbers, deal,
                                  default_players, game_of, prepare, run_study_plan, stderr_line, writable_folder)
+from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
@@ -68,9 +70,11 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
         wanted = [baseline] + [v for v in wanted if v != baseline]
     names = list(dict.fromkeys(the.variant_name(the.setup(counts[0], v, cards)) for v in wanted))
     if len(names) < (1 if one_variant else 2):
-        raise LabInputError("compare needs at least two different variants (--variant A --variant B)")
+        raise ParameterError("compare needs at least two different variants (variants=[A, B])",
+                             "compare needs at least two different variants (--variant A --variant B)")
     if strategies and len(strategies) > 1 and len(counts) > 1:
-        raise LabInputError("with several --players give one --strategy for all seats")
+        raise ParameterError("with several players give one of strategies for all seats",
+                             "with several --players give one --strategy for all seats")
     prepare(the, opts.progress, interrupts=opts.interrupts)
     configs = []
     for p in counts:
@@ -126,7 +130,7 @@ def compared(game: str = DEFAULT_GAME, cards: Sequence[Path] = (), variants: Seq
     clock: list[float] = []
     if len(cards) > 1:
         if baseline is not None:
-            raise LabInputError("--baseline names a variant; comparing decks, the first deck is the baseline")
+            raise parameter_error("baseline", "names a variant; comparing decks, the first deck is the baseline")
         folders = compare_decks_folders(game, cards, variants, players, strategies, games, precision, max_games,
                                         aggregate_only, opts, played=clock.append)
         summary, sides = comparison_summary(folders, cards), list(zip(folders, cards))
@@ -198,7 +202,7 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
     the = game_of(game)
     swapper = the.extension("card_swaps", "sweep")
     opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
-    counts = [check_players(the, p, 2, "the sweep compares seats: --players must be 2 to 4 (use `dreamscape solo` "
+    counts = [check_players(the, p, 2, "the sweep compares seats: {players} must be 2 to 4 (use `dreamscape solo` "
                                        "for one player)") for p in (players or [c for c in the.seat_counts if c > 1])]
     if precision is None and games is None:
         precision = 0.01
@@ -259,11 +263,27 @@ def compare(game: str = DEFAULT_GAME, players: int | Sequence[int] | None = None
             variants: Sequence[str] | None = None, games: int | None = None, seed: int = 1, **options) -> pl.DataFrame:
     """Variants against the baseline, paired on the same deals: one row per metric and variant.
 
-    The rows of ``dreamscape compare --json``'s ``compare`` table; the folder is
-    ``out`` (or a default one, said on stderr). See :func:`compare_folder`.
+    The rows of ``dreamscape compare --json``'s ``compare`` table (a rate's ``diff`` as a fraction, the
+    command line's percentage points / 100). Without ``out`` the games are played in a folder of their
+    own that is gone afterwards: every call plays its own arguments. With ``out`` the study folder is
+    kept (and resumed by the same call). See :func:`compare_folder`.
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     counts = [players] if isinstance(players, int) else players
+    opts = options.get("options")
+    if options.get("out") is None and (opts is None or opts.out is None):
+        # No folder asked for: played into a folder of its own and read back, so that a call never
+        # resumes another call's folder (a default one held the first call's games and seed).
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="dreamscape-compare-") as scratch:
+            folder = Path(scratch) / "compare"
+            if opts is not None:
+                options = {**options, "options": replace(opts, out=folder)}
+            else:
+                options = {**options, "out": folder}
+            compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
+            return pl.DataFrame(summary_data(folder).get("compare", []))
     folder = compare_folder(game, variants, players=counts, games=games, seed=seed, **options)
     data = open_study(folder).data
     return pl.DataFrame(data.get("compare", []))
@@ -282,11 +302,15 @@ class LabStudy:
     configs : DataFrame
         One row per configuration: config, variant, players, strategies.
     seats : DataFrame
-        One row per configuration and seat: games, win credit, win rate and its 95% Wilson interval.
+        One row per configuration and seat (counted from 1, as the command line): games, win credit
+        (``wins``), win rate (``win_rate``, a fraction 0-1) and its 95% Wilson interval (``win_low``, ``win_high``).
     summary : DataFrame
         One row per configuration: games played, and the first seat's win rate against the fair share.
     data : dict
-        Every analysis the folder has data for (``dreamscape summarize --json``).
+        Every analysis the folder has data for (``dreamscape summarize --json``: its seats are indexes from 0).
+    tables
+        Every table the folder's report is drawn from, seats counted from 1 (read on first use):
+        what the charts of :mod:`analyses.lab.plot` take (:func:`analyses.lab.plot.study_tables`).
     """
 
     folder: Path
@@ -294,6 +318,12 @@ class LabStudy:
     seats: pl.DataFrame
     summary: pl.DataFrame
     data: dict
+
+    @functools.cached_property
+    def tables(self):
+        from analyses.lab.plot import study_tables
+
+        return study_tables(self.folder)
 
 
 def open_study(folder: str | Path) -> LabStudy:
@@ -305,11 +335,11 @@ def open_study(folder: str | Path) -> LabStudy:
     check_study(folder)
     totals = seat_totals(folder)
     bounds = [wilson(float(w), int(n)) for w, n in zip(totals["sum_win"], totals["n"])]
-    seats = totals.select("config", "variant", "players", "seat", "strategy", pl.col("n").alias("games"),
+    seats = totals.select("config", "variant", "players", pl.col("seat") + 1, "strategy", pl.col("n").alias("games"),
                           pl.col("sum_win").alias("wins")).with_columns(
         win_rate=pl.Series([b.value for b in bounds]), win_low=pl.Series([b.low for b in bounds]),
         win_high=pl.Series([b.high for b in bounds]))
-    first = seats.filter(pl.col("seat") == 0)
+    first = seats.filter(pl.col("seat") == 1)
     summary = first.select("config", "variant", "players", "strategy", "games", pl.col("win_rate").alias("first_seat_win"),
                            (1.0 / pl.col("players")).alias("fair_share"))
     return LabStudy(folder, configs_frame(folder), seats, summary, summary_data(folder))

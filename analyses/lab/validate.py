@@ -19,7 +19,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 
-from analyses.lab.common import LabInputError
+from analyses.lab.errors import LabInputError, ParameterError
 from simcore.rng import MAX_GAMES, MAX_SEED
 
 MAX_PLAYOUTS = 10_000  # K of a search player: playouts per option (Pleasant Dreams caps its K at 10,000 too)
@@ -60,6 +60,7 @@ REAL_NUMBERS: dict[str, tuple[float, float]] = {"precision": (0.0, 0.5)}  # open
 FLAGS = ("quick", "aggregate_only", "sleep_token", "shifting_tokens", "interrupts", "distance")
 TEXTS = ("variant", "strategy", "baseline", "phases", "field", "scheduler", "engine", "rules")  # backend: a name or a Backend
 TEXT_LISTS = ("variants", "strategies", "restrictions")
+PATHS = ("out", "cards", "deck", "config")  # a file or folder: text or a path (pathlib.Path), never a number
 
 
 def _shown(value: object) -> str:
@@ -104,6 +105,11 @@ def _check_one(name: str, value: object) -> None:
     elif name in TEXTS:
         if not isinstance(value, str):
             raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__} {_shown(value)}")
+    elif name in PATHS:
+        import os
+
+        if not isinstance(value, (str, os.PathLike)):
+            raise ArgumentTypeError(f"{name} must be a path (str or pathlib.Path), got {type(value).__name__} {_shown(value)}")
     elif name in TEXT_LISTS:
         if isinstance(value, str) or not isinstance(value, Sequence) \
                 or not all(isinstance(item, str) for item in value):
@@ -133,6 +139,8 @@ def command_line_error(exc: Exception) -> Exception:
     A command passes its options on to a lab function under the same names, so an argument error raised
     there names a parameter a command-line user never typed; anything else is returned as it is.
     """
+    if isinstance(exc, ParameterError):  # written in both words
+        return type(exc)(exc.command_line)
     if not isinstance(exc, (ArgumentTypeError, ArgumentValueError)):
         return exc
     name, _, rest = str(exc).partition(" ")

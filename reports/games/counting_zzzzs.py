@@ -10,22 +10,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import matplotlib
+import polars as pl
 
-matplotlib.use("Agg")  # no display: files only
-import numpy as np  # noqa: E402
-import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from analyses.games import counting_zzzzs as A  # noqa: E402
-from analyses.study.folder import check_study  # noqa: E402
-from analyses.study.model import StudyError  # noqa: E402
-from reports.charts import Chart, styled  # noqa: E402
-from reports.findings import Finding, excludes, worst_row  # noqa: E402
-from reports.labels import pct  # noqa: E402
-from reports.numbers import change_with_interval, mean_with_interval, rate_with_interval  # noqa: E402
-from reports.pdf import ReportFiles, duration_text, write_report  # noqa: E402
-from reports.wing import GameReport  # noqa: E402
+from analyses.lab.frames import counting_zzzzs_tables, read_counting_zzzzs
+from analyses.lab.plot import counting_zzzzs as plot
+from reports.charts import Chart
+from reports.findings import Finding, excludes, worst_row
+from reports.labels import pct
+from reports.numbers import change_with_interval, mean_with_interval, rate_with_interval
+from reports.pdf import ReportFiles, duration_text, write_report
+from reports.wing import GameReport
 
 NAME = "counting-zzzzs"
 TOPICS = {
@@ -84,118 +78,29 @@ def findings(tables: dict) -> list[Finding]:
     return out
 
 
-def _page(title: str) -> tuple[Figure, object]:
-    fig = Figure(figsize=(8.27, 5.8))
-    fig.suptitle(title, fontsize=12)
-    return fig, fig.add_subplot(111)
+PAGES = (  # (file stem, page title, drawing of analyses.lab.plot.counting_zzzzs), in report order
+    ("first_player", "First-player advantage", plot.first_player),
+    ("balance_rule", "Wake Ups removed: game and dream length", plot.balance_rule),
+    ("how_games_end", "How games end", plot.how_games_end),
+    ("action_kinds", "Restricted play: action kinds", plot.action_kinds),
+    ("element_cards", "Element cards", plot.element_cards),
+    ("bot_strength", "Bot strength", plot.bot_strength),
+)
 
 
-def _err(value, low, high) -> np.ndarray:
-    """Error bar lengths (no interval, e.g. a single game or no spread: none drawn)."""
-    value, low, high = (np.asarray(a, dtype=np.float64) for a in (value, low, high))
-    return np.nan_to_num(np.clip(np.vstack([value - low, high - value]), 0, None))
-
-
-def _bars(ax, labels, value, low, high, ref=None):
-    x = np.arange(len(labels))
-    value, low, high = (np.asarray(a, dtype=np.float64) for a in (value, low, high))
-    ax.bar(x, value, color="#5b8db8")
-    ax.errorbar(x, value, yerr=_err(value, low, high), fmt="none", color="black", capsize=3)
-    ax.set_xticks(x, labels, rotation=30, ha="right", fontsize=8)
-    if ref is not None:
-        for i, r in enumerate(np.broadcast_to(ref, x.shape)):
-            ax.hlines(r, i - 0.4, i + 0.4, color="red", linewidth=1)
-
-
-@styled
 def charts(tables: dict) -> list[Chart]:
-    """One chart per balance question (none for a question the study did not play)."""
-    out = []
-    fp = tables["first_player"].sort(["bot", "players"])
-    fig, ax = _page("First-player advantage: seat 1's win share (red: fair share)")
-    _bars(ax, [f"{r['players']}p {r['bot']}" for r in fp.iter_rows(named=True)], fp["seat1_win"], fp["low"],
-          fp["high"], fp["fair"].to_numpy())
-    out.append(Chart("first_player", "First-player advantage", fig))
-    shape = tables["game_shape"].filter(pl.col("bot") == "greedy")
-    fig = Figure(figsize=(8.27, 5.8))
-    fig.suptitle("Wake Ups removed: game length and dream length per player count (ring: the rulebook's)")
-    for k, (col, name) in enumerate((("rounds", "rounds per game"), ("dream_length", "elements per dream"))):
-        ax = fig.add_subplot(1, 2, k + 1)
-        for p in sorted(set(shape["players"].to_list())):
-            s = shape.filter(pl.col("players") == p).sort("removed")
-            ax.errorbar(s["removed"], s[col], yerr=_err(s[col], s[f"{col}_low"], s[f"{col}_high"]),
-                        marker="o", label=f"{p} players", capsize=2)
-            rb = s.filter(pl.col("rulebook"))
-            ax.scatter(rb["removed"], rb[col], s=160, facecolors="none", edgecolors="black")
-        ax.set_xlabel("Wake Ups removed")
-        ax.set_ylabel(name)
-        ax.legend(fontsize=8)
-    out.append(Chart("balance_rule", "Wake Ups removed: game and dream length", fig))
-    fig, ax = _page("How games end: share ending at 40 points (the rest at morning), greedy")
-    s = shape.filter(pl.col("rulebook")).sort("players")
-    _bars(ax, [f"{p} players" for p in s["players"]], s["forty_share"], s["forty_low"], s["forty_high"])
-    out.append(Chart("how_games_end", "How games end", fig))
-    ak = tables["action_kinds"]
-    if ak.height:
-        fig, ax = _page("Restricted play: win credit change of a seat without one action kind")
-        ak = ak.sort(["players", "action"])
-        _bars(ax, [f"{r['players']}p no {r['action']}" for r in ak.iter_rows(named=True)], ak["win_change"],
-              ak["low"], ak["high"], 0.0)
-        out.append(Chart("action_kinds", "Restricted play: action kinds", fig))
-    ec = tables["element_cards"]
-    if ec.height:
-        pick = pl.concat([ec.head(15), ec.tail(5)]).unique(maintain_order=True)
-        fig, ax = _page("Element cards: win rate with the card scored minus without (top 15, bottom 5)")
-        y = np.arange(pick.height)[::-1]
-        v = pick["difference"].to_numpy()
-        ax.errorbar(v, y, xerr=_err(v, pick["low"], pick["high"]), fmt="o", capsize=2)
-        ax.axvline(0, color="red", linewidth=1)
-        ax.set_yticks(y, pick["card"].to_list(), fontsize=7)
-        out.append(Chart("element_cards", "Element cards", fig))
-    bs = tables["bot_strength"]
-    if bs.height:
-        fig, ax = _page("Bot strength: win share per seat in mixed tables (red: fair share)")
-        _bars(ax, [f"{r['bot']} s{r['seat']} ({r['table']})" for r in bs.iter_rows(named=True)], bs["win"], bs["low"],
-              bs["high"], bs["fair"].to_numpy())
-        out.append(Chart("bot_strength", "Bot strength", fig))
-    return out
+    """One chart per balance question (none for a question the study did not play): the Python API's drawings."""
+    return [Chart(name, title, fig) for name, title, draw in PAGES if (fig := draw(tables)) is not None]
 
 
 def all_tables(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str]) -> dict:
-    """Every table of the report (:mod:`analyses.games.counting_zzzzs`)."""
-    shape = A.game_shape(rows, configs)
-    base = configs.filter(pl.col("variant") == "base")["config"].to_list()
-    return {"first_player": A.first_player(rows, configs.filter(pl.col("variant") == "base")),
-            "game_shape": shape, "balance_rule": A.balance_rule(shape),
-            "action_kinds": A.action_kinds(rows, configs),
-            "element_cards": A.element_cards(rows.filter(pl.col("config").is_in(base)), names),
-            "bot_strength": A.bot_strength(rows, configs)}
+    """Every table of the report (:func:`analyses.lab.frames.counting_zzzzs_tables`: the Python API's too)."""
+    return counting_zzzzs_tables(rows, configs, names)
 
 
 def read_folder(folder) -> tuple[pl.DataFrame, pl.DataFrame, list[str], object, str | None]:
     """A checked study folder's per-game rows, configurations, element card names, manifest and card text."""
-    import tomllib
-
-    from simcore.games.counting_zzzzs.cards import load_cards, read_cards
-
-    folder = Path(folder)
-    manifest = check_study(folder)   # every chunk as recorded, or one line
-    text = manifest.meta.get("cards")
-    cards = read_cards(tomllib.loads(text), "the study's card file") if text else load_cards(None)
-    names = [n for n, e in zip(cards.names, cards.element) if e]
-    configs, frames = [], []
-    for c in manifest.configs:
-        files = sorted((folder / "chunks" / c.id).glob("games-*.parquet"))
-        if not files:
-            continue
-        # a card's column only ever asks "did this seat score it?" (element_cards): one bit instead of a
-        # 32-bit count keeps a full study's 2 million seat rows x one column per element card under 1 GB
-        frames.append(pl.concat([pl.read_parquet(f).with_columns(pl.col(r"^element_scored_\d+$") > 0)
-                                 for f in files], how="diagonal"))
-        configs.append({"config": c.id, "variant": c.variant, "players": c.players, "strategies": list(c.strategies)})
-    if not frames:
-        raise StudyError(f"{folder}: no per-game rows (a study kept with --aggregate-only has none to analyse)")
-    return pl.concat(frames, how="diagonal"), pl.DataFrame(configs), names, manifest, text
+    return read_counting_zzzzs(folder)
 
 
 def tables(folder) -> dict:

@@ -8,23 +8,17 @@ or zero (changes), as every game's report does.
 """
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # no display: files only
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from analyses.games.pleasant_dreams import after_study, pd_summary  # noqa: E402
-from analyses.study.folder import check_study, load_manifest  # noqa: E402
-from reports.charts import PAGE, Chart, styled  # noqa: E402
-from reports.findings import Finding  # noqa: E402
-from reports.labels import PALETTE, SIGNIFICANT  # noqa: E402
-from reports.numbers import change_with_interval, rate_with_interval  # noqa: E402
-from reports.pdf import ReportFiles, write_report  # noqa: E402
-from reports.wing import GameReport  # noqa: E402
+from analyses.games.pleasant_dreams import after_study, pd_summary
+from analyses.lab.plot import pleasant_dreams as plot
+from analyses.lab.plot.pleasant_dreams import variant_text  # noqa: F401 - the variant in words, shared with the charts
+from analyses.study.folder import check_study, load_manifest
+from reports.charts import Chart
+from reports.findings import Finding
+from reports.numbers import change_with_interval, rate_with_interval
+from reports.pdf import ReportFiles, write_report
+from reports.wing import GameReport
 
 NAME = "pleasant-dreams"
 TOPICS = {
@@ -39,27 +33,6 @@ TOPICS = {
 
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
-
-
-def variant_text(variant: str) -> str:
-    """``lucid+start=3`` -> ``Lucid Dreams, start 3`` (for sentences)."""
-    parts = []
-    for token in variant.split("+"):
-        if token == "base":
-            parts.append("base game")
-        elif token == "lucid":
-            parts.append("Lucid Dreams")
-        elif token.startswith("start="):
-            parts.append(f"starting wakefulness {token[6:]}")
-        elif token.startswith("actions="):
-            parts.append(f"{token[8:]} random action card(s)")
-        elif token.startswith("hand="):
-            parts.append(f"holding {token[5:].replace(',', ', ')}")
-        elif token == "public-backs":
-            parts.append("backs public (variant)")
-        else:
-            parts.append(token)
-    return ", ".join(parts)
 
 
 # ============================================================================ findings
@@ -156,150 +129,20 @@ def title_facts(folder: Path, s: dict) -> tuple[str, list[tuple[str, str]]]:
     return f"{m.meta.get('name') or ''}: study folder {folder}", facts
 
 
-def _new(title: str, subtitle: str) -> Figure:
-    fig = Figure(figsize=PAGE, layout="constrained")
-    fig.suptitle(title, fontsize=15, fontweight="bold", x=0.01, y=0.995, ha="left", va="top")
-    lines = textwrap.wrap(subtitle, 150)
-    fig.text(0.01, 0.952, "\n".join(lines), fontsize=10, color="#333333", ha="left", va="top", linespacing=1.3)
-    fig.get_layout_engine().set(rect=(0, 0, 1, 0.945 - 0.027 * len(lines)))
-    return fig
-
-
-def _forest(ax, labels: list[str], value, low, high, ref: float, scale: float = 100.0) -> None:
-    y = np.arange(len(labels))[::-1]
-    value, low, high = (np.asarray(a, dtype=float) * scale for a in (value, low, high))
-    sig = (low > ref) | (high < ref)
-    colours = [SIGNIFICANT if s else PALETTE[0] for s in sig]
-    ax.hlines(y, low, high, colors=colours, lw=3)
-    ax.scatter(value, y, color=colours, s=36, zorder=3)
-    ax.axvline(ref, color="#555555", lw=1, ls="--")
-    ax.set_yticks(y, labels)
-
-
-@styled
-def first_player_chart(s: dict) -> list[Chart]:
-    rows = s["first_player"]
-    if not rows:
-        return []
-    fig = _new("First-player advantage", "Seat 1's win rate in 2-player games with the same bot on both seats, "
-               "with its 95% Wilson interval; the dashed line is a fair 50%. Red: the interval excludes 50%.")
-    ax = fig.add_subplot()
-    _forest(ax, [f"{r['strategy']}, {variant_text(r['variant'])}" for r in rows], [r["rate"] for r in rows],
-            [r["low"] for r in rows], [r["high"] for r in rows], 50.0)
-    ax.set_xlabel("seat 1 win rate (%)")
-    return [Chart("pd-first-player", "First-player advantage", fig)]
-
-
-@styled
-def action_chart(s: dict) -> list[Chart]:
-    charts = []
-    rows = s["action_value"]
-    if rows:
-        fig = _new("Value of each action card (restricted play)",
-                   "Win rate a seat gains from being allowed to use the card: the bot against the same bot that never "
-                   "uses it (BOT/no-ACTION), paired on the same deals, both seats pooled; 95% interval, in points.")
-        ax = fig.add_subplot()
-        _forest(ax, [f"{r['action']} ({r['strategy']}, {variant_text(r['variant'])})" for r in rows],
-                [r["value"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
-        ax.set_xlabel("win rate the card is worth (percentage points)")
-        charts.append(Chart("pd-action-value", "Value of each action card", fig))
-    rows = s["holding"]
-    if rows:
-        fig = _new("Holding an action card (Lucid Dreams)",
-                   "Win rate of a seat dealt the card minus that of a seat not dealt it, in Lucid Dreams games with the "
-                   "same bot on both seats (different games: Welch 95% interval), in points.")
-        ax = fig.add_subplot()
-        _forest(ax, [f"{r['action']} ({r['strategy']})" for r in rows], [r["difference"] for r in rows],
-                [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
-        ax.set_xlabel("holding minus not holding (percentage points)")
-        charts.append(Chart("pd-holding", "Holding an action card", fig))
-    return charts
-
-
-@styled
-def expansion_chart(s: dict) -> list[Chart]:
-    rows = s["expansion"]
-    if not rows:
-        return []
-    fig = _new("Lucid Dreams against the base game", "Paired on the same game indices, per bot: the change in seat 1's "
-               "win rate (points) and in game length (turns), each with its 95% interval.")
-    ax1, ax2 = fig.subplots(1, 2)
-    labels = [r["strategy"] for r in rows]
-    _forest(ax1, labels, [r["change"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 0.0)
-    ax1.set_xlabel("change in seat 1 win rate (points)")
-    _forest(ax2, labels, [r["turns_change"] for r in rows], [r["turns_low"] for r in rows],
-            [r["turns_high"] for r in rows], 0.0, scale=1.0)
-    ax2.set_xlabel("change in game length (turns)")
-    return [Chart("pd-expansion", "Lucid Dreams against the base game", fig)]
-
-
-def _rate_lines(ax, groups: dict, xkey: str) -> None:
-    for i, (label, rows) in enumerate(groups.items()):
-        x = np.array([r[xkey] for r in rows], dtype=float)
-        v, lo, hi = (np.array([r[k] for r in rows]) * 100 for k in ("rate", "low", "high"))
-        ax.errorbar(x + 0.04 * i, v, yerr=np.clip(np.vstack([v - lo, hi - v]), 0, None), marker="o", capsize=3,
-                    color=PALETTE[i % len(PALETTE)], label=label)
-    ax.legend()
-
-
-@styled
-def difficulty_chart(s: dict) -> list[Chart]:
-    rows = s["difficulty"]
-    if not rows:
-        return []
-    fig = _new("Difficulty levels", "Starting wakefulness 1 to 4 (the rulebook's default is 1; difficulty is a solo rule): "
-               "solo, the chance of staying asleep to the end; the 2-player line is a variant the rulebook does not "
-               "define (both seats start there), seat 1's win rate; 95% Wilson intervals.")
-    groups: dict[str, list[dict]] = {}
-    for r in rows:
-        label = "solo" if r["players"] == 1 else "2-player variant, seat 1"
-        groups.setdefault(f"{label} ({r['strategy']})", []).append(r)
-    ax = fig.add_subplot()
-    _rate_lines(ax, groups, "start")
-    ax.set_xlabel("starting wakefulness")
-    ax.set_ylabel("win rate (%)")
-    ax.set_xticks(sorted({r["start"] for r in rows}))
-    return [Chart("pd-difficulty", "Difficulty levels", fig)]
-
-
-@styled
-def solo_chart(s: dict) -> list[Chart]:
-    rows = s["solo_challenge"] + s.get("solo_chosen", [])
-    if not rows:
-        return []
-    fig = _new("The solo challenge", "\"How many action cards do you need if you start on a wakefulness of 4?\" The "
-               "chance of staying asleep to the end of the deck with N action cards, per bot: chosen by the player "
-               "(the best set of N of the 16, measured on deals it was not chosen on; the question as asked) and "
-               "dealt at random from all 16; 95% Wilson intervals.")
-    groups: dict[str, list[dict]] = {}
-    for r in rows:
-        groups.setdefault(f"{r['strategy']}, {r.get('reading', 'random deal')}", []).append(r)
-    ax = fig.add_subplot()
-    _rate_lines(ax, groups, "actions")
-    ax.axhline(50, color="#555555", lw=1, ls="--")
-    ax.set_xlabel("action cards (chosen or dealt)")
-    ax.set_ylabel("stays asleep (%)")
-    ax.set_xticks(sorted({r["actions"] for r in rows}))
-    return [Chart("pd-solo-challenge", "The solo challenge", fig)]
-
-
-@styled
-def solver_chart(s: dict) -> list[Chart]:
-    rows = s["solver"]
-    if not rows:
-        return []
-    fig = _new("How close each bot plays to the exact solver", "On small positions sampled from play: the solver's win "
-               "chance minus the bot's, for the player to move, with its 95% interval (0 = plays perfectly there).")
-    ax = fig.add_subplot()
-    _forest(ax, [f"{r['strategy']} ({r['players']}p, {variant_text(r['variant'])})" for r in rows],
-            [r["gap"] for r in rows], [r["gap_low"] for r in rows], [r["gap_high"] for r in rows], 0.0)
-    ax.set_xlabel("solver minus bot (percentage points)")
-    return [Chart("pd-solver-gap", "Distance to the solver", fig)]
+PAGES = (  # (file stem, page title, drawing of analyses.lab.plot.pleasant_dreams), in report order
+    ("pd-first-player", "First-player advantage", plot.first_player),
+    ("pd-action-value", "Value of each action card", plot.action_value),
+    ("pd-holding", "Holding an action card", plot.holding),
+    ("pd-expansion", "Lucid Dreams against the base game", plot.expansion),
+    ("pd-difficulty", "Difficulty levels", plot.difficulty),
+    ("pd-solo-challenge", "The solo challenge", plot.solo_challenge),
+    ("pd-solver-gap", "Distance to the solver", plot.solver_gap),
+)
 
 
 def make_charts(s: dict) -> list[Chart]:
-    return [*first_player_chart(s), *action_chart(s), *expansion_chart(s), *difficulty_chart(s), *solo_chart(s),
-            *solver_chart(s)]
+    """Every chart the study has data for (the Python API's drawings), in report order."""
+    return [Chart(name, title, fig) for name, title, draw in PAGES if (fig := draw(s)) is not None]
 
 
 def build_pd_report(folder, pdf=None, png_dir=None) -> ReportFiles:

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from analyses.lab.frames import LEVEL_ORDER, level_key  # noqa: F401 - the ladder order, shared with the charts
 from reports.games.dreamscape.data import StudyTables, homogeneous
 from reports.games.dreamscape.findings import Finding
 from reports.numbers import change_with_interval, rate_with_interval
@@ -67,8 +68,6 @@ VERDICT_WORDS = {
     "unconfirmed": "not confirmed at every skill level",
     "main only": "checked under one bot only",
 }
-# Ladder order of the built-in levels (others sort after them by name).
-LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "strong")
 
 
 @dataclass
@@ -101,13 +100,6 @@ class Check:
 def bot_of(strategies: str) -> str:
     """The bot of a homogeneous configuration's label (``linear`` or ``linear/linear/linear``)."""
     return str(strategies).split("/")[0]
-
-
-def level_key(bot: str) -> tuple:
-    """Ladder order: the built-in levels first, then any other bot; a search over a bot right after it."""
-    base = bot.split(":", 1)[1].split("@")[0] if bot.startswith("search:") else bot
-    rank = LEVEL_ORDER.index(base) if base in LEVEL_ORDER else len(LEVEL_ORDER)
-    return rank, bot.startswith("search:"), bot
 
 
 def seat_levels(t: StudyTables, row: dict) -> list[Level]:
