@@ -56,16 +56,15 @@ def test_a_changed_game_is_any_variant_but_the_baseline_or_a_deck_file(tmp_path)
     (3, "base", "expert", "fitted"),                       # data/expert/3p-base.toml
     (3, "sleep-token", "expert", "fitted"),                # data/expert/3p-sleep-token.toml
     (2, "shifting-tokens", "expert", "fitted"),            # data/expert/2p-shifting-tokens.toml
-    (3, "knob:costs=2,2,3,4,5", "expert", "out-of-distribution"),  # a knob: outside every fit
+    (3, "knob:z-penalty=2", "expert", "out-of-distribution"),  # its features count a Z card as the printed 1 point
+    (3, "knob:costs=2,2,3,4,5", "expert", "rule-aware"),   # its features read the costs from the state (R2.3)
     (3, "FF:ID", "expert", "out-of-distribution"),         # a swap deck: no table fitted to it
     (3, "sleep-token", "strong", "fitted"),                # data/strong/3p-sleep-token.npz
-    (3, "shifting-tokens", "strong", "out-of-distribution"),  # no 3p-shifting-tokens.npz: the base value plays
+    (4, "shifting-tokens", "strong", "out-of-distribution"),  # no 4p-shifting-tokens.npz: the base value plays
     (3, "base", "linear", "fitted"),                       # linear_default.toml: tuned 3 players, base
-    (4, "base", "linear", "out-of-distribution"),
-    (3, "knob:costs=2,2,3,4,5", "greedy", "out-of-distribution"),
-    (3, "sleep-token", "greedy", "rule-aware"),
-    (3, "knob:costs=2,2,3,4,5", "random", "rule-aware"),
-    (3, "knob:costs=2,2,3,4,5", "search:expert@8:late", "rule-aware"),
+    (3, "sleep-token", "greedy", "rule-aware"),            # hand-written, nothing fitted
+    (3, "knob:z-penalty=2", "random", "rule-aware"),
+    (3, "knob:z-penalty=2", "search:expert@8:late", "out-of-distribution"),  # a search player: its bot's status
 ])
 def test_dreamscape_training_status(players, variant, bot, kind):
     ds = get_game("dreamscape")
@@ -78,12 +77,7 @@ def test_the_status_cases_read_the_shipped_files():
     """The table above is the shipped data's: a fitted case has its file, an out-of-distribution one has none."""
     assert (SHIPPED / "expert" / "3p-sleep-token.toml").is_file()
     assert (SHIPPED / "strong" / "3p-sleep-token.npz").is_file()
-    assert not (SHIPPED / "strong" / "3p-shifting-tokens.npz").exists()
-
-
-def test_a_bot_of_the_users_has_no_status(tmp_path):
-    ds = get_game("dreamscape")
-    assert training_status(ds, ds.setup(3, "sleep-token"), "expert:mine.toml") is None
+    assert not (SHIPPED / "strong" / "4p-shifting-tokens.npz").exists()
 
 
 def test_other_games_bots_are_rule_aware_on_their_variants():
@@ -133,11 +127,11 @@ def test_a_base_game_gets_no_note():
 
 
 def test_a_knob_changed_game_is_out_of_distribution_for_expert():
-    result = run("simulate", "--players", "3", "-n", "200", "--variant", "knob:costs=2,2,3,4,5", "--no-distance")
+    result = run("simulate", "--players", "3", "-n", "200", "--variant", "knob:z-penalty=2", "--no-distance")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     status = next(line for line in lines if line.startswith("expert on 3 players"))
-    assert "out of distribution" in status and "knob:costs=2,2,3,4,5" in status
+    assert "out of distribution" in status and "z-penalty" in status
     assert "distance from search: skipped (--no-distance)" in result.output
 
 
@@ -203,21 +197,19 @@ def test_compare_time_is_the_plays_wall_time(tmp_path):
     assert 0 < data["seconds"] <= outer
 
 
-def test_a_deck_file_is_fitted_only_when_it_holds_the_default_deck(tmp_path):
+def test_a_deck_file_of_ones_own_is_out_of_distribution_for_expert(tmp_path):
     ds = get_game("dreamscape")
     deck = (Path(__file__).resolve().parents[1] / "simcore/games/dreamscape/data/default_deck.toml").read_text()
-    same, more = tmp_path / "same.toml", tmp_path / "more.toml"
-    same.write_text(deck)
+    more = tmp_path / "more.toml"
     more.write_text(deck.replace('"FF/IS" = 2', '"FF/IS" = 3', 1))  # one more copy of one card
-    assert training_status(ds, ds.setup(3, "base", same), "expert").kind == "fitted"
     assert training_status(ds, ds.setup(3, "base", more), "expert").kind == "out-of-distribution"
 
 
 def test_a_folders_summary_and_report_name_the_bots_status_on_its_changed_games(tmp_path, monkeypatch):
-    """base and a costs knob compared: the knob's configuration is the one changed game, out of distribution for
-    expert; the summary's last line says so, and the report's title page carries the same line."""
+    """base and a Z-penalty knob compared: the knob's configuration is the one changed game, out of distribution
+    for expert; the summary's last line says so, and the report's title page carries the same line."""
     out = tmp_path / "cmp"
-    result = run("compare", "-p", "2", "-n", "40", "--variant", "base", "--variant", "knob:costs=2,2,3,4,5",
+    result = run("compare", "-p", "2", "-n", "40", "--variant", "base", "--variant", "knob:z-penalty=2",
                  "--no-distance", "--out", out)
     assert result.exit_code == 0, result.output
     last = run("summarize", out).output.splitlines()[-1]
@@ -250,4 +242,4 @@ def test_fix_seats_names_its_bot_on_every_verified_knob_setting(tmp_path):
     candidates = [r["variant"] for r in data["rows"] if r["candidate"] != 0]
     notes = data["bot_notes"]
     assert candidates and [n["variant"] for n in notes] == list(dict.fromkeys(candidates))
-    assert all(n["training"] == "out-of-distribution" and "knob:" in n["training_detail"] for n in notes)
+    assert all(n["training"] in ("rule-aware", "out-of-distribution") for n in notes)  # a knob: never fitted
