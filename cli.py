@@ -157,6 +157,7 @@ TableOutOpt = option(Optional[Path], "--out", help="Also keep the table in this 
 WroteJsonOpt = option(bool, "--json", help="Print what it wrote (folder, report, charts) as JSON.")
 FolderGameOpt = option(Optional[str], "--game", help="Check that the folder holds this game (default: whichever it holds).")
 AggregateOpt = option(bool, "--aggregate-only", help="Keep per-chunk sums only, no per-game rows (large studies; no paired intervals).")
+NoDistanceOpt = option(bool, "--no-distance", help="On a changed game, skip the bots' distance from search (a few hundred search games).")
 
 
 def folder(out, backend="local", scheduler=None, workers=None, seed=1, chunk_size=50_000, progress=None) -> dict:
@@ -246,16 +247,16 @@ def simulate(
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
     cards: CardsOpt = None,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Play many games of one configuration on the fast engine and summarise them per seat."""
     summary = lab().simulate_summary(
         game, players, games, variant=variant, strategies=strategy, cards=cards, deck=deck, sleep_token=sleep_token,
-        shifting_tokens=shifting_tokens, swaps=swap, precision=precision, max_games=max_games,
+        shifting_tokens=shifting_tokens, swaps=swap, precision=precision, max_games=max_games, distance=not no_distance,
         aggregate_only=aggregate_only, **folder(out, backend, scheduler, workers, seed, chunk_size, progress))
-    if "folder" in summary:
-        print_summary(Path(summary["folder"]), as_json)
-        return
-    emit(summary, as_json, "simulation_lines")
+    from reports.tables import simulation_output
+
+    echo(simulation_output(summary, as_json))
 
 
 @app.command(rich_help_panel=PLAY)
@@ -279,12 +280,13 @@ def compare(
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
     cards: option(Optional[list[Path]], "--cards", help="The game's card list (TOML), repeatable as --deck (Project Dreamscape: the same as --deck).") = None,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Compare variants, or decks, on the same deals (common random numbers): paired differences against a baseline."""
     from reports.tables import comparison_output
 
     echo(comparison_output(lab().compared(game, lab().common.card_files(deck, cards), variant, baseline, players, strategy,
-                                          games, precision, max_games, aggregate_only,
+                                          games, precision, max_games, aggregate_only, distance=not no_distance,
                                           **folder(out, backend, scheduler, workers, seed, chunk_size, progress)), as_json))
 
 
@@ -312,11 +314,14 @@ def sweep(
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Sweep the swap decks (R1.4) x player counts x option sets: seat spread, winning score, length, strongest type."""
-    where = lab().sweep_folder(game, swaps, players, options, strategy, games, precision, max_games, aggregate_only,
-                               deck, **folder(out, backend, scheduler, workers, seed, chunk_size, progress))
-    print_summary(where, as_json)
+    from reports.tables import folder_output
+
+    echo(folder_output(lab().sweep(game, swaps, players, options, strategy, games, precision, max_games, aggregate_only,
+                                   deck, distance=not no_distance,
+                                   **folder(out, backend, scheduler, workers, seed, chunk_size, progress)), as_json))
 
 
 @app.command(rich_help_panel=PLAY)
@@ -407,14 +412,7 @@ def report(
 @app.command(rich_help_panel=BOTS)
 def strategies(as_json: JsonOpt = False, game: GameOpt = DEFAULT_GAME) -> None:
     """List the built-in strategies with a one-line description each (the default bot first named)."""
-    data = lab().strategies(game)
-    if as_json:
-        typer.echo(json.dumps(data))
-        return
-    from reports.tables import game_strategy_lines
-
-    echo(game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]],
-                             data["note"]))
+    emit(lab().strategies(game), as_json, "strategy_lines")
 
 
 @app.command(rich_help_panel=BOTS)
@@ -434,10 +432,11 @@ def tournament(
     workers: WorkersOpt = None,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Round robin of strategies with seats rotated on duplicate deals: standings, payoff matrix, ratings."""
     data = lab().tournament_data(game, strategy, players, variant, games, seed, out, chunk_size, aggregate_only,
-                                 backend, scheduler, workers, progress, _PROCESS["console"])
+                                 backend, scheduler, workers, progress, _PROCESS["console"], distance=not no_distance)
     emit(data, as_json, "tournament_lines", ready=True)
 
 
@@ -508,12 +507,8 @@ def tune(
 ) -> None:
     """Optimise the linear bot's weights by CMA-ES against a field of bots (seats rotated)."""
     rules = lab().common.variant_text(None, {"--sleep-token": sleep_token, "--shifting-tokens": shifting_tokens}, swap)
-    data = lab().tune(game, out, players, rules, budget, games_per_eval, field, seed, progress, _PROCESS["console"])
-    if as_json:
-        typer.echo(json.dumps(data))
-        return
-    typer.echo(f"wrote {data['out']}: best mean win credit {100 * data['best_win_credit']:.1f}% (fair share "
-               f"{100 / data['players']:.1f}%) after {data['evaluations']} evaluations")
+    emit(lab().tune(game, out, players, rules, budget, games_per_eval, field, seed, progress, _PROCESS["console"]), as_json,
+         "tune_lines")
 
 
 # ----------------------------------------------------------------------------- fixes
@@ -532,10 +527,11 @@ def restrict(
     chunk_size: ChunkOpt = 500,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Restricted play: how much a seat loses when its bot may never buy (or never perform) one dream type."""
     data = lab().restrict(game, strategy, players, variant, restriction, games, seed, chunk_size, out, progress,
-                          _PROCESS["console"])
+                          _PROCESS["console"], distance=not no_distance)
     emit(data, as_json, "restrict_lines", ready=True)
 
 
@@ -555,10 +551,11 @@ def fix_seats(
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
     game: GameOpt = DEFAULT_GAME,
+    no_distance: NoDistanceOpt = False,
 ) -> None:
     """Search rules knobs for the smallest change that brings the seat spread under --target (optuna TPE)."""
     data = lab().fix_seats(game, players, variant, strategy, target, trials, games, verify, candidates, seed, out,
-                           progress, _PROCESS["console"], search=search)
+                           progress, _PROCESS["console"], search=search, distance=not no_distance)
     emit(data, as_json, "fix_lines", ready=True, seats_from_one=True)
 
 
@@ -596,11 +593,7 @@ def conformance(
     could not be loaded as a scenario (listed as a failure with the reason) or none was found.
     """
     data = lab().conformance(game, paths, engine)
-    if as_json:
-        typer.echo(json.dumps({k: v for k, v in data.items() if k != "malformed"}))
-    else:
-        echo([f"PASS {r['name']}" if r["passed"] else f"FAIL {r['name']}: {r['reason']}" for r in data["scenarios"]])
-        typer.echo(f"{data['passed']} passed, {data['failed']} failed")
+    emit({k: v for k, v in data.items() if k != "malformed"} if as_json else data, as_json, "conformance_lines")
     if data["malformed"] or data["failed"]:
         raise typer.Exit(2 if data["malformed"] else 1)
 

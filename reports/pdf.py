@@ -204,6 +204,10 @@ def write_report(folder: Path, pdf, png_dir, *, pdf_title: str, heading: str, su
     folder = Path(folder)
     pdf_path = Path(pdf) if pdf is not None else folder / "report.pdf"
     png_path = Path(png_dir) if png_dir is not None else folder / "charts"
+    from reports.tables import folder_training_line
+
+    training = folder_training_line(folder)  # every report page that reads a changed game names the bots' status
+    facts = [*facts, ("Bots", training.removeprefix("Bots on the changed games: "))] if training else facts
     finding_figs = findings_pages(findings, topics)
     contents = continued("Findings", len(finding_figs)) + [t for t, _ in extra_pages] + [c.title for c in charts]
     title = title_page(heading, subtitle, facts, contents, simulated)

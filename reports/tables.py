@@ -19,10 +19,34 @@ MAX_ROWS = 10
 
 
 def summary_output(folder: str | Path, as_json: bool) -> list[str]:
-    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`)."""
+    """A study folder's summary, as its game's report writes it (:func:`reports.games.summary_output`); its
+    text ends with the bots' training status on the changed games it read (:func:`folder_training_line`)."""
     from reports.games import summary_output as of_folder
 
-    return of_folder(folder, as_json)
+    lines = of_folder(folder, as_json)
+    training = None if as_json else folder_training_line(folder)
+    return lines + ([training] if training else [])
+
+
+def folder_training_line(folder: str | Path) -> str | None:
+    """One line naming the bots' training status on a study folder's changed configurations (issue #41), e.g.
+    ``Bots on the changed games: expert fitted to this rule set in 3 configurations, out of distribution in 2
+    (tables fitted to ...)``; None when the folder reads no changed game."""
+    from analyses.study.folder import MANIFEST
+    from analyses.tools.distance import folder_training
+
+    rows = folder_training(folder) if (Path(folder) / MANIFEST).is_file() else []  # a report of tables alone: none
+    if not rows:
+        return None
+    parts = []
+    for bot in dict.fromkeys(r["strategy"] for r in rows):
+        mine = [r for r in rows if r["strategy"] == bot]
+        parts.append(f"{bot} " + ", ".join(
+            f"{KIND_WORDS[r['training']]} in {r['configurations']} configuration{'s' if r['configurations'] != 1 else ''}"
+            + (f" ({'e.g. ' if r['configurations'] > 1 else ''}{r['detail']})" if r["training"] == "out-of-distribution"
+               else "") for r in mine))
+    return "Bots on the changed games: " + "; ".join(parts) + " (distance from search: dreamscape exploit, or " \
+        "simulate on that game)"
 
 
 def simulation_lines(summary: dict) -> list[str]:
@@ -47,7 +71,78 @@ def simulation_lines(summary: dict) -> list[str]:
         lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<{width}}{rate_with_interval(s['win_rate'], lo, hi):<26}{cells}")
     if columns["game"]:
         lines.append("per game: " + ", ".join(f"{c['label']} {cell(summary[c['key']], c['format'])}" for c in columns["game"]))
+    return lines + bot_note_lines(summary.get("bot_notes"))
+
+
+KIND_WORDS = {"fitted": "fitted to this rule set", "rule-aware": "rule-aware",
+              "out-of-distribution": "out of distribution"}
+NOTES_HEAD = ("Bots on the changed game: training status, and distance from search (the win rate a search player in "
+              "one seat gains over the bot there, the bot in the other seats, same deals, 95% paired interval)")
+
+
+def training_line(note: dict) -> str:
+    """A bot's training status on one changed configuration, in one line (the measured distance when out of
+    distribution, issue #41): ``fitted to this rule set``, ``rule-aware`` or ``out of distribution``."""
+    from reports.numbers import change_with_interval
+
+    measured = note.get("gain") is not None
+    distance = change_with_interval(note["gain"], note["gain_low"], note["gain_high"]) + " points" if measured else None
+    if note.get("training") is None:
+        status = "training status not known (a bot the game does not describe)"
+    elif note["training"] == "out-of-distribution":
+        status = "out of distribution (" + (f"measured distance {distance}; " if measured else "") \
+            + f"{note['training_detail']})"
+    else:
+        status = f"{KIND_WORDS[note['training']]} ({note['training_detail']})"
+    return f"{note['strategy']} on {note['players']} players, {note['variant']}, deck {note['deck']}: {status}"
+
+
+def distance_line(note: dict) -> str:
+    """The bot's distance from search on one changed configuration, with its interval (or why it is not measured)."""
+    from reports.numbers import change_with_interval
+
+    if note.get("gain") is None:
+        why = "skipped (--no-distance)" if note.get("distance") == "skipped" else "none (the game has no search player " \
+            "over this bot)"
+        return f"  distance from search: {why}"
+    gain = change_with_interval(note["gain"], note["gain_low"], note["gain_high"])
+    return (f"  distance from search: {note['search']} in one seat gains {gain} points over {note['strategy']}, "
+            f"{note['games']:,} deals")
+
+
+def bot_note_lines(notes: list[dict] | None) -> list[str]:
+    """Under every result on a changed game: per configuration and bot, its training status (one line) and its
+    distance from search (:func:`analyses.lab.whatif.bot_notes`); nothing for the base game."""
+    if not notes:
+        return []
+    lines = [NOTES_HEAD]
+    for note in notes:
+        lines += [training_line(note), distance_line(note)]
     return lines
+
+
+def simulation_output(summary: dict, as_json: bool) -> list[str]:
+    """``dreamscape simulate``'s output: :func:`simulation_lines` (with ``--out``, then where the folder was
+    written), or one JSON object: the summary, or with ``--out`` the folder's summary as ``summarize --json``
+    writes it, its bots' notes added (``bot_notes``)."""
+    import json
+
+    if not as_json:
+        folder = summary.get("folder")
+        return simulation_lines(summary) + ([f"wrote {folder} (dreamscape summarize or report read it)"] if folder else [])
+    if summary.get("folder"):
+        return folder_output(summary, True)
+    return [json.dumps(summary)]
+
+
+def folder_output(data: dict, as_json: bool) -> list[str]:
+    """A command whose result is a study folder (``sweep``): the folder's summary as ``summarize`` prints it, then
+    the notes of its bots on the changed games it shows; JSON: ``summarize --json``'s object with ``bot_notes``."""
+    import json
+
+    if as_json:
+        return [json.dumps({**json.loads(summary_output(data["folder"], True)[0]), "bot_notes": data.get("bot_notes", [])})]
+    return summary_output(data["folder"], False) + bot_note_lines(data.get("bot_notes"))
 
 
 def comparison_lines(summary: dict) -> list[str]:
@@ -80,7 +175,8 @@ def comparison_lines(summary: dict) -> list[str]:
             f"{summary['games']:,} games", f"seed {summary['seed']}", f"{summary['seconds']:.2f} s"]
     rows = summary["rows"]
     if not rows:
-        return [", ".join(head), "no comparison: the folder has no finished configuration to compare"]
+        return [", ".join(head), "no comparison: the folder has no finished configuration to compare",
+                *bot_note_lines(summary.get("bot_notes"))]
     paired = all(r["paired"] for r in rows)
     side_width = max([10] + [len(str(r["variant"])) + 2 for r in rows])
     many = len(summary["players"]) > 1
@@ -101,7 +197,7 @@ def comparison_lines(summary: dict) -> list[str]:
         lines.append((f"{r['players']:<9}" if many else "") + f"{r['variant']:<{side_width}}{metric['label']:<16}"
                      f"{value(r['baseline_value']):>10}{value(r['variant_value']):>10}  {diff:<28}{unpaired}")
     lines.append("rates in %, their differences in percentage points; means and their differences as they are")
-    return lines
+    return lines + bot_note_lines(summary.get("bot_notes"))
 
 
 def comparison_output(summary: dict, as_json: bool) -> list[str]:
@@ -146,6 +242,24 @@ def game_strategy_lines(title: str, default: str, rows: list[tuple[str, str]], n
     owner = f"{title}{chr(39) if title.endswith('s') else chr(39) + 's'}"
     return [f"{name:<{width}}{description}" for name, description in rows] + [
         f"{owner} default bot: {default} (every command's, unless --strategy)." + (f" {note}" if note else "")]
+
+
+def strategy_lines(data: dict) -> list[str]:
+    """``dreamscape strategies``' table from the lab's data (:func:`game_strategy_lines`)."""
+    return game_strategy_lines(data["title"], data["default"], [(s["name"], s["description"]) for s in data["strategies"]],
+                               data["note"])
+
+
+def tune_lines(data: dict) -> list[str]:
+    """``dreamscape tune``: the file written and the best candidate's mean win credit."""
+    return [f"wrote {data['out']}: best mean win credit {100 * data['best_win_credit']:.1f}% (fair share "
+            f"{100 / data['players']:.1f}%) after {data['evaluations']} evaluations"]
+
+
+def conformance_lines(data: dict) -> list[str]:
+    """``dreamscape conformance``: one line per scenario (PASS, or FAIL with its reason), then the counts."""
+    return [f"PASS {r['name']}" if r["passed"] else f"FAIL {r['name']}: {r['reason']}" for r in data["scenarios"]] \
+        + [f"{data['passed']} passed, {data['failed']} failed"]
 
 
 def _pct(x: float) -> str:
@@ -240,16 +354,14 @@ def _sweep_lines(rows: list[dict]) -> list[str]:
     import polars as pl
 
     df = pl.DataFrame(rows)
+    from analyses.lab.whatif import shown_sweep_rows
+
     for (players,), part in df.sort("players").group_by(["players"], maintain_order=True):
-        part = part.sort("seat_spread")
         lines.append(f"{players} players: {part.height} configurations; most balanced first"
                      + (f" (top and bottom {MAX_ROWS // 2})" if part.height > MAX_ROWS else ""))
         lines.append(f"  {'variant':<40}{'games':>8}{'seat spread (95% CI)':>26}{'seat 1 wins':>12}{'win score':>10}"
                      f"{'length':>8}  strongest type")
-        picked = part.to_dicts()
-        if len(picked) > MAX_ROWS:
-            picked = picked[:MAX_ROWS // 2] + [None] + picked[-(MAX_ROWS // 2):]
-        for r in picked:
+        for r in shown_sweep_rows(part.to_dicts(), MAX_ROWS):
             if r is None:
                 lines.append("  ...")
                 continue
@@ -293,7 +405,7 @@ def tournament_lines(t: dict) -> list[str]:
                      f"{100 * r['lift']:>+7.1f}%{r['mean_score']:>12.2f}{r['rating']:>9.2f}")
     lines.append("  dominant strategy: " + (t["dominant"] or "none"))
     lines.append("  cycles: " + ("; ".join(" > ".join(c) + f" > {c[0]}" for c in t["cycles"]) if t["cycles"] else "none"))
-    return lines
+    return lines + bot_note_lines(t.get("bot_notes"))
 
 
 def _skill_lines(rows: list[dict]) -> list[str]:
@@ -394,7 +506,7 @@ def restrict_lines(data: dict) -> list[str]:
         lines.append(f"    {r['rank']:>4}  {what:<24}{_rate(r, 'win', 'win_low', 'win_high'):>26}{loss:>27}  {r['flag']}")
     if data["rows"] and data.get("seconds") is not None:
         lines.append(f"  {data['seconds']:.0f} s")
-    return lines
+    return lines + bot_note_lines(data.get("bot_notes"))
 
 
 def fix_lines(data: dict) -> list[str]:
@@ -415,7 +527,7 @@ def fix_lines(data: dict) -> list[str]:
                          f"{100 * r['spread_high']:.1f}), {verdict}; mean length {r['mean_length']:.2f} turns "
                          f"({100 * r['length_change']:+.1f}% vs unmodified)")
         lines.append(f"    seat {r['seat']}: wins {_rate(r, 'win_rate', 'win_low', 'win_high')}")
-    return lines
+    return lines + bot_note_lines(data.get("bot_notes"))
 
 
 # ----------------------------------------------------------------------------- other games (simcore.games)

@@ -19,9 +19,8 @@ MAX_COMMAND_BODY = 45
 # Files outside cli.py that still compare a value with a game's name (or DEFAULT_GAME), or key a dict by one;
 # the lead removes these branches (issue #25). A fixed file should be taken off the list; a new one fails.
 KNOWN_NAME_BRANCHES: set[str] = set()
-# Files that still branch on a game's type or a result's shape instead of a capability or hook (issue #40):
-# cli.py (which simulate table: "title" in summary).
-KNOWN_SHAPE_BRANCHES: set[str] = {"cli.py"}
+# Files that still branch on a game's type or a result's shape instead of a capability or hook (issue #40).
+KNOWN_SHAPE_BRANCHES: set[str] = set()
 # (file, key) of dict keys that spell a game's name but mean something else.
 NOT_GAMES = {("narrate.py", "dreamscape")}  # the row of five cards on the table, in a game's record
 

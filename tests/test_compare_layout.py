@@ -32,6 +32,11 @@ def run(*args: str) -> list[str]:
     return result.stdout.splitlines()
 
 
+def before_notes(lines: list[str]) -> list[str]:
+    """The comparison's own lines: those before its bots' notes on the changed games (a deck file is one)."""
+    return lines[:next((i for i, line in enumerate(lines) if line.startswith("Bots on the changed game")), len(lines))]
+
+
 def header_fields(line: str) -> list[str]:
     """What each comma-separated field of a header names: its first word, or what a number counts."""
     _, rest = line.split(": ", 1)
@@ -61,8 +66,15 @@ def two_player(game: str) -> str:
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_compare_has_one_layout_for_every_game(game, tmp_path):
     the = get_game(game)
-    lines = run("compare", "--game", game, "-p", two_player(game), "-n", "200", "--seed", "3",
+    lines = run("compare", "--game", game, "-p", two_player(game), "-n", "200", "--seed", "3", "--no-distance",
                 "--out", str(tmp_path / "cmp"))
+    # every side but the baseline is a changed game: its bot's training status and distance lines close the table
+    notes_at = next(i for i, line in enumerate(lines) if line.startswith("Bots on the changed game"))
+    lines, notes = lines[:notes_at], lines[notes_at + 1:]
+    sides = the.variants(int(two_player(game)))[1:]
+    assert len(notes) == 2 * len(sides)
+    assert [n.split(", ")[1] for n in notes[::2]] == list(sides)
+    assert all(n.startswith("  distance from search: skipped") for n in notes[1::2])
     head, note, columns, *rows = lines
     assert head.startswith(f"{the.title}: ")
     assert header_fields(head) == HEADER_FIELDS
@@ -109,8 +121,8 @@ def write_decks(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_two_decks_are_compared_on_the_same_deals(tmp_path):
     a, b = write_decks(tmp_path)
-    lines = run("compare", "--deck", str(a), "--deck", str(b), "-p", "3", "-n", "150", "--seed", "2",
-                "--out", str(tmp_path / "decks"))
+    lines = before_notes(run("compare", "--deck", str(a), "--deck", str(b), "-p", "3", "-n", "150", "--seed", "2",
+                             "--no-distance", "--out", str(tmp_path / "decks")))
     head, note, columns, *rows = lines
     assert head.startswith("Project Dreamscape: 3 players, ")
     assert header_fields(head) == DECK_FIELDS
@@ -161,8 +173,8 @@ def test_card_lists_of_another_game_are_compared_the_same_way(tmp_path):
     a, b = tmp_path / "mine.toml", tmp_path / "theirs.toml"
     a.write_text(shipped)
     b.write_text(shipped)
-    lines = run("compare", "--game", "pleasant-dreams", "--cards", str(a), "--cards", str(b), "-p", "2", "-n", "100",
-                "--out", str(tmp_path / "pd"))
+    lines = before_notes(run("compare", "--game", "pleasant-dreams", "--cards", str(a), "--cards", str(b), "-p", "2",
+                             "-n", "100", "--no-distance", "--out", str(tmp_path / "pd")))
     assert ", baseline mine.toml (" in lines[0] and ", decks theirs.toml (" in lines[0]
     table = lines[3:-1]
     assert table and all(row_cells(r)[0] == "theirs.toml" for r in table)

@@ -140,11 +140,14 @@ class GameWing(Protocol):
     train: Callable[..., dict] | None
     train_strong: Callable[..., dict] | None
     tune: Callable[..., dict] | None
+    training_status: Callable[[Any, str], Any] | None
+    distance_search: Callable[[Any, str], str | None] | None
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
 HOOKS = ("study_chunks", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
-         "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune")
+         "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
+         "distance_search")
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,15 @@ class LabWing:
         ``dreamscape strategies``' table, ``dreamscape tournament``'s default field.
     exploit(...), restrict(...), train(...), train_strong(...), tune(...)
         The game's own ``exploit``, ``restrict``, ``train``, ``train-strong`` and ``tune``.
+    training_status(setup, bot) -> TrainingStatus or None
+        What a bot's play on this setup was adapted to (:class:`simcore.games.TrainingStatus`: ``fitted``
+        to this rule set, ``rule-aware`` or ``out-of-distribution``, and a detail); None: not known (a
+        bot of the user's). Every result on a changed game names it (:mod:`analyses.tools.distance`);
+        a game without the hook names none.
+    distance_search(setup, bot) -> spec or None
+        The search player whose one-seat gain over ``bot`` is the bot's distance from search on a
+        changed game (Project Dreamscape: ``search:BOT@8:late``); None: no search over that bot. Without
+        the hook: ``game.search(bot, 8)`` where the game has a search player over ``bot``.
     """
 
     game: Game
@@ -221,6 +233,8 @@ class LabWing:
     train: Callable[..., dict] | None = None
     train_strong: Callable[..., dict] | None = None
     tune: Callable[..., dict] | None = None
+    training_status: Callable[[Any, str], Any] | None = None
+    distance_search: Callable[[Any, str], str | None] | None = None
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name

@@ -217,7 +217,20 @@ def bot_strength(rows: pl.DataFrame, configs: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(out)
 
 
+def training_status(setup, bot: str):
+    """Counting Zzzzs' bots fit nothing to a rule set, and read every rule number from the position: random is
+    uniform; greedy scores each option by the change it makes to every dream's worth with the goal, the
+    dream sizes and the hand as set (Z17.1; the knobs of Z2.3, Z8.1, Z14.1, Z15.1 are read from the state, not
+    the printed numbers); search@K samples the hidden cards and plays them out with greedy. Rule-aware."""
+    from simcore.games import TrainingStatus
+
+    what = {"random": "uniform over the legal choices", "greedy": "scores options with the rule numbers as set",
+            "search": "samples the hidden cards, greedy playouts of the rules as set"}
+    return TrainingStatus("rule-aware", what.get(bot.partition("@")[0].partition("/")[0], "reads the position")
+                          + "; nothing fitted")
+
+
 # Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
 # Every step of the lab's commands is the generic one; its report is registered like every game's
 # (the entry-point group dreamscape.reports).
-WING = LabWing(game=GAME)
+WING = LabWing(game=GAME, training_status=lambda setup, bot: training_status(setup, bot))

@@ -407,7 +407,33 @@ def _analyses():
     return sys.modules[__name__]
 
 
+# The variant tokens whose rules the bots read from the position (P2.2 start, P7.3 actions, P9 Lucid Dreams ...);
+# a token outside these changes a number the threshold bot takes as printed (the wake limit, P3).
+READ_FROM_THE_POSITION = ("lucid", "start=", "actions=", "hand=", "public-backs")
+
+
+def training_status(setup, bot: str):
+    """Pleasant Dreams' bots fit nothing to a rule set: random is uniform; threshold sizes its flow from the
+    wakefulness and the values of the cards as dealt (card list and variant); search@K samples the hidden deck
+    order of the game as set. Rule-aware, unless a variant token changes a number they take as printed."""
+    from simcore.games import TrainingStatus
+
+    tokens = [t for t in variant_name_of(setup).split("+") if t != "base"]
+    printed = [t for t in tokens if not t.startswith(READ_FROM_THE_POSITION)]
+    if printed and not bot.startswith("random"):
+        return TrainingStatus("out-of-distribution", f"takes the rulebook's numbers as printed; this game changes "
+                                                     f"{', '.join(printed)}")
+    what = {"random": "uniform over the legal choices", "threshold": "reads wakefulness and the cards' values as dealt",
+            "search": "samples the hidden deck order of the game as set"}
+    return TrainingStatus("rule-aware", what.get(bot.partition("@")[0].partition("/")[0], "reads the position as dealt")
+                          + "; nothing fitted")
+
+
+def variant_name_of(setup) -> str:
+    return ENGINE_GAME.variant_name(setup)
+
+
 # Pleasant Dreams' lab wing (the entry-point group dreamscape.games): its game with these analyses
 # (after_study: the solver and the solo choice); every command step is the generic one.
 WING = LabWing(game=dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(analyses=_analyses)),
-               strategy_note=STRATEGY_NOTE, after_study=after_study)
+               strategy_note=STRATEGY_NOTE, after_study=after_study, training_status=training_status)

@@ -33,11 +33,11 @@ from analyses.lab.play import (bench, conformance, decks, play_setup, seat_frame
                                strategies, warmup)
 from analyses.lab.studies import (FolderOptions, LabStudy, check_folder_game, compare, compare_decks_folders,
                                   compare_folder, compared, comparison_summary, open_study, run_study, solo_folder,
-                                  study, summary_data, sweep_folder)
+                                  study, summary_data, sweep, sweep_folder)
 
 __all__ = [
     "LabInputError", "FolderOptions", "LabStudy",
     "simulate", "simulate_summary", "seat_frame", "play_setup", "conformance", "decks", "strategies", "warmup", "bench",
-    "compare", "compare_folder", "compare_decks_folders", "compared", "comparison_summary", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
+    "compare", "compare_folder", "compare_decks_folders", "compared", "comparison_summary", "sweep", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
     "check_folder_game", "tournament", "tournament_data", "exploit", "restrict", "train", "train_strong", "tune", "fix_seats",
 ]

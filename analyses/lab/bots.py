@@ -13,6 +13,7 @@ from analyses.lab.common import (LabInputError, check_players, claimed, check_st
                                  game_of, prepare, run_study_plan, writable_file, writable_folder)
 from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
+from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
 from analyses.games import DEFAULT_GAME, wing_of
 
@@ -47,11 +48,13 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
                     variant: str = "base", games: int = 2000, seed: int = 1, out: Path | None = None,
                     chunk_size: int = 50_000, aggregate_only: bool = False, backend: str = "local",
                     scheduler: str | None = None, workers: int | None = None, progress: bool | None = None,
-                    interrupts: bool = False, cards: Path | None = None) -> dict:
+                    interrupts: bool = False, cards: Path | None = None, distance: bool = True) -> dict:
     """Round robin of strategies, seats rotated on duplicate deals: standings, payoff matrix, flags (row dicts).
 
     ``strategies`` default to the game's own tournament field, else its built-in bots;
     ``out``: also a study folder (one configuration per seating), resumed when it exists.
+    ``distance``: on a changed game, also each bot's distance from search (``bot_notes``; their
+    training status either way, :mod:`analyses.lab.whatif`).
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.model import RunConfig
@@ -96,6 +99,7 @@ def tournament_data(game: str = DEFAULT_GAME, strategies: Sequence[str] | None =
         "seed": seed, "standings": result.standings.to_dicts(), "payoff": result.payoff.to_dicts(),
         "dominant": result.dominant, "cycles": [list(c) for c in result.cycles],
         **({"folder": str(out)} if out is not None else {}),
+        "bot_notes": bot_notes(the, [(setup, cards, [the.check_strategy(s, setup) for s in specs])], distance, seed),
     }
 
 
@@ -149,8 +153,11 @@ def table_folder(out: Path | None, the):
 def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: int | Sequence[int] | None = None,
              variants: Sequence[str] | None = None, restrictions: Sequence[str] | None = None, games: int = 500,
              seed: int = 1, chunk_size: int = 500, out: Path | None = None, progress: bool | None = None,
-             interrupts: bool = False) -> dict:
-    """Restricted play: how much a seat loses when its bot may never take one kind of action."""
+             interrupts: bool = False, distance: bool = True) -> dict:
+    """Restricted play: how much a seat loses when its bot may never take one kind of action.
+
+    ``distance``: on a changed game (any variant but the baseline), also the bot's distance from search
+    (``bot_notes``; its training status either way, :mod:`analyses.lab.whatif`)."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     the.need("restrictions", "restrict")
@@ -166,7 +173,9 @@ def restrict(game: str = DEFAULT_GAME, strategy: str | None = None, players: int
     with table_folder(out, the):
         data = run(strategy or the.default_strategy, counts, list(variants or ["base"]),
                    list(restrictions or []) or None, games, seed, chunk_size, out, game=the)
-    return {"game": the.name, "title": the.title, **data}
+    bot = strategy or the.default_strategy
+    configs = [(the.setup(p, v), None, [bot]) for p in counts for v in list(variants or ["base"])]
+    return {"game": the.name, "title": the.title, **data, "bot_notes": bot_notes(the, configs, distance, seed)}
 
 
 def generic_exploit(bot: str, counts: list[int], variants: list[str], games: int, playouts: list[int],
@@ -312,11 +321,13 @@ def tune(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, va
 def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = None, strategy: str | None = None,
               target: float = 5.0, trials: int = 600, games: int = 2000, verify: int = 10_000, candidates: int = 5,
               seed: int = 1, out: Path | None = None, progress: bool | None = None, interrupts: bool = False,
-              search: str | None = None) -> dict:
+              search: str | None = None, distance: bool = True) -> dict:
     """Search rules knobs for the smallest change that brings the seat spread under ``target`` (needs ``knobs``).
 
     ``search``: the knob families to search, comma-separated (the game's ``knobs.FAMILIES``, or ``all``);
-    None searches the game's default family.
+    None searches the game's default family. Every verified candidate is a changed game: ``bot_notes`` names
+    the bot's training status on each, and (``distance``) its distance from search there
+    (:mod:`analyses.lab.whatif`).
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     from analyses.study.model import RunConfig
@@ -364,4 +375,5 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
                 "tried": [{k: r[k] for k in ("variant", "spread", "length_ratio", "feasible", "change")} for r in tried],
                 "rows": frame.to_dicts()}
         knobs.save_fixes(folder, frame, {k: v for k, v in data.items() if k != "rows"})
-        return data
+    configs = [(the.setup(players, v), None, [name]) for v in [base, *picks]]
+    return {**data, "bot_notes": bot_notes(the, configs, distance, seed)}

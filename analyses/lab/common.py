@@ -242,8 +242,14 @@ def warm(game, backend: str, scheduler: str | None = None, say: Callable[[str], 
 
 
 def run_study_plan(game, plan, out: Path, backend: str = "local", scheduler: str | None = None,
-                   workers: int | None = None, command: str | None = None):
-    """Play a study plan into the folder ``out`` on the chosen backend (closed afterwards); resumes it."""
+                   workers: int | None = None, command: str | None = None,
+                   played: Callable[[float], None] | None = None):
+    """Play a study plan into the folder ``out`` on the chosen backend (closed afterwards); resumes it.
+
+    ``played``: called with the wall time of the play, from when the engine is ready (its compile and
+    loading not counted, as simulate's time)."""
+    import time
+
     from analyses.study.backends import make_backend
     from analyses.study.studyfile import run_plan
 
@@ -254,7 +260,11 @@ def run_study_plan(game, plan, out: Path, backend: str = "local", scheduler: str
         warm(game, backend, scheduler)
         engine = make_backend(backend, scheduler, workers)
         try:
-            return run_plan(plan, out, command=command or command_line(), backend=engine, progress=True)
+            t0 = time.perf_counter()
+            result = run_plan(plan, out, command=command or command_line(), backend=engine, progress=True)
+            if played is not None:
+                played(time.perf_counter() - t0)
+            return result
         finally:
             engine.close()
     finally:

@@ -10,6 +10,7 @@ from analyses.lab.common import (FolderOptions, LabInputError, check_players, ch
                                  prepare, rules_flags, run_study_plan, stderr_line, variant_text)
 from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
+from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
 from analyses.games import DEFAULT_GAME, wing_of
 
@@ -35,7 +36,8 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
                      swaps: Sequence[str] | None = None, chunk_size: int = 50_000, out: Path | None = None,
                      precision: float | None = None, max_games: int = 1_000_000, aggregate_only: bool = False,
                      backend: str = "local", scheduler: str | None = None, workers: int | None = None,
-                     progress: bool | None = None, interrupts: bool = False, options: FolderOptions | None = None) -> dict:
+                     progress: bool | None = None, interrupts: bool = False, options: FolderOptions | None = None,
+                     distance: bool = True) -> dict:
     """Play ``games`` games of one configuration on the fast engine; the per-seat summary (``dreamscape simulate``).
 
     Parameters
@@ -45,13 +47,17 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
     strategies : list of str, optional
         One strategy spec per seat, or one for all (default: the game's ``default_strategy``).
     out : Path, optional
-        A study folder to write (resumed when it exists); the returned dict is then ``{"folder": out}``
-        and the summary is the folder's (:func:`analyses.lab.open_study`).
+        A study folder to write (resumed when it exists); the returned summary is then read back from the
+        folder (the same layout, with ``folder``; the folder's own tables: :func:`analyses.lab.open_study`).
     precision, max_games, aggregate_only, backend, scheduler, workers
         Study-folder options (they need ``out``).
     options : FolderOptions, optional
         The study-folder option block as one object (the command line's); it replaces
         ``out``, ``backend``, ``scheduler``, ``workers``, ``seed``, ``chunk_size`` and ``progress``.
+    distance : bool
+        On a changed game (a knob, a rules variant, a swap, a deck file): also measure each bot's distance
+        from search (a few hundred more games; :mod:`analyses.lab.whatif`); its training status is named
+        either way, under ``bot_notes``.
 
     Returns
     -------
@@ -76,8 +82,11 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
         plan = StudyPlan([RunConfig(the.variant_name(setup), setup.players, seats)], games=games, precision=precision,
                          max_games=max_games, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only,
                          kind="simulate", **deal(the, cards))
-        run_study_plan(the, plan, Path(out), backend, scheduler, workers)
-        return {"folder": str(out)}
+        clock: list[float] = []
+        run_study_plan(the, plan, Path(out), backend, scheduler, workers, played=clock.append)
+        summary = folder_simulation(the, setup, Path(out), sum(clock))
+        return {**described(the, setup, summary), "folder": str(out),
+                "bot_notes": bot_notes(the, [(setup, cards, seats)], distance, seed)}
     if precision is not None or aggregate_only or backend != "local":
         raise ParameterError("precision, aggregate_only and backend write a study folder: give out=DIR",
                              "--precision, --aggregate-only and --backend write a study folder: add --out DIR")
@@ -91,7 +100,45 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
 
             shares = {c[0]: c[3] for c in the.columns.get("game", ()) if len(c) > 3}
             summary = simulate_game(the, setup, seats, games, seed, chunk_size, progress=step, shares=shares)
-    return described(the, setup, summary)
+    return {**described(the, setup, summary), "bot_notes": bot_notes(the, [(setup, cards, seats)], distance, seed)}
+
+
+def folder_simulation(the, setup, folder: Path, seconds: float) -> dict:
+    """``simulate --out``'s table from the study folder it wrote: the simulate layout (issue #40), every number
+    read back from the folder's per-chunk sums (a game's declared column ``mean_X``: ``sum_X`` / games; a
+    share of games: its per-game rows, absent from an aggregate-only folder), ``seconds`` the play's wall time."""
+    import math
+
+    import polars as pl
+
+    from analyses.stats.intervals import wilson
+    from analyses.study.folder import read_manifest, scan_games, seat_totals
+
+    rows = seat_totals(folder).sort("seat").to_dicts()
+    n = int(rows[0]["n"]) if rows else 0
+
+    def mean(row: dict, key: str) -> float:
+        name = key.removeprefix("mean_")
+        for column in (f"sum_{name}", f"sum_{name.removeprefix('game_')}"):
+            if column in row:
+                return row[column] / n if n else math.nan
+        return float(row[key]) if key in row else math.nan  # a count kept as it is (aborted games)
+
+    seats = []
+    for row in rows:
+        est = wilson(float(row["sum_win"]), n)
+        seats.append({"seat": int(row["seat"]), "strategy": row["strategy"], "win_rate": est.value,
+                      "win_ci": [est.low, est.high], **{c[0]: mean(row, c[0]) for c in the.columns.get("seat", ())}})
+    out = {"players": setup.players, "variant": the.variant_name(setup), "games": n, "seed": read_manifest(folder).seed,
+           "seats": seats, "seconds": round(seconds, 4), "games_per_s": round(n / seconds, 1) if seconds > 0 else None}
+    for c in the.columns.get("game", ()):
+        if len(c) > 3 and not read_manifest(folder).aggregate_only:
+            array, value = c[3]
+            first = scan_games(folder).filter(pl.col("seat") == 0).select(pl.col(array) == value).collect()
+            out[c[0]] = float(first.to_series().mean()) if first.height else math.nan
+        else:
+            out[c[0]] = mean(rows[0], c[0]) if rows and len(c) <= 3 else math.nan
+    return out
 
 
 class _SetupFields(dict):
@@ -129,7 +176,7 @@ def simulate(game: str = DEFAULT_GAME, players: int | None = None, games: int = 
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     summary = simulate_summary(game, players, games, seed, **options)
-    if "seats" not in summary:  # written to a study folder: its seat table
+    if summary.get("folder"):  # written to a study folder: its seat table
         from analyses.lab.studies import open_study
 
         return open_study(summary["folder"]).seats
@@ -140,13 +187,21 @@ def seat_frame(summary: dict) -> pl.DataFrame:
     """The seat rows of a summary dict, with its scalars as columns and the interval split in two.
 
     The summary's seats are indexes from 0 (``simulate --json``); the frame counts them from 1, as the
-    command line's table does (``seat`` 1 plays first).
+    command line's table does (``seat`` 1 plays first). On a changed game every row also has its bot's
+    ``training`` status (and ``training_detail``) and its ``distance_search``, ``distance`` (the one-seat
+    search gain), ``distance_low`` and ``distance_high``.
     """
     scalars = {k: v for k, v in summary.items() if k != "seats" and not isinstance(v, (list, dict))}
+    notes = {n["strategy"]: n for n in summary.get("bot_notes") or []}
     rows = []
     for seat in summary["seats"]:
         row = {k: v for k, v in seat.items() if not isinstance(v, (list, dict))}
         low, high = seat["win_ci"]
+        note = notes.get(seat["strategy"])
+        if note is not None:
+            row.update({"training": note["training"], "training_detail": note["training_detail"],
+                        "distance_search": note["search"], "distance": note["gain"], "distance_low": note["gain_low"],
+                        "distance_high": note["gain_high"]})
         rows.append({**scalars, **row, "seat": seat["seat"] + 1, "win_low": low, "win_high": high})
     return pl.DataFrame(rows)
 

@@ -39,8 +39,8 @@ def _plan(the, opts: FolderOptions, configs: list[RunConfig], cards, kind: str, 
                      **deal(the, cards))
 
 
-def _run(the, plan: StudyPlan, folder: Path, opts: FolderOptions) -> Path:
-    run_study_plan(the, plan, folder, opts.backend, opts.scheduler, opts.workers)
+def _run(the, plan: StudyPlan, folder: Path, opts: FolderOptions, played=None) -> Path:
+    run_study_plan(the, plan, folder, opts.backend, opts.scheduler, opts.workers, played=played)
     return folder
 
 
@@ -51,12 +51,13 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
                    players: Sequence[int] | None = None, strategies: Sequence[str] | None = None,
                    games: int | None = None, precision: float | None = None, max_games: int = 1_000_000,
                    aggregate_only: bool = False, cards: Path | None = None,
-                   options: FolderOptions | None = None, one_variant: bool = False, **folder) -> Path:
+                   options: FolderOptions | None = None, one_variant: bool = False, played=None, **folder) -> Path:
     """Play variants on the same deals (common random numbers) into a study folder; returns the folder.
 
     ``variants`` default to the rules variants the game declares for comparison;
     the baseline is ``baseline``, else the first. Needs the game's ``variants``.
     ``one_variant``: a single variant is enough (decks are what is compared, :func:`compare_decks_folders`).
+    ``played``: called with the play's wall time once the engine is ready (:func:`analyses.lab.common.run_study_plan`).
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
@@ -82,13 +83,13 @@ def compare_folder(game: str = DEFAULT_GAME, variants: Sequence[str] | None = No
     plan = _plan(the, opts, configs, cards, "compare", games, precision, max_games, aggregate_only,
                  {"baseline": names[0]})
     folder = opts.folder("compare", "+".join(map(str, counts)) + "p", "-vs-".join(names), seats[0])
-    return _run(the, plan, folder, opts)
+    return _run(the, plan, folder, opts, played)
 
 
 def compare_decks_folders(game: str = DEFAULT_GAME, decks: Sequence[Path] = (), variants: Sequence[str] | None = None,
                           players: Sequence[int] | None = None, strategies: Sequence[str] | None = None,
                           games: int | None = None, precision: float | None = None, max_games: int = 1_000_000,
-                          aggregate_only: bool = False, options: FolderOptions | None = None,
+                          aggregate_only: bool = False, options: FolderOptions | None = None, played=None,
                           **folder) -> list[Path]:
     """Play every deck file under the same variants, players, bots and seed, one study folder each (in order).
 
@@ -107,7 +108,8 @@ def compare_decks_folders(game: str = DEFAULT_GAME, decks: Sequence[Path] = (), 
     opts = _folder_options(options, **folder)
     root = opts.folder("compare", "decks", "-vs-".join(d.stem for d in decks))
     return [compare_folder(game, list(variants or ["base"]), None, players, strategies, games, precision, max_games,
-                           aggregate_only, d, replace(opts, out=root / f"{i}-{d.stem}"), one_variant=True)
+                           aggregate_only, d, replace(opts, out=root / f"{i}-{d.stem}"), one_variant=True,
+                           played=played)
             for i, d in enumerate(decks, start=1)]
 
 
@@ -115,23 +117,36 @@ def compared(game: str = DEFAULT_GAME, cards: Sequence[Path] = (), variants: Seq
              baseline: str | None = None, players: Sequence[int] | None = None,
              strategies: Sequence[str] | None = None, games: int | None = None, precision: float | None = None,
              max_games: int = 1_000_000, aggregate_only: bool = False, options: FolderOptions | None = None,
-             **folder) -> dict:
+             distance: bool = True, **folder) -> dict:
     """``dreamscape compare``: play the comparison and return its :func:`comparison_summary`.
 
     Two or more card files: the decks against the first on the same deals
     (:func:`compare_decks_folders`); else the variants against the baseline,
-    with that one card file (or the game's own) (:func:`compare_folder`).
+    with that one card file (or the game's own) (:func:`compare_folder`). ``seconds`` is the wall time
+    of the play once the engine is ready (as simulate's). ``distance``: on every changed side also the
+    bots' distance from search (``bot_notes``, :mod:`analyses.lab.whatif`; their training status either way).
     """
     opts = _folder_options(options, **folder)
+    clock: list[float] = []
     if len(cards) > 1:
         if baseline is not None:
             raise parameter_error("baseline", "names a variant; comparing decks, the first deck is the baseline")
         folders = compare_decks_folders(game, cards, variants, players, strategies, games, precision, max_games,
-                                        aggregate_only, opts)
-        return comparison_summary(folders, cards)
-    one = cards[0] if cards else None
-    return comparison_summary([compare_folder(game, variants, baseline, players, strategies, games, precision,
-                                              max_games, aggregate_only, one, opts)], [one])
+                                        aggregate_only, opts, played=clock.append)
+        summary, sides = comparison_summary(folders, cards), list(zip(folders, cards))
+    else:
+        one = cards[0] if cards else None
+        folder = compare_folder(game, variants, baseline, players, strategies, games, precision, max_games,
+                                aggregate_only, one, opts, played=clock.append)
+        summary, sides = comparison_summary([folder], [one]), [(folder, one)]
+    from analyses.lab.whatif import bot_notes
+    from analyses.study.folder import finished_configs
+
+    the = game_of(summary["game"])
+    configs = [(the.setup(c.players, c.variant, card), card, c.strategies) for f, card in sides
+               for c in finished_configs(f)]
+    return {**summary, "seconds": sum(clock) if clock else summary["seconds"],
+            "bot_notes": bot_notes(the, configs, distance, opts.seed)}
 
 
 def comparison_summary(folders: Sequence[Path], cards: Sequence[Path | None] = (None,),
@@ -202,6 +217,25 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
                  {"swaps": swaps, "options": rules})
     folder = opts.folder("sweep", swaps, rules, "+".join(map(str, counts)) + "p", "+".join(bots))
     return _run(the, plan, folder, opts)
+
+
+def sweep(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence[int] | None = None, rules: str = "all",
+          strategies: Sequence[str] | None = None, games: int | None = None, precision: float | None = None,
+          max_games: int = 200_000, aggregate_only: bool = True, cards: Path | None = None,
+          options: FolderOptions | None = None, distance: bool = True, **folder) -> dict:
+    """``dreamscape sweep``: :func:`sweep_folder`, and the notes of the changed configurations its table shows
+    (``bot_notes``: training status and, with ``distance``, distance from search; :mod:`analyses.lab.whatif`)."""
+    from analyses.lab.whatif import sweep_notes
+
+    where = sweep_folder(game, swaps, players, rules, strategies, games, precision, max_games, aggregate_only, cards,
+                         options, **folder)
+    opts = _folder_options(options, **folder)
+    rows = summary_data(where).get("sweep") or []
+    return {"folder": str(where), "bot_notes": sweep_notes(game_of(game), where, rows, cards, SWEEP_ROWS, distance,
+                                                           opts.seed)}
+
+
+SWEEP_ROWS = 10  # rows per player count a sweep's table shows (reports.tables.MAX_ROWS): the ones given notes
 
 
 def solo_folder(game: str = DEFAULT_GAME, strategies: Sequence[str] | None = None,

@@ -71,15 +71,29 @@ def report_of(folder, game: str | None = None, pdf=None, png_dir=None):
     """``dreamscape report``: check the folder (and its game), where the files go, then build its report.
 
     A damaged or missing chunk, another game than ``game``, or an unwritable
-    ``pdf``/``png_dir`` is one line before any chart is drawn.
+    ``pdf``/``png_dir`` is one line before any chart is drawn. The folder, and any other study folder the
+    PDF or the PNGs go into, is held (its lock) while the report is written; a ``--pdf``/``--png-dir`` in a
+    study folder of another game or kind of run is refused, nothing written (issue #40).
     """
     from analyses.lab import check_folder_game
     from analyses.lab.common import writable_file, writable_folder
-    from analyses.study.folder import check_study
+    from analyses.study.folder import MANIFEST, check_study, claim_folder, folder_kind, read_manifest
 
     folder = Path(folder)
     check_study(folder)
     check_folder_game(folder, game)
     writable_file(pdf if pdf is not None else folder / "report.pdf", "--pdf")
     writable_folder(png_dir if png_dir is not None else folder / "charts", "--png-dir")
-    return build_any_report(folder, pdf=pdf, png_dir=png_dir)
+    held_game, kind = folder_game(folder), folder_kind(read_manifest(folder).meta)
+    # a study folder among the targets: the report's own, or one the PDF or the PNGs are written into
+    places = [Path(pdf).parent] if pdf is not None else []
+    places += [Path(png_dir), Path(png_dir).parent] if png_dir is not None else []  # charts/ inside a study folder too
+    targets = [folder] + [t for t in places if (t / MANIFEST).is_file()]
+    releases = []
+    try:
+        for target in dict.fromkeys(Path(t).resolve() for t in targets):
+            releases.append(claim_folder(target, held_game, kind))
+        return build_any_report(folder, pdf=pdf, png_dir=png_dir)
+    finally:
+        for release in reversed(releases):
+            release()

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,6 +45,22 @@ ENGINES = ("reference", "fast")
 
 class GameError(ValueError):
     """Bad input to a game (unknown game, strategy, variant or card file): a one-line message."""
+
+
+TRAINING_KINDS = ("fitted", "rule-aware", "out-of-distribution")
+
+
+class TrainingStatus(NamedTuple):
+    """What a bot's play on a setup was adapted to (a game wing's ``training_status`` hook, issue #41).
+
+    ``kind``: ``fitted`` (its numbers were fitted to exactly this rule set and deck), ``rule-aware``
+    (nothing fitted to one rule set: it reads the rules as set, e.g. a search over playouts of the game
+    as played) or ``out-of-distribution`` (fitted elsewhere: the shipped rules, another variant);
+    ``detail``: one short clause saying why, for people.
+    """
+
+    kind: str
+    detail: str
 
 
 # Every optional capability a game may declare, with the words a missing one is named by.

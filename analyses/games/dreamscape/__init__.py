@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from analyses.games import LabWing, extension_loaders
-from analyses.games.dreamscape import commands
+from analyses.games.dreamscape import adaptation, commands
 from simcore.games.dreamscape import GAME as ENGINE_GAME
 
 
@@ -122,4 +122,6 @@ WING = LabWing(
     train=commands.train,
     train_strong=commands.train_strong,
     tune=commands.tune,
+    training_status=adaptation.training_status,
+    distance_search=adaptation.distance_search,
 )
