@@ -75,11 +75,15 @@ class GameWing(Protocol):
     train: Callable[..., dict] | None
     train_strong: Callable[..., dict] | None
     tune: Callable[..., dict] | None
+    charts: Callable[[], Any] | None
+    report_tables: Callable[..., Any] | None
+    figures: Callable[..., dict] | None
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
 HOOKS = ("load_study_file", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
-         "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune")
+         "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "charts", "report_tables",
+         "figures")
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,16 @@ class LabWing:
         ``dreamscape strategies``' table, ``dreamscape tournament``'s default field.
     exploit(...), restrict(...), train(...), train_strong(...), tune(...)
         The game's own ``exploit``, ``restrict``, ``train``, ``train-strong`` and ``tune``.
+    charts() -> module
+        The game's chart functions (each takes a frame or the folder's tables and returns a matplotlib
+        Figure or None): :func:`analyses.lab.plot.charts`, and ``analyses.lab.plot.<name>`` for the
+        default game's (the names in the module's ``__all__``). None: the game has no charts of its own.
+    report_tables(folder) -> tables
+        Every table a study folder's report is drawn from, seats counted from 1 and rates as fractions
+        (``lab.open_study(folder).tables``, :func:`analyses.lab.frames.study_tables`).
+    figures(tables) -> {name: Figure}
+        Every chart of the report drawn from those tables, by name in report order
+        (:func:`analyses.lab.plot.study_figures`).
     """
 
     game: Game
@@ -137,6 +151,9 @@ class LabWing:
     train: Callable[..., dict] | None = None
     train_strong: Callable[..., dict] | None = None
     tune: Callable[..., dict] | None = None
+    charts: Callable[[], Any] | None = None
+    report_tables: Callable[..., Any] | None = None
+    figures: Callable[..., dict] | None = None
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name

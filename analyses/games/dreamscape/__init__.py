@@ -71,6 +71,23 @@ def summary_data(folder):
     return full_summary(folder)
 
 
+def charts():
+    """The game's charts of the Python API (matplotlib is loaded only when a chart is asked for)."""
+    from analyses.games.dreamscape import plot
+
+    return plot
+
+
+def report_tables(folder):
+    """Every table of a study folder's report, seats counted from 1 (:func:`analyses.games.dreamscape.frames.collect`)."""
+    return charts().tables(folder)
+
+
+def figures(tables) -> dict:
+    """Every chart of the report from :func:`report_tables`, by name in report order."""
+    return charts().figures(tables)
+
+
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
     study=_study, analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
     solo_bands=_solo_bands))
@@ -95,4 +112,7 @@ WING = LabWing(
     train=commands.train,
     train_strong=commands.train_strong,
     tune=commands.tune,
+    charts=charts,
+    report_tables=report_tables,
+    figures=figures,
 )
