@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reports.numbers import rate_with_interval
 
-# polars and analyses.study.summary are imported in the functions that read a study
+# polars and the study summaries are imported in the functions that read a study
 # folder: `dreamscape simulate`, `decks` and `strategies` print their tables
 # without loading them (about a second of start-up).
 
@@ -161,8 +161,8 @@ def _rate(r: dict, value: str, low: str, high: str) -> str:
 
 
 def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
-    """The summary for a terminal."""
-    from analyses.study.summary import summary_data
+    """The summary for a terminal (``data``: the folder's summary, else read through its game's wing)."""
+    from analyses.lab.studies import summary_data
 
     d = data or summary_data(folder)
     lines = []

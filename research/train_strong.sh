@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Trains the six shipped values of the strong bot, simcore/games/dreamscape/bots/data/strong/ (run from the
+# Trains the shipped values of the strong bot, simcore/games/dreamscape/bots/data/strong/ (run from the
 # repository root, in the venv of `python3 dev.py setup`): one `dreamscape train --strategy strong` per player
-# count and rules option. Each takes about 5 minutes on 2 cores (120,000 games, then 100 trees).
+# count and rules option. Base and Sleep Token: 120,000 games, then 100 trees, about 5 minutes each on a quiet
+# 2-core machine. The shifting-token options (issue #41, so that strong never plays another configuration's
+# value): 40,000 games each, the same fit (docs/research/2026-11-27-bots-for-changed-games.md); so far only
+# 3p-shifting-tokens is shipped, the others play the declared stand-in (bots/strong.py STAND_IN).
 set -e
 for v in base sleep-token; do for p in 3 2 4; do
   dreamscape train --strategy strong --players $p --variant $v --games 120000 --trees 100 --leaves 63 --seed 1 \
+    --out simcore/games/dreamscape/bots/data/strong/${p}p-$v.npz --no-progress
+done; done
+for v in shifting-tokens sleep-token+shifting-tokens; do for p in 3 2 4; do
+  dreamscape train --strategy strong --players $p --variant $v --games 40000 --trees 100 --leaves 63 --seed 1 \
     --out simcore/games/dreamscape/bots/data/strong/${p}p-$v.npz --no-progress
 done; done
 echo ALL DONE

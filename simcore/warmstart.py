@@ -69,7 +69,9 @@ REPLY_TIMEOUT = 5.0
 OFF_VALUES = {"0", "off", "no", "false"}
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 SOURCE_FOLDERS = ("simcore", "strategies", "analyses", "reports")
-SOURCE_SUFFIXES = (".py", ".toml", ".json")
+# Bots' shipped values (.npz) are loaded at registration: a value file added or retrained after a spare
+# started must start another spare, or the spare would play the old value.
+SOURCE_SUFFIXES = (".py", ".toml", ".json", ".npz")
 IMPORT_TIME_ENV = ("NUMBA_", "PYTHON", "OMP_", "DREAMSCAPE_", "LANG", "LC_")
 NOT_IN_KEY = {"DREAMSCAPE_SERVER", "DREAMSCAPE_SERVER_IDLE", "DREAMSCAPE_SERVER_DIR"}
 GO = b"g"

@@ -21,7 +21,8 @@ from analyses.study.model import RunConfig, StudyError
 from analyses.stats.skill import skill_vs_luck
 from analyses.games.dreamscape.solo import solo_bands
 from analyses.games.dreamscape.strength import pair_strength, type_strength
-from analyses.study.folder import Study, scan_games, study_kinds
+from analyses.games.dreamscape.summary import study_kinds
+from analyses.study.folder import Study, scan_games
 from analyses.games.dreamscape.sweep import swap_sweep
 from analyses.tools.tournament import run_tournament, tournament_from_study
 from fake_chunks import CARD_LABELS, fake_chunk, fake_result
@@ -263,7 +264,7 @@ def test_skill_vs_luck_counts_the_stronger_bot_where_it_met_the_weaker(folders, 
 
 
 def test_a_study_tournament_equals_the_in_memory_tournament(tmp_path):
-    from analyses.study.studyfile import configs_for
+    from analyses.games.dreamscape.studyfile import configs_for
 
     names = ["greedy", "chain", "linear"]
     configs = configs_for(["base"], [3], tournament=names)

@@ -63,7 +63,11 @@ def test_a_deck_file_is_found_next_to_the_study_file(tmp_path):
     (tmp_path / "deck.toml").write_text(resources.files("simcore.games.dreamscape").joinpath("data/default_deck.toml").read_text())
     (tmp_path / "s.toml").write_text('deck = "deck.toml"\ngames = 10\nplayers = 3\n')
     plan = load_study_file(tmp_path / "s.toml")
-    assert plan.deck_spec.base == default_spec().base and plan.deck_spec.source.endswith("deck.toml")
+    from analyses.games.dreamscape.study import deck_of_record
+
+    deck = plan.game.deck_record  # the deck travels in the plan's deal, as its manifest record
+    assert plan.game.game == "dreamscape" and deck["source"].endswith("deck.toml")
+    assert deck_of_record(deck).base == default_spec().base
 
 
 @pytest.mark.parametrize(
@@ -125,3 +129,41 @@ def test_a_malformed_study_file_is_one_clear_error(tmp_path, text, words):
 def test_a_missing_study_file_is_one_clear_error(tmp_path):
     with pytest.raises(StudyError, match="cannot read study file"):
         load_study_file(tmp_path / "nothing.toml")
+
+
+def test_one_reader_reads_every_game_and_leaves_the_rest_to_the_games_rules(tmp_path):
+    """The reader's own keys are every game's (a Project Dreamscape file may name its game); a game's own keys
+    are its rules': Project Dreamscape's deck and recheck are unknown to another game, another game's cards and
+    solver unknown to Project Dreamscape, each refused in one line naming the file, the key and the known keys."""
+    plain = 'games = 10\nplayers = 3\nstrategy = "greedy"\n'
+    (tmp_path / "a.toml").write_text(plain)
+    (tmp_path / "b.toml").write_text('game = "dreamscape"\n' + plain)
+    a, b = load_study_file(tmp_path / "a.toml"), load_study_file(tmp_path / "b.toml")
+    assert a.game == b.game and a.game.game == "dreamscape" and a.fingerprint() == b.fingerprint()
+    (tmp_path / "c.toml").write_text('game = "dreamscape"\ncards = "x.toml"\n' + plain)
+    with pytest.raises(StudyError, match=r"c\.toml: unknown key\(s\) cards \(known: .*deck.*recheck"):
+        load_study_file(tmp_path / "c.toml")
+    (tmp_path / "d.toml").write_text('game = "pleasant-dreams"\ndeck = "x.toml"\n[[configs]]\nplayers = 2\n')
+    with pytest.raises(StudyError, match=r"d\.toml: unknown key\(s\) deck \(known: .*cards.*solver"):
+        load_study_file(tmp_path / "d.toml")
+    (tmp_path / "e.toml").write_text('game = "pleasant-dreams"\nplayers = 2\n')  # a group at the top: Dreamscape's rule only
+    with pytest.raises(StudyError, match=r"e\.toml: unknown key\(s\) players"):
+        load_study_file(tmp_path / "e.toml")
+    (tmp_path / "f.toml").write_text('game = "pleasant-dreams"\n[[configs]]\nplayers = 2\nrotate = ["a", "b"]\n')
+    with pytest.raises(StudyError, match=r"f\.toml: \[\[configs\]\] #1: unknown key\(s\) rotate \(known: actions, games, label"):
+        load_study_file(tmp_path / "f.toml")
+
+
+def test_a_recheck_is_a_later_stage_of_the_plan(tmp_path):
+    """[[recheck]] tables become the plan's stages, in order, each in the fingerprint; with precision, refused."""
+    body = 'games = 100\nswaps = "single"\nplayers = 2\nstrategy = "greedy"\n'
+    (tmp_path / "s.toml").write_text(body + '[[recheck]]\nstrategy = "random"\ngames = 50\nplayers = 2\n')
+    plan = load_study_file(tmp_path / "s.toml")
+    assert [(s.label, s.strategy, s.games, s.players) for s in plan.stages] == [("recheck 1", "random", 50, (2,))]
+    assert "random on every seat, 50 games per deck" in plan.stages[0].plan_line()
+    (tmp_path / "t.toml").write_text(body)
+    assert load_study_file(tmp_path / "t.toml").fingerprint() != plan.fingerprint()
+    (tmp_path / "u.toml").write_text(body.replace("games = 100", "precision = 0.1")
+                                     + '[[recheck]]\nstrategy = "random"\ngames = 50\n')
+    with pytest.raises(StudyError, match=r"u\.toml: \[\[recheck\]\] needs a fixed game count"):
+        load_study_file(tmp_path / "u.toml")

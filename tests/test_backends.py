@@ -122,7 +122,7 @@ def test_a_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_back
 
 
 def test_workers_load_the_engine_from_the_disk_cache_once(dask_backend):
-    from analyses.study.backends import engine_cache_stats
+    from analyses.games.dreamscape.shipping import engine_cache_stats
 
     dask_backend.warm_up()
     # The study above played several chunks per worker: each worker process
@@ -246,7 +246,7 @@ def test_a_worker_killed_mid_study_loses_nothing_and_counts_nothing_twice(tmp_pa
 
 def test_another_games_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_backend):
     # The backends take --game: a Pleasant Dreams chunk is played by the worker's own copy of that game.
-    from analyses.study.gameplan import load_any_study_file
+    from analyses.study.studyfile import load_study_file
     from analyses.games.pleasant_dreams import pd_summary
 
     plan_file = tmp_path / "pd.toml"
@@ -256,8 +256,8 @@ def test_another_games_study_on_a_local_cluster_equals_the_local_backend(tmp_pat
                          encoding="utf-8")
     from analyses.study.studyfile import run_plan
 
-    run_plan(load_any_study_file(plan_file), tmp_path / "local", progress=False)
-    run_plan(load_any_study_file(plan_file), tmp_path / "dask", backend=dask_backend, progress=False)
+    run_plan(load_study_file(plan_file), tmp_path / "local", progress=False)
+    run_plan(load_study_file(plan_file), tmp_path / "dask", backend=dask_backend, progress=False)
     local, dask = pd_summary(tmp_path / "local"), pd_summary(tmp_path / "dask")
     assert dask["first_player"] == local["first_player"] and dask["solo_challenge"] == local["solo_challenge"]
     assert sum(r["games"] for r in dask["first_player"]) == 600  # both 2-player variants, every game once

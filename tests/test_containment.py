@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from analyses.study.warmup import STRATEGY_NOTICE, is_compile_line
+from analyses.games.dreamscape.warmup import STRATEGY_NOTICE
+from analyses.study.warmup import is_compile_line
 
 NOTICE_HEAD, NOTICE_TAIL = STRATEGY_NOTICE.split("{}")
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +49,7 @@ def bot(tmp_path: Path, name: str, body: str) -> str:
 
 
 def is_compile_notice(line: str) -> bool:
-    """The documented notice before numba compiles (analyses.study.warmup), printed ahead of any outcome."""
+    """The documented notice before numba compiles (analyses.games.dreamscape.warmup), printed ahead of any outcome."""
     return is_compile_line(line) or (line.startswith(NOTICE_HEAD) and line.endswith(NOTICE_TAIL))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyses.study.gameplan import load_any_study_file
+from analyses.study.studyfile import load_study_file
 from analyses.games import get_game
 
 CZ = get_game("counting-zzzzs")
@@ -25,8 +25,8 @@ def four_wake_ups(tmp_path: Path) -> Path:
 
 
 def test_a_deck_with_four_wake_ups_leaves_out_remove_6_with_one_line_each(tmp_path):
-    shipped = load_any_study_file(CZ.study_plans["quick"])
-    mine = load_any_study_file(CZ.study_plans["quick"], cards=four_wake_ups(tmp_path))
+    shipped = load_study_file(CZ.study_plans["quick"])
+    mine = load_study_file(CZ.study_plans["quick"], cards=four_wake_ups(tmp_path))
     removed_6 = [c for c in shipped.configs if c.variant == "remove=6"]
     assert len(removed_6) == 3  # 2, 3 and 4 players
     assert [c.id for c in mine.configs] == [c.id for c in shipped.configs if c.variant != "remove=6"]

@@ -14,7 +14,7 @@ from analyses.stats.intervals import wilson
 from simcore.games.counting_zzzzs import QUICK_STUDY_PLAN, STUDY_PLAN
 from simcore.games.counting_zzzzs.common import empty_results
 from simcore.games.counting_zzzzs.config import parse_setup
-from analyses.study.gameplan import load_any_study_file
+from analyses.study.studyfile import load_study_file
 
 
 T_975_3DF = 3.182446  # the 97.5% quantile of Student's t with 3 degrees of freedom (any t table)
@@ -35,7 +35,7 @@ def made_up(players: int, winners: list[int], turns: list[int], end: list[int], 
 
 def test_plans_hold_every_question():
     for path in (STUDY_PLAN, QUICK_STUDY_PLAN):
-        plan = load_any_study_file(path)
+        plan = load_study_file(path)
         assert plan.game.game == "counting-zzzzs"
         keys = {(c.players, c.variant, tuple(c.strategies)) for c in plan.configs}
         for p in (2, 3, 4):

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import time
 
+from analyses.games.dreamscape.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, run_bench
 from analyses.tools import bench
-from analyses.tools.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, bench_lines, run_bench, speedups
+from analyses.tools.bench import bench_lines, speedups
 from simcore.games.dreamscape.fast import get_record
 from simcore import warmstart
 from simcore.games.dreamscape.fast.strategies import MODE_CALL, greedy_strategy

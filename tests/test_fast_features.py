@@ -55,6 +55,7 @@ from simcore.games.dreamscape.fast.layout import (
     H_DECK_PTR,
     H_DS_CARD,
     H_DS_DOWN,
+    H_POS_BY_COST,
     H_SEATS,
     H_Z_PENALTY,
     K_BUY,
@@ -296,6 +297,32 @@ def test_buy_card_and_outlook_features():
     assert (down[F_NEXT_REACH], down[F_BUYS_LEFT], down[F_OWN_NEXT_GAIN]) == (2, 0, 0)
     # stop: the Dreamscape stays; seat 1 reaches LD/RD at cost 1
     assert (stop[F_NEXT_REACH], stop[F_BUYS_LEFT], stop[F_OWN_NEXT_GAIN]) == (2, 0, 0)
+
+
+def _with_costs(st, costs):
+    """The position with the costs knob's market costs (R2.3); equal costs keep the position order (rules.KNOBS)."""
+    for p, c in enumerate(costs):
+        st[H_COSTS + p] = c
+    for k, p in enumerate(sorted(range(5), key=lambda p: (costs[p], p))):
+        st[H_POS_BY_COST + k] = p
+    return st
+
+
+def test_next_reach_reads_the_market_costs_not_the_printed_ones():
+    """F_NEXT_REACH under the costs knob (R2.3, R7.1): the k-th card left slides to the k-th cheapest position.
+
+    Seat 1 (the next seat) has budget 2 next turn (1 Z card + the take, R7.3, R4.1). Worked by hand:
+    * costs 1,1,1,1,1: after seat 0 buys LD/RD, all four cards left cost 1, so NT/PS is in reach too:
+      its NT run 2 -> 3 is +2 (printed costs: NT/PS would cost 4, reach 0, as in the test above);
+    * costs 3,4,5,6,7: nothing costs 2 or less, so "stop" leaves seat 1 no reach at all (printed: LD/RD, +2).
+    """
+    (lr,) = _features(_with_costs(_position(), (1, 1, 1, 1, 1)), K_BUY, [[BUY_POSITION, 1]])
+    assert lr[F_NEXT_REACH] == 2
+    (stop,) = _features(_with_costs(_position(), (3, 4, 5, 6, 7)), K_BUY, [[BUY_STOP, 0]])
+    assert stop[F_NEXT_REACH] == 0
+    # the printed costs written through the same helper: the hand-worked values of the test above
+    lr, stop = _features(_with_costs(_position(), (1, 2, 3, 4, 5)), K_BUY, [[BUY_POSITION, 1], [BUY_STOP, 0]])
+    assert (lr[F_NEXT_REACH], stop[F_NEXT_REACH]) == (0, 2)
 
 
 def test_own_next_gain_counts_face_down_cards_and_other_reserved_cards():

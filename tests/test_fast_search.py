@@ -206,7 +206,9 @@ def test_the_late_game_search_does_not_read_the_hidden_order():
     name = load_strategy("search:expert@4:late")
     a, b = deck_arrays(deck_from_swap_texts([]))
     seen = differing = 0
-    for players, opt in ((2, Options()), (3, Options()), (4, Options(False, True))):
+    # a changed game too: the features read its market costs and chain table from the state (issue #41)
+    for players, opt in ((2, Options()), (3, Options()), (4, Options(False, True)),
+                         (3, Options(costs=(2, 3, 4, 5, 6), chain=(3, 6, 9)))):
         for game in range(3):
             for turns in range(players * 2, players * 12):
                 experts = strategy_args(["expert"] * players, players, opt)

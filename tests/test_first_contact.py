@@ -292,7 +292,7 @@ def test_the_main_study_needs_the_loops_the_warmup_compiles():
     # them, and each of them is used (a search seat needs the search loop, the others the plain one).
     import tomllib
 
-    from analyses.study.warmup import MAIN_LOOPS
+    from analyses.games.dreamscape.warmup import MAIN_LOOPS
     from simcore.games.dreamscape import STUDY_PLANS
     from simcore.games.dreamscape.bots.api import load_strategy
     from simcore.games.dreamscape.fast.batch import chunk_loop
@@ -310,7 +310,7 @@ def test_the_main_study_needs_the_loops_the_warmup_compiles():
 
 
 def test_engine_cache_state_is_read_without_compiling():
-    from analyses.study.warmup import engine_compiled, warm_run
+    from analyses.games.dreamscape.warmup import engine_compiled, warm_run
     from simcore.games.dreamscape.fast import SimConfig
 
     warm_run(SimConfig(players=2), ["greedy"])
@@ -337,7 +337,7 @@ def test_study_json_says_what_it_wrote(tmp_path):
 
 
 def test_warmup_json_says_how_long_and_whether_it_was_compiled():
-    from analyses.study.warmup import engine_compiled, warm_run
+    from analyses.games.dreamscape.warmup import engine_compiled, warm_run
     from simcore.games.dreamscape.fast import SimConfig
 
     warm_run(SimConfig(players=2), ["greedy"])
@@ -352,7 +352,7 @@ def test_warmup_json_says_how_long_and_whether_it_was_compiled():
 def test_workers_of_a_running_scheduler_are_announced_before_they_load_the_engine(capsys):
     # Their numba cache is their own: a cold one compiles silently for minutes unless the run says so first.
     from analyses.lab.common import forget_notices, warm
-    from analyses.study.warmup import WORKER_NOTICE
+    from analyses.games.dreamscape.warmup import WORKER_NOTICE
     from analyses.games import get_game
 
     forget_notices()  # said at most once per process: a test before may have said it

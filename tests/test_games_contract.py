@@ -252,3 +252,19 @@ def test_a_protocol_breaking_wing_is_refused():
         register(object())
     with pytest.raises(GameError, match="hook tune of .* is neither callable nor None"):
         register(LabWing(get_game("counting-zzzzs"), tune="not a function"))
+
+
+def test_a_wings_typed_study_hooks_keep_their_protocols(game):
+    """A wing's study chunks, study-file rules and strategy shipping are objects of their written protocols; a
+    game that records a deck in the manifest can read its record back (both deck hooks, or neither)."""
+    from analyses.games import StrategyShipping, StudyChunks, StudyFileRules
+
+    wing = get_wing(game.name)
+    for hook, protocol in (("study_chunks", StudyChunks), ("study_file", StudyFileRules),
+                           ("strategy_shipping", StrategyShipping)):
+        loader = getattr(wing, hook)
+        assert loader is None or isinstance(loader(), protocol), hook
+    assert (wing.deck_record is None) == (wing.deck_of_record is None)
+    if wing.deck_record is not None:
+        cards = game.load_cards(None)  # the game's own cards, through its record and back
+        assert wing.deck_of_record(wing.deck_record(cards)) == cards

@@ -349,7 +349,7 @@ def test_study_writes_the_chosen_cards_answer(tmp_path, monkeypatch):
     # N = 0..2 (here capped at 2), its rows equal best_hand run directly with the same budgets, and the
     # findings give both readings.
     import analyses.games.pleasant_dreams as A
-    from analyses.study.gameplan import load_any_study_file
+    from analyses.study.studyfile import load_study_file
     from analyses.study.studyfile import run_plan
     from reports.games.pleasant_dreams import make_findings
     from simcore.games.pleasant_dreams.challenge import best_hand
@@ -357,7 +357,7 @@ def test_study_writes_the_chosen_cards_answer(tmp_path, monkeypatch):
     plan.write_text('game = "pleasant-dreams"\nname = "t"\nseed = 6\ngames = 80\nchunk_size = 80\n'
                     '[[configs]]\nplayers = 1\nvariants = ["start=4+actions=0", "start=4+actions=2"]\n'
                     'strategy = "threshold"\n', encoding="utf-8")
-    run_plan(load_any_study_file(plan), tmp_path / "study", progress=False)
+    run_plan(load_study_file(plan), tmp_path / "study", progress=False)
     monkeypatch.setattr(A, "CHOICE_MAX_CARDS", 2)
     rows = A.write_solo_choice(tmp_path / "study", 6)
     assert [(r["actions"], r["reading"], r["games"]) for r in rows] == [(0, "chosen cards", 80), (1, "chosen cards", 80),

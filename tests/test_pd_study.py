@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from analyses.study.gameplan import load_any_study_file, load_game_study_file, restricted_seatings
+from analyses.study.studyfile import load_study_file, restricted_seatings
 from analyses.study.model import StudyError
 from analyses.games.pleasant_dreams import pd_summary
 from analyses.study.folder import load_manifest, seat_totals
@@ -56,7 +56,7 @@ def write_plan(tmp_path, games=GAMES, chunk=25, name="plan.toml"):
 
 
 def run_study(tmp_path, folder="study", **kw):
-    plan = load_any_study_file(write_plan(tmp_path, **kw))
+    plan = load_study_file(write_plan(tmp_path, **kw))
     run_plan(plan, tmp_path / folder, progress=False)
     return tmp_path / folder
 
@@ -81,7 +81,7 @@ def test_restricted_seatings_put_the_restriction_on_each_seat_in_turn():
 
 
 def test_plan_reads_configurations_and_game(tmp_path):
-    plan = load_any_study_file(write_plan(tmp_path))
+    plan = load_study_file(write_plan(tmp_path))
     assert plan.game.game == "pleasant-dreams" and plan.game.cards is None
     assert [(c.variant, c.players, c.strategies) for c in plan.configs] == [
         ("base", 2, ("threshold", "threshold")), ("lucid", 2, ("threshold", "threshold")),
@@ -145,7 +145,7 @@ def test_chunk_size_and_resume_do_not_change_the_numbers(tmp_path):
     small = pd_summary(run_study(tmp_path, "a", chunk=7))
     big = pd_summary(run_study(tmp_path, "b", chunk=1000))
     half = tmp_path / "c"
-    run_plan(load_game_study_file(write_plan(tmp_path, games=GAMES // 2, chunk=7, name="half.toml")), half,
+    run_plan(load_study_file(write_plan(tmp_path, games=GAMES // 2, chunk=7, name="half.toml")), half,
              progress=False)
     resumed = pd_summary(run_study(tmp_path, "c", chunk=7))
     for other in (big, resumed):
@@ -158,12 +158,10 @@ def test_a_study_of_another_game_or_cards_is_not_resumed(tmp_path):
     cards = tmp_path / "cards.toml"
     shipped = (get_game("pleasant-dreams").load_cards(None).source)
     cards.write_text(open(shipped, encoding="utf-8").read(), encoding="utf-8")
-    plan = load_game_study_file(write_plan(tmp_path, games=10), cards=cards)
+    plan = load_study_file(write_plan(tmp_path, games=10), cards=cards)
     with pytest.raises(StudyError, match="other cards"):
         run_plan(plan, folder, progress=False)
-    from analyses.study.studyfile import load_study_file
-
-    dreamscape = load_study_file(write_dreamscape_plan(tmp_path))
+    dreamscape = load_study_file(write_dreamscape_plan(tmp_path))  # the one reader reads any game's file
     with pytest.raises(StudyError, match="game pleasant-dreams"):
         run_plan(dreamscape, folder, progress=False)
 
@@ -185,14 +183,14 @@ def test_bad_study_files_are_one_line_errors(tmp_path):
     ]:
         bad.write_text(text, encoding="utf-8")
         with pytest.raises(StudyError) as info:
-            load_any_study_file(bad)
+            load_study_file(bad)
         assert "\n" not in str(info.value) and words in str(info.value), str(info.value)
 
 
 def test_shipped_plans_load():
 
     for path in (get_game("pleasant-dreams").study_plans["main"], get_game("pleasant-dreams").study_plans["quick"]):
-        plan = load_any_study_file(path)
+        plan = load_study_file(path)
         assert plan.game.game == "pleasant-dreams" and plan.meta["solver"]["strategies"]
         assert json.loads(json.dumps(plan.meta))  # the manifest keeps it as JSON
 

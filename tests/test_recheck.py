@@ -126,7 +126,7 @@ def test_a_recheck_of_some_player_counts_plays_only_their_decks(folder):
                                                          Recheck("3p", "random", 120, (3,))])]
     assert [c.id for c in two] == [c.id for c in every] and three == []
     plan = load_study_file_text(folder.parent, STUDY.replace('games = 120\n', 'games = 120\nplayers = [2, 3]\n'))
-    assert plan.recheck[0].players == (2, 3) and plan.fingerprint() != load_study_file_text(folder.parent, STUDY).fingerprint()
+    assert plan.stages[0].players == (2, 3) and plan.fingerprint() != load_study_file_text(folder.parent, STUDY).fingerprint()
 
 
 def load_study_file_text(where, text):

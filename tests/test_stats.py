@@ -55,7 +55,7 @@ def test_bootstrap_covers_the_median():
 
 def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
     from analyses.study.model import RunConfig
-    from analyses.study.summary import simulation_summary
+    from analyses.games.dreamscape.runsummary import simulation_summary
     from fake_chunks import fake_result
 
     r = fake_result(RunConfig("base", 3, ("greedy", "random", "linear")), 2, 0, 400)
@@ -77,7 +77,7 @@ def test_the_simulation_summary_counts_every_game_with_wilson_intervals():
 def test_a_run_summed_chunk_by_chunk_has_the_whole_runs_summary_bit_for_bit():
     """RunTotals (simulate's bounded-memory path): any split into chunks gives the same summary, exactly."""
     from analyses.study.model import RunConfig
-    from analyses.study.runsummary import RunTotals, simulation_summary
+    from analyses.games.dreamscape.runsummary import RunTotals, simulation_summary
     from fake_chunks import fake_result
 
     config = RunConfig("base", 4, ("greedy", "random", "linear", "greedy"))

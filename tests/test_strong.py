@@ -19,7 +19,7 @@ import pytest
 import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers expert and strong
 from simcore.fast_rng import seed_key
 from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
-from simcore.games.dreamscape.bots.strong import ValueModel, read_value, shipped_values, write_value
+from simcore.games.dreamscape.bots.strong import StrongTables, ValueModel, read_value, shipped_values, write_value
 from simcore.games.dreamscape.decks import deck_from_swap_texts
 from simcore.games.dreamscape.fast import SimConfig, simulate
 from simcore.games.dreamscape.fast.differential import compare_game
@@ -35,7 +35,8 @@ from simcore.games.dreamscape.fast.value import N_VIEW, VALUE_AT, encode_view, t
 from simcore.games.dreamscape.rules import Options
 from tests.test_fast_search import FIELDS, _position, _shuffle_hidden
 
-STRONG_KEYS = [(p, False, False) for p in (2, 3, 4)]
+# the shipped values: 2-4 players x base and Sleep Token, and 3 players with the shifting tokens (issue #41)
+STRONG_KEYS = [(p, sleep, False) for p in (2, 3, 4) for sleep in (False, True)] + [(3, False, True)]
 
 
 def _same(a, b):
@@ -235,6 +236,24 @@ def test_strong_is_a_late_lookahead_seat_and_expert_where_it_has_no_value():
     assert nested[MD_LOOKAHEAD, 0] == LOOK_NESTED and nested[MD_LOOKAHEAD, 1] == LOOK_VALUE
 
 
+def test_a_configuration_without_its_own_value_plays_no_other_configurations_value():
+    """Issue #41: the base game's value stood in for the shifting tokens by a silent lookup. Now a configuration
+    without a value of its own plays the expert table alone unless a stand-in is declared (and training_status
+    reports a declared one), and a user's one file plays under every rules option of its player count."""
+    expert = get_record("expert")
+    tables = StrongTables({(3, False, False): _hand_forest()})
+    assert tables.value_for((3, False, True)) is None
+    row = tables[(3, False, True)]
+    assert np.array_equal(row, expert.tables.get((3, False, True)))  # the expert table, no trees behind it
+    assert tables[(3, False, False)].shape[0] > VALUE_AT and tables[(3, False, False)][VALUE_AT] == 2  # its 2 trees
+    declared = StrongTables({(3, False, False): _hand_forest()}, stand_ins={(3, False, True): (3, False, False)})
+    assert declared[(3, False, True)][VALUE_AT] == 2 and declared.value_for((3, True, True)) is None
+    user = StrongTables({(3, False, False): _hand_forest()}, only_players=3, source="strong file v.npz")
+    assert user.value_for((3, True, True)) is not None and user[(3, True, True)][VALUE_AT] == 2
+    with pytest.raises(StrategyError, match="trained for 3 players"):
+        user.value_for((2, False, False))
+
+
 def test_the_strong_bot_does_not_read_the_hidden_order():
     """Late positions of expert self-play; the active seat plays strong. Its lookahead values at the first three
     decisions of the turn it looks ahead at are the same whatever the order of the cards nobody can see.
@@ -245,7 +264,10 @@ def test_the_strong_bot_does_not_read_the_hidden_order():
     """
     a, b = deck_arrays(deck_from_swap_texts([]))
     seen = differing = 0
-    for players, opt in ((2, Options()), (3, Options()), (4, Options(False, True))):
+    # the rules options with their own values (the shifting tokens' trained for issue #41) and a changed game the
+    # inputs read the numbers of (rule-aware: the costs and chain knobs, R2.3, R8.2)
+    for players, opt in ((2, Options()), (3, Options(False, True)), (4, Options(True, True)),
+                         (3, Options(costs=(2, 3, 4, 5, 6), chain=(3, 6, 9)))):
         for game in range(3):
             for turns in range(players * 2, players * 12):
                 experts = strategy_args(["expert"] * players, players, opt)

@@ -272,22 +272,32 @@ def test_a_target_that_grows_after_a_short_last_chunk_continues_it(tmp_path):
 
 
 def test_the_deck_composition_is_recorded_and_a_resume_plays_it(tmp_path):
+    """The deck travels in the deal as data (its manifest record); a resume given no deck plays the recorded one."""
+    from analyses.games.dreamscape.study import deck_of_record, deck_record, task_deck
+    from analyses.study.model import GameDeal, deck_text
     from simcore.games.dreamscape.decks import default_spec, parse_spec
 
     small = parse_spec('[base]\n"FF/IS" = 6\n"NT/LD" = 6\n"PR/RD" = 6\n[expansion]\n"ID/FF" = 2\n', source="small.toml")
+    with_small = GameDeal("dreamscape", deck=deck_text(deck_record(small)))
     seen = []
 
     def spy(task: ChunkTask):
-        seen.append(task.deck_spec)
+        seen.append(task_deck(task))
         return fake_task_chunk(task)
 
-    Study(tmp_path / "s", [CONFIG], games=100, seed=1, chunk_size=100, deck_spec=small).run(spy, progress=False)
+    Study(tmp_path / "s", [CONFIG], games=100, seed=1, chunk_size=100, game=with_small).run(spy, progress=False)
     resumed = Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100)  # no --deck given again
     resumed.run(spy, progress=False)
-    assert seen == [small, small]
+    assert seen == [small, small] and deck_of_record(deck_record(small)) == small
     assert load_manifest(tmp_path / "s").deck["source"] == "small.toml"
+    assert load_manifest(tmp_path / "s").meta.get("game") is None  # the default game's folders name no game
     with pytest.raises(StudyError, match="another deck"):
-        Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100, deck_spec=default_spec())
+        Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100,
+              game=GameDeal("dreamscape", deck=deck_text(deck_record(default_spec()))))
+    # the same composition read from another file is the same deck (name and source only say where it came from)
+    again = parse_spec('[base]\n"FF/IS" = 6\n"NT/LD" = 6\n"PR/RD" = 6\n[expansion]\n"ID/FF" = 2\n', source="copy.toml")
+    Study(tmp_path / "s", [CONFIG], games=200, seed=1, chunk_size=100,
+          game=GameDeal("dreamscape", deck=deck_text(deck_record(again)))).close()
 
 
 def test_a_config_id_is_folder_safe_for_strategy_paths():
@@ -309,7 +319,7 @@ def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
 def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
     """Chunk sums are added exactly: 14,000 games in chunks of 1,000 or 7,000 give the same JSON, byte for byte."""
     from analyses.study.studyfile import StudyPlan, run_plan
-    from analyses.study.summary import json_ready, summary_data
+    from analyses.games.dreamscape.summary import json_ready, summary_data
 
     configs = [RunConfig("base", 3, ("greedy",) * 3), RunConfig("sleep-token", 3, ("greedy",) * 3)]
     texts = []

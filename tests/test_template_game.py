@@ -273,10 +273,10 @@ def test_pyproject_declares_the_entry_points():
 
 
 def test_study_files_read_as_the_lab_reads_them(registered):
-    from analyses.study.gameplan import load_game_study_file
+    from analyses.study.studyfile import load_study_file
 
     for kind, path in GAME.study_plans.items():
-        plan = load_game_study_file(path)
+        plan = load_study_file(path)
         assert plan.configs, kind
 
 
@@ -306,10 +306,10 @@ def test_the_quick_study_plays_into_a_study_folder(registered, tmp_path):
 
     from analyses.lab.common import run_study_plan
     from analyses.study.folder import check_study
-    from analyses.study.gameplan import load_game_study_file
+    from analyses.study.studyfile import load_study_file
 
     folder = tmp_path / "quick"
-    run_study_plan(GAME, load_game_study_file(GAME.study_plans["quick"]), folder, command="test")
+    run_study_plan(GAME, load_study_file(GAME.study_plans["quick"]), folder, command="test")
     manifest = check_study(folder)
     # the file: 3 seat counts x 2 rules x 2 bots at 2,000 games each, then search@8 against match at 200
     assert len(manifest.configs) == 13 and sum(manifest.target_games.values()) == 12 * 2000 + 200

@@ -68,6 +68,16 @@ def test_key_follows_the_code_on_disk_and_import_time_settings(tmp_path):
     assert warmstart.source_key(root, env) != key
 
 
+def test_key_follows_a_value_file_added_after_the_spare_started(tmp_path):
+    """A spare registers the bots' value files when it starts: a new or retrained value must not be served stale."""
+    root = make_root(tmp_path)
+    key = warmstart.source_key(root, {})
+    data = root / "simcore" / "data"
+    data.mkdir()
+    (data / "3p-shifting-tokens.npz").write_bytes(b"PK\x03\x04")
+    assert warmstart.source_key(root, {}) != key
+
+
 def test_socket_folder_must_be_private(tmp_path, monkeypatch):
     folder = tmp_path / "sockets"
     monkeypatch.setenv("DREAMSCAPE_SERVER_DIR", str(folder))

@@ -42,13 +42,74 @@ LISTING_ORDER = ("dreamscape", "pleasant-dreams", "counting-zzzzs")
 
 
 @runtime_checkable
+class StudyChunks(Protocol):
+    """A game's own study chunks (:attr:`LabWing.study_chunks`): how one chunk is played and which files it becomes.
+
+    The lab's generic chunks (:mod:`analyses.study.gamechunks`) keep this shape too: every study
+    folder is written by the one pipeline (:mod:`analyses.study.folder`) through it.
+    """
+
+    def play_chunk(self, task) -> Any:
+        """Play one :class:`~analyses.study.model.ChunkTask` (module-level, so a Dask worker can run it)."""
+
+    def result_games(self, result) -> int:
+        """Games in a chunk's result."""
+
+    def chunk_frames(self, result, config, aggregate_only: bool) -> list[tuple[str, Any]]:
+        """The chunk's files as ``[(kind, polars frame), ...]``, the per-chunk sums ``agg`` first."""
+
+
+@runtime_checkable
+class StrategyShipping(Protocol):
+    """How a Dask backend (:mod:`analyses.study.backends`) readies a game in its workers (:attr:`LabWing.strategy_shipping`)."""
+
+    def recipes(self, specs) -> dict:
+        """Picklable recipes of the strategy specs ``specs`` as this process has them, keyed by spec."""
+
+    def install(self, recipes: dict) -> None:
+        """In a worker: register every recipe's strategy unless it is already exactly so."""
+
+    def warm_worker(self) -> dict:
+        """In a worker: load (or compile) the engine with one small chunk; returns its cache counts
+        (``cache_hits``, ``cache_misses``)."""
+
+
+@runtime_checkable
+class StudyFileRules(Protocol):
+    """A game's part of its study files (:attr:`LabWing.study_file`): the keys the lab's one reader
+    (:func:`analyses.study.studyfile.load_study_file`) leaves to the game, beside its own (game, name, seed,
+    games, precision, max_games, chunk_size, aggregate_only, and every ``[[configs]]`` group's label and games).
+
+    The lab's rules for a game without its own: :data:`analyses.study.studyfile.LAB_RULES` (``cards``,
+    ``[solver]``; groups of players, variants, strategy or strategies, restrict and actions).
+    """
+
+    top_keys: frozenset[str]  # the game's top-level keys
+    group_keys: frozenset[str]  # the keys of a [[configs]] group beside label and games
+    groups_at_top: bool  # one group's keys may stand at the top level of the file (a study of one group)
+
+    def deal(self, game: Game, data: dict, path, where: str, cards) -> tuple[Any, Any]:
+        """``(GameDeal, cards)``: the plan's game with its cards or deck as data (``cards``: a ``--cards``
+        path given on the command line, or None), and the cards the groups are read with."""
+
+    def group(self, game: Game, group: dict, where: str, cards, notes: dict) -> list:
+        """The :class:`~analyses.study.model.RunConfig` of one group (its label and games taken off);
+        ``notes`` is the reader's scratch dict for :meth:`finish`."""
+
+    def finish(self, game: Game, plan, data: dict, where: str, notes: dict):
+        """The plan once every group is read (every group's new configurations as one part, each
+        configuration's most games in ``config_games``): the game's rules for parts and games per group,
+        its other keys (``plan.meta``, ``plan.stages``). Returns the plan."""
+
+
+@runtime_checkable
 class GameWing(Protocol):
     """What a game's lab wing gives the lab (``analyses/games/<game>``; an entry point of ``dreamscape.games``).
 
     ``game``
         The :class:`simcore.games.Game`, with the capabilities its wing implements in the
-        analyses layer declared in :attr:`~simcore.games.Game.extensions` (``study``: its own
-        study chunks; ``analyses``: its findings; ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
+        analyses layer declared in :attr:`~simcore.games.Game.extensions` (``analyses``: its findings;
+        ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
 
     Then one hook per step of a lab command where the game has more to say than the generic
     step; each is a callable or None (None: the lab's generic step). :class:`LabWing` documents
@@ -57,8 +118,12 @@ class GameWing(Protocol):
 
     game: Game
     strategy_note: str | None
-    ships_strategies: bool
-    load_study_file: Callable[..., Any] | None
+    study_chunks: Callable[[], StudyChunks] | None
+    deck_record: Callable[[Any], dict] | None
+    deck_of_record: Callable[[dict], Any] | None
+    study_file: Callable[[], StudyFileRules] | None
+    restriction_names: Callable[[], Mapping[str, str]] | None
+    strategy_shipping: Callable[[], StrategyShipping] | None
     after_study: Callable[..., None] | None
     summary_data: Callable[..., dict] | None
     prepare_engine: Callable[..., None] | None
@@ -81,7 +146,7 @@ class GameWing(Protocol):
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
-HOOKS = ("load_study_file", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
+HOOKS = ("study_chunks", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "charts", "report_tables",
          "figures")
 
@@ -91,14 +156,29 @@ class LabWing:
     """The usual :class:`GameWing`: a game and the hooks it fills in (the others stay None, the generic step).
 
     ``strategy_note``: one line under ``dreamscape strategies``' table (how a spec is written), or None.
-    ``ships_strategies``: a Dask backend sends the study's strategies to its workers as recipes (a
-    strategy file need not exist there); False: the game's bots are part of its package.
 
     Hooks
     -----
-    load_study_file(path, seed=None, cards=None) -> StudyPlan
-        The game's study files when they have keys of its own (Project Dreamscape: swaps, rotations,
-        rechecks, decks); None: the lab's reader (:func:`analyses.study.gameplan.load_game_study_file`).
+    study_chunks() -> StudyChunks
+        The game's own study chunks (:class:`StudyChunks`; Project Dreamscape: its SimResult as the
+        ``agg``, ``games`` and ``pairs`` files its analyses read); None: the lab's
+        (:mod:`analyses.study.gamechunks`: the arrays of :meth:`~simcore.games.Game.play_games`).
+    deck_record(cards) -> dict, deck_of_record(record) -> cards
+        A game whose study folders record a card composition in the manifest's ``deck`` (Project
+        Dreamscape's ``--deck``): the game's cards (:meth:`~simcore.games.Game.load_cards`) as that JSON
+        record, and back (ValueError when the record is damaged). The record travels in the study's
+        :class:`~analyses.study.model.GameDeal` as data; its keys but ``name`` and ``source`` say what
+        the cards are. None: the game's cards travel as the text of their file (``meta.cards``).
+    study_file() -> StudyFileRules
+        The game's part of its study files when it has keys of its own (:class:`StudyFileRules`;
+        Project Dreamscape: decks, swaps, tournaments, rotations, rechecks); None: the lab's rules
+        (:data:`analyses.study.studyfile.LAB_RULES`). Either way one reader reads the file.
+    restriction_names() -> {type: name}
+        Readable names of what ``dreamscape restrict`` forbids (Project Dreamscape's dream types).
+    strategy_shipping() -> StrategyShipping
+        How a Dask backend sends the game's strategies to its workers and readies a worker's engine
+        (:class:`StrategyShipping`; Project Dreamscape: recipes of its registered strategies, so a
+        strategy file need not exist on the workers); None: the game's bots are part of its package.
     after_study(folder, plan, progress=None)
         The game's own work once a study's games are played (Pleasant Dreams: its solver).
     summary_data(folder) -> dict
@@ -133,8 +213,12 @@ class LabWing:
 
     game: Game
     strategy_note: str | None = None
-    ships_strategies: bool = False
-    load_study_file: Callable[..., Any] | None = None
+    study_chunks: Callable[[], StudyChunks] | None = None
+    deck_record: Callable[[Any], dict] | None = None
+    deck_of_record: Callable[[dict], Any] | None = None
+    study_file: Callable[[], StudyFileRules] | None = None
+    restriction_names: Callable[[], Mapping[str, str]] | None = None
+    strategy_shipping: Callable[[], StrategyShipping] | None = None
     after_study: Callable[..., None] | None = None
     summary_data: Callable[..., dict] | None = None
     prepare_engine: Callable[..., None] | None = None
@@ -276,6 +360,6 @@ def extension_loaders(**modules: Callable[[], Any]) -> Mapping[str, Callable[[],
     return dict(modules)
 
 
-__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "HOOKS", "game_names",
+__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "StudyChunks", "StudyFileRules", "HOOKS", "game_names",
            "get_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
            "extension_loaders"]

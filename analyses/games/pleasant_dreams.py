@@ -93,11 +93,22 @@ def _same_bot(d: dict) -> str | None:
     return names.pop() if len(names) == 1 and all(not r for _, r in d["bots"]) else None
 
 
+def _printed_numbers(d: dict) -> bool:
+    """The configuration plays the rulebook's numbers (P11): no rules knob but the starting wakefulness, which
+    the difficulty rows read. A knob-changed game is another game, kept out of the tables of the printed one."""
+    from simcore.games.pleasant_dreams.common import KNOBS, parse_setup
+
+    setup = parse_setup(d["players"], d["variant"])
+    return all(getattr(setup, k.field) == k.default for k in KNOBS if k.token != "start")
+
+
 def first_player_rows(rows: list[dict]) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
         if d["players"] != 2 or bot is None or (d["start"], d["actions"]) != (1, -1):  # other starts: difficulty
+            continue
+        if not _printed_numbers(d):
             continue
         rate, low, high = d["seat_rates"][0]
         out.append({"variant": d["variant"], "strategy": bot, "games": d["games"], "rate": rate, "low": low,
@@ -150,7 +161,7 @@ def holding_rows(folder: str | Path, rows: list[dict], actions: tuple[str, ...])
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if bot is None or not d["expansion"] or d["players"] != 2:
+        if bot is None or not d["expansion"] or d["players"] != 2 or not _printed_numbers(d):
             continue
         cols = [f"dealt_{i}" for i in range(len(actions))]
         frame = scan_games(folder, [d["config"]]).select("win", *cols).collect()
@@ -181,9 +192,9 @@ def expansion_rows(folder: str | Path, rows: list[dict]) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if bot is None or d["expansion"] or d["players"] != 2:
+        if bot is None or d["expansion"] or d["players"] != 2 or not _printed_numbers(d):
             continue
-        twin = next((e for e in rows if _same_bot(e) == bot and e["expansion"] and e["players"] == 2
+        twin = next((e for e in rows if _same_bot(e) == bot and e["expansion"] and e["players"] == 2 and _printed_numbers(e)
                      and (e["start"], e["actions"], e.get("public_backs")) ==
                      (d["start"], d["actions"], d.get("public_backs"))), None)
         if twin is None:
@@ -208,6 +219,8 @@ def difficulty_rows(rows: list[dict]) -> list[dict]:
         bot = _same_bot(d)
         if bot is None or d["expansion"] or d["actions"] != -1 or d.get("public_backs") or d.get("hand"):
             continue
+        if not _printed_numbers(d):
+            continue
         rate, low, high = d["seat_rates"][0]
         # P2.2: difficulty is a solo rule (rulebook lines 135-140); 2 players above 1 is a variant
         out.append({"players": d["players"], "strategy": bot, "start": d["start"], "games": d["games"],
@@ -223,7 +236,7 @@ def solo_challenge_rows(rows: list[dict], start: int = 4) -> list[dict]:
     out = []
     for d in rows:
         bot = _same_bot(d)
-        if bot is None or d["players"] != 1 or d["start"] != start or d["actions"] < 0:
+        if bot is None or d["players"] != 1 or d["start"] != start or d["actions"] < 0 or not _printed_numbers(d):
             continue
         rate, low, high = d["seat_rates"][0]
         out.append({"strategy": bot, "start": start, "actions": d["actions"], "games": d["games"], "rate": rate,

@@ -30,11 +30,10 @@ def chunk_player(the, cards: Path | None = None):
     from analyses.study.chunks import play_chunk
     from analyses.study.model import ChunkTask, RunConfig
 
-    fields = deal(the, cards)
+    game = deal(the, cards)["game"]
 
     def play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int) -> Played:
-        result = play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games,
-                                      fields["deck_spec"], fields["game"]))
+        result = play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games, game))
         if isinstance(result, dict):  # a game played through the plug-in interface (analyses.study.gamechunks)
             win = np.asarray(result["win"], dtype=np.float64)
             score = np.asarray(result.get("score", win))

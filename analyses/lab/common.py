@@ -217,13 +217,16 @@ def card_files(deck: Sequence[Path] | None, cards: Sequence[Path] | None) -> lis
 
 
 def deal(game, cards: Path | None) -> dict:
-    """The StudyPlan fields of a card file: a game with its own study chunks keeps its deck object
-    (``deck_spec``), any other game the file's text in its :class:`GameDeal`."""
+    """The StudyPlan field of a card file: the :class:`GameDeal` that carries the cards as data, the deck record
+    of a game whose wing keeps one (:attr:`analyses.games.LabWing.deck_record`), else the file's text."""
+    from analyses.games import wing_of
     from analyses.study.gamechunks import cards_text
+    from analyses.study.model import deck_text
 
-    if game.extension("study") is not None:
-        return {"deck_spec": game.load_cards(cards) if cards is not None else None, "game": GameDeal(game.name)}
-    return {"deck_spec": None, "game": GameDeal(game.name, cards_text(cards))}
+    record = wing_of(game).deck_record
+    if record is not None:
+        return {"game": GameDeal(game.name, deck=deck_text(record(game.load_cards(cards))) if cards is not None else None)}
+    return {"game": GameDeal(game.name, cards_text(cards))}
 
 
 def command_line() -> str:

@@ -94,11 +94,25 @@ def simulate_summary(game: str = DEFAULT_GAME, players: int | None = None, games
     return described(the, setup, summary)
 
 
+class _SetupFields(dict):
+    """A setup's fields by name, for str.format_map of a column label."""
+
+    def __init__(self, setup) -> None:
+        super().__init__()
+        self.setup = setup
+
+    def __missing__(self, key: str):
+        return getattr(self.setup, key)
+
+
 def described(the, setup, summary: dict) -> dict:
     """A simulation summary with what its table shows for every game alike: the game, the deck actually
     played (name and card count) and the game's own columns (:attr:`simcore.games.Game.columns`)."""
     deck, cards = the.deck_of(setup) if the.deck_of is not None else ("base", None)
-    columns = {part: [{"key": c[0], "label": c[1], "format": c[2]} for c in the.columns.get(part, ())]
+    # a label may name a rules number with {field} (a Setup field), so that it says what was played: Counting
+    # Zzzzs' "ends at {goal} points" reads 40 in the rulebook's game and 30 with knob:goal=30
+    fields = _SetupFields(setup)
+    columns = {part: [{"key": c[0], "label": c[1].format_map(fields), "format": c[2]} for c in the.columns.get(part, ())]
                for part in ("seat", "game")}
     solo_win = the.columns.get("solo_win")
     return {"game": the.name, "title": the.title, **summary, "deck": deck, "deck_cards": cards,

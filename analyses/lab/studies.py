@@ -411,18 +411,17 @@ def plan_lines(plan: StudyPlan, folder: Path) -> list[str]:
     lines = [f"{plan.name}: {len(plan.configs):,} configurations, {amount}, seed {plan.seed} -> {folder}"]
     lines += [f"  {part.label}: {len(part.configs):,} configurations x {part.games or plan.games_of(part.configs[0]):,} games"
               for part in plan.parts if part.configs]
-    lines += [f"  {r.label}: {r.strategy} on every seat, {r.games:,} games per deck (the headline swap decks, "
-              "chosen once the swaps are played)" for r in plan.recheck]
+    lines += [f"  {stage.plan_line()}" for stage in plan.stages]
     lines += [f"  {line}" for line in plan.meta.get("left_out", [])]  # variants the given deck cannot play
     return lines
 
 
 def study_plan(game: str | None = None, quick: bool = False, config=None, seed: int = 1, cards=None) -> StudyPlan:
     """The plan ``dreamscape study`` plays: a study file (of any game), or the game's default (quick) study."""
-    from analyses.study.gameplan import game_study_file, load_any_study_file
+    from analyses.study.studyfile import game_study_file, load_study_file
 
     path = config if config is not None else game_study_file(game_of(game or DEFAULT_GAME), quick)
-    return load_any_study_file(path, seed=seed, cards=cards)
+    return load_study_file(path, seed=seed, cards=cards)
 
 
 def study_command(game, quick, config, cards, seed, out) -> str:
@@ -469,7 +468,7 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     check_arguments(locals())  # the command line's bounds, named by parameter
     plan = study_plan(game, quick, config, seed, cards)
     # the registry's default game keeps the folder names its studies always had (out/study-<date>[-quick])
-    named = config if config is not None else (None if plan.game == GameDeal.default() else f"{plan.game.game}-study")
+    named = config if config is not None else (None if plan.game.named == GameDeal.default().named else f"{plan.game.game}-study")
     folder = Path(out) if out is not None else default_folder(plan, quick, named)
     plan.meta["request"] = plan.fingerprint()
     with claimed(folder, plan.game.game, plan.kind):
@@ -517,14 +516,14 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     opts = (options or FolderOptions(**folder)).check()
     out, seed, backend, scheduler, workers = opts.out, opts.seed, opts.backend, opts.scheduler, opts.workers
     from analyses.study.backends import make_backend
-    from analyses.study.gameplan import file_game, load_any_study_file
+    from analyses.study.studyfile import file_game, load_study_file
 
     if config is not None and game is not None and file_game(config) != game:
         raise LabInputError(f"{config} is a study of {file_game(config)}, not {game}")
     the = game_of(file_game(config) if config is not None else (game or DEFAULT_GAME))
     prepare(the, opts.progress, interrupts=opts.interrupts)
     if config is not None:
-        load_any_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
+        load_study_file(config, seed=seed, cards=cards)  # a bad file fails here, with one line
     writable_folder(Path(out) if out is not None else Path("out"))
     from analyses.lab.common import warm
 

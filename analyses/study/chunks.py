@@ -1,9 +1,11 @@
 """Playing one chunk of games, whatever the game: the default chunk function of every backend.
 
-A game that declares its own ``study`` capability (:meth:`simcore.games.Game.extension`)
-plays and files its chunks itself (Project Dreamscape:
-:mod:`analyses.games.dreamscape.study`); every other game plays through
-:meth:`simcore.games.Game.play_games` and is summed by :mod:`analyses.study.gamechunks`.
+A chunk is played and filed by its game's study chunks (:class:`analyses.games.StudyChunks`):
+the ones its lab wing gives (:attr:`analyses.games.LabWing.study_chunks`; Project Dreamscape:
+:mod:`analyses.games.dreamscape.study`), or the lab's own, which play through
+:meth:`simcore.games.Game.play_games` and sum whatever arrays it returns
+(:mod:`analyses.study.gamechunks`). Either way the one pipeline (:mod:`analyses.study.folder`)
+writes, checks and resumes the folder.
 
 :func:`play_chunk` is module-level and driven by a picklable
 :class:`~analyses.study.model.ChunkTask` only, so a Dask worker can run it.
@@ -19,13 +21,11 @@ ChunkFn = Callable[[ChunkTask], object]
 
 
 def study_adapter(deal: GameDeal):
-    """The module that plays and files ``deal``'s chunks: the game's own, or the generic one.
+    """The study chunks (:class:`analyses.games.StudyChunks`) that play and file ``deal``'s chunks."""
+    from analyses.games import wing_of
 
-    It has ``play_chunk(task)``, ``result_games(result)`` and
-    ``chunk_frames(result, config, aggregate_only) -> [(kind, frame), ...]``
-    (the ``agg`` frame first).
-    """
-    return gamechunks.load_game(deal.game).extension("study") or gamechunks
+    own = wing_of(deal.game).study_chunks
+    return own() if own is not None else gamechunks
 
 
 def play_chunk(task: ChunkTask):

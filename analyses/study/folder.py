@@ -61,13 +61,10 @@ import polars as pl
 from analyses.study.backends import LocalBackend
 from analyses.study.chunks import ChunkFn, play_chunk, study_adapter
 from analyses.study.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
-                            StudyManifest, exploit_cell)
+                            StudyManifest, deck_key, exploit_cell)
 from analyses.study.progress import progress_bar
-from simcore.games.dreamscape.cards import card_code, parse_card
-from simcore.games.dreamscape.decks import DeckSpec
 from simcore.files import read_text_file
 from simcore.rng import MAX_GAMES, MAX_SEED
-from simcore.games.dreamscape.variants import Variant, VariantError, parse_variant
 
 MANIFEST = "manifest.json"
 SAVE_EVERY = 2.0  # seconds between manifest saves during a run
@@ -261,8 +258,15 @@ def _check_manifest(m: StudyManifest) -> None:
         if not 1 <= c.players <= MAX_SEATS or len(c.strategies) != c.players:
             raise ValueError(f"configuration {c.id}: {c.players} players but {len(c.strategies)} strategies")
         ids.add(c.id)
-    if m.deck is not None:
-        deck_spec_from_json(m.deck)  # a resume would play it: it must be a deck
+    if m.deck is not None:  # a resume would play it: it must be a deck of the folder's game
+        if not isinstance(m.deck, dict):
+            raise ValueError(f"deck: {type(m.deck).__name__}, not a record")
+        from analyses.games import wing_of
+
+        read = wing_of(GameDeal.of_meta(m.meta).game).deck_of_record
+        if read is None:
+            raise ValueError(f"a deck record, which the game {GameDeal.of_meta(m.meta).game} does not keep")
+        read(m.deck)
     for cid, n in m.target_games.items():
         if cid not in ids or not 0 <= n <= MAX_GAMES:
             raise ValueError(f"target of {cid!r}: {n}")
@@ -278,31 +282,6 @@ def _check_manifest(m: StudyManifest) -> None:
                 parts = Path(rel).parts
                 if Path(rel).is_absolute() or ".." in parts or not parts or parts[0] != "chunks":
                     raise ValueError(f"chunk file {rel!r} outside the folder's chunks/")
-
-
-# ============================================================================ deck compositions
-
-
-def deck_spec_to_json(spec: DeckSpec) -> dict:
-    """A deck composition as JSON (card order kept: it fixes the card ids)."""
-    return {
-        "name": spec.name,
-        "source": spec.source,
-        "base": [[card_code(c), int(n)] for c, n in spec.base],
-        "expansion": [[card_code(c), int(n)] for c, n in spec.expansion],
-    }
-
-
-def deck_spec_from_json(data: dict) -> DeckSpec:
-    try:
-        return DeckSpec(
-            name=str(data["name"]),
-            base=tuple((parse_card(k), int(n)) for k, n in data["base"]),
-            expansion=tuple((parse_card(k), int(n)) for k, n in data["expansion"]),
-            source=str(data.get("source", "study manifest")),
-        )
-    except Exception as exc:  # noqa: BLE001 - any damage is a damaged manifest
-        raise ValueError(f"damaged deck ({type(exc).__name__}: {exc})") from None
 
 
 # ============================================================================ chunk files
@@ -440,9 +419,6 @@ class Study:
         Keep per-chunk aggregates only, no per-game rows.
     command : str
         The command line, recorded in the manifest.
-    deck_spec : DeckSpec, optional
-        A ``--deck`` composition; recorded in the manifest, so a resume plays
-        the same deck. Resuming with another composition is refused.
     meta : dict, optional
         Free-form facts for reports (name, kind, precision, ...), merged into
         the manifest's ``meta``.
@@ -457,7 +433,6 @@ class Study:
         chunk_size: int = 100_000,
         aggregate_only: bool = False,
         command: str = "",
-        deck_spec: DeckSpec | None = None,
         meta: dict | None = None,
         plan: str | None = None,
         game: GameDeal | None = None,
@@ -471,12 +446,12 @@ class Study:
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise StudyError(f"{self.folder}: exists and is not a folder")
-        deck_json = deck_spec_to_json(deck_spec) if deck_spec is not None else None
+        deck_json = game.deck_record if game is not None else None
         # One writer per folder: held until close() (or until this object is collected).
         self._release = lock_folder(self.folder)
         self._finalizer = weakref.finalize(self, self._release)
-        if game is not None and game != GameDeal.default():  # a manifest that names no game holds the default
-            meta = {**(meta or {}), "game": game.game, "cards": game.cards}  # one (every folder from before others)
+        if game is not None and game.named != GameDeal.default().named:  # a manifest that names no game holds the
+            meta = {**(meta or {}), "game": game.game, "cards": game.cards}  # default one (every folder from before others)
         try:
             self._open(configs, games, seed, chunk_size, aggregate_only, command, deck_json, meta, plan)
         except BaseException:
@@ -497,7 +472,7 @@ class Study:
             if meta is not None and held != asked:
                 raise StudyError(f"{self.folder}: this study was started with game {held.game}"
                                  f"{' and other cards' if held.game == asked.game else ''}; use another folder")
-            if deck_json is not None and _deck_key(m.deck) != _deck_key(deck_json):
+            if deck_json is not None and deck_key(m.deck) != deck_key(deck_json):
                 raise StudyError(f"{self.folder}: this study was started with "
                                  f"{'another deck' if m.deck else 'the default deck'}; use another folder")
             known = {c.id for c in m.configs}
@@ -551,13 +526,9 @@ class Study:
 
     # --- bookkeeping ------------------------------------------------------------------
     @property
-    def deck_spec(self) -> DeckSpec | None:
-        return deck_spec_from_json(self.manifest.deck) if self.manifest.deck else None
-
-    @property
     def game(self) -> GameDeal:
-        """The game this study plays, with its cards (a folder that names none plays the default game)."""
-        return GameDeal.of_meta(self.manifest.meta)
+        """The game this study plays, with its cards or deck (a folder that names none plays the default game)."""
+        return GameDeal.of_meta(self.manifest.meta, self.manifest.deck)
 
     def save(self) -> None:
         """Write the manifest now (atomically)."""
@@ -647,28 +618,21 @@ class Study:
         bands = np.zeros((config.players, 0)) if bands is None else bands
         return games, wins / SUM_UNITS, bands
 
-    def run(self, chunk_fn: ChunkFn | None = None, progress=True, deck_spec: DeckSpec | None = None, backend=None) -> int:
+    def run(self, chunk_fn: ChunkFn | None = None, progress=True, backend=None) -> int:
         """Play every missing chunk through ``backend`` (default: this process); returns games played.
 
         Parameters
         ----------
         chunk_fn : callable, optional
-            ``fn(ChunkTask) -> SimResult``, module-level for remote backends
+            ``fn(ChunkTask) -> result``, module-level for remote backends
             (default :func:`analyses.study.chunks.play_chunk`).
         progress : bool or progress bar
             Show a progress bar (games/s and ETA) on stderr, or update this one.
-        deck_spec : DeckSpec, optional
-            The ``--deck`` composition; must be the study's (recorded at creation).
         backend : object with ``imap_unordered(fn, tasks)``, optional
             :class:`analyses.study.backends.LocalBackend` when omitted.
+
+        Every task carries the folder's :attr:`game` (with its cards or deck, as data).
         """
-        if deck_spec is not None:
-            wanted = _deck_key(deck_spec_to_json(deck_spec))
-            if self.manifest.deck is None and not any(self.manifest.chunks.values()):
-                self.manifest.deck = deck_spec_to_json(deck_spec)
-            elif _deck_key(self.manifest.deck) != wanted:
-                raise StudyError(f"{self.folder}: this study was started with "
-                                 f"{'another deck' if self.manifest.deck else 'the default deck'}; use another folder")
         pending = self.pending_chunks()
         if not pending:
             self.save()
@@ -676,8 +640,7 @@ class Study:
         game = self.game
         fn = chunk_fn or play_chunk
         count = study_adapter(game).result_games
-        deck = self.deck_spec
-        tasks = [ChunkTask(c, self.manifest.seed, first, games, deck, game) for c, first, games in pending]
+        tasks = [ChunkTask(c, self.manifest.seed, first, games, game) for c, first, games in pending]
         own_backend = backend is None
         backend = backend or LocalBackend()
         own_bar = isinstance(progress, bool)
@@ -703,12 +666,6 @@ class Study:
             if own_backend:
                 backend.close()
         return played
-
-
-def _deck_key(deck_json: dict | None):
-    if deck_json is None:
-        return None
-    return (tuple(map(tuple, deck_json["base"])), tuple(map(tuple, deck_json["expansion"])))
 
 
 def units(column: str) -> pl.Expr:
@@ -869,26 +826,20 @@ def finished_configs(folder: str | Path) -> list[RunConfig]:
 # ============================================================================ what a folder holds
 
 
-def _variant(text: str) -> Variant | None:
-    try:
-        return parse_variant(text)
-    except VariantError:
-        return None
-
-
 def study_kinds(folder: str | Path) -> set[str]:
     """Which analyses a study folder has data for.
 
     * ``seats`` / ``types``: any multi-player configuration;
     * ``solo``: any one-player configuration (R10.5 bands);
     * ``compare``: the same players and strategies played in two or more variants;
-    * ``sweep``: any variant with Controlled Study swaps (R1.4);
     * ``tournament``: two or more seatings of the same players and variant, at
       least one of them mixing strategies;
     * ``skill``: a tournament, or any configuration mixing strategies.
 
     Exploit cells (one seat searching over the bot of the others,
     :func:`analyses.study.model.exploit_cell`) count for neither of the last two.
+    A game's own summary adds its own kinds (Project Dreamscape's ``sweep``:
+    :func:`analyses.games.dreamscape.summary.study_kinds`).
     """
     configs = finished_configs(folder)
     kinds: set[str] = set()
@@ -902,9 +853,6 @@ def study_kinds(folder: str | Path) -> set[str]:
     for c in configs:
         by_table.setdefault((c.players, c.strategies), set()).add(c.variant)
         by_game.setdefault((c.players, c.variant), []).append(c)
-        v = _variant(c.variant)
-        if v is not None and v.removed:
-            kinds.add("sweep")
     if any(len(vs) >= 2 for vs in by_table.values()):
         kinds.add("compare")
     for (players, _), group in by_game.items():

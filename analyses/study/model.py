@@ -8,16 +8,17 @@ on it: :mod:`analyses.study.chunks` plays a :class:`ChunkTask`,
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from analyses.games import DEFAULT_GAME
-from simcore.games.dreamscape.rules import MAX_PLAYERS
-from simcore.games.dreamscape.variants import Variant, parse_variant
 
 FORMAT_VERSION = 2  # study folder format: every chunk lists its files ({"agg": ..., "games": ..., "pairs": ...})
-MAX_SEATS = MAX_PLAYERS  # seat columns of the per-seat sums (R2.1)
+# Seat columns of the per-seat sums (sum_winx_0..3): the most seats of any game the lab plays (Project Dreamscape's
+# R2.1: 4). A folder's column set must not depend on the game, so this is the lab's constant, not a game's.
+MAX_SEATS = 4
 # Games per chunk: a chunk's per-game arrays are held in memory at once, about 1 kB per game of
 # 4 players (held cards, performed and chain counts per type), so a million games take about 1 GB.
 MAX_CHUNK_SIZE = 1_000_000
@@ -84,9 +85,6 @@ class RunConfig:
         names = [name.replace("/", LABEL_SLASH) for name in self.strategies]
         return names[0] if len(set(names)) == 1 else "/".join(names)
 
-    def parsed_variant(self) -> Variant:
-        return parse_variant(self.variant)
-
     def to_json(self) -> dict:
         return {"id": self.id, "variant": self.variant, "players": self.players, "strategies": list(self.strategies)}
 
@@ -147,7 +145,7 @@ class StudyManifest:
     updated: str = ""
     versions: dict[str, str] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
-    deck: dict | None = None  # the --deck composition (deck_spec_to_json), None: the default deck
+    deck: dict | None = None  # the game's deck record (GameDeal.deck: a --deck composition), None: its own cards
     meta: dict = field(default_factory=dict)  # name, kind, precision, max_games, ...
     # What identifies the study: {"seed": S, "plan": fingerprint of the plan that created it (None when
     # it was made without a plan)}; a manifest copied from another study is told by it (analyses.study.folder).
@@ -209,33 +207,61 @@ class StudyManifest:
 
 
 class GameDeal(NamedTuple):
-    """The game a study plays (its registry name, :mod:`simcore.games`), and its cards.
+    """The game a study plays (its registry name, :mod:`simcore.games`), and its cards, as data.
 
     ``cards`` is the text of a ``--cards`` file (None: the game's own cards), so
-    the manifest can keep it and any process can load it again.
+    the manifest can keep it (``meta.cards``) and any process can load it again.
+    ``deck`` is the same for a game whose wing records its card composition in the
+    manifest's ``deck`` (:attr:`analyses.games.LabWing.deck_record`; Project Dreamscape's
+    ``--deck``): that record as JSON text (None: the game's own deck), so a task is data
+    that pickles to any worker and compares by value.
     """
 
     game: str
     cards: str | None = None
+    deck: str | None = None
 
     @staticmethod
-    def of_meta(meta: dict) -> "GameDeal":
+    def of_meta(meta: dict, deck: dict | None = None) -> "GameDeal":
         """The game a manifest's ``meta`` records (folders written before there were other games name none:
-        they hold the registry's default game)."""
-        return GameDeal(meta.get("game") or DEFAULT_GAME, meta.get("cards"))
+        they hold the registry's default game), with the manifest's ``deck`` record."""
+        return GameDeal(meta.get("game") or DEFAULT_GAME, meta.get("cards"), deck_text(deck))
 
     @staticmethod
     def default() -> "GameDeal":
         """The registry's default game with its own cards: what a manifest or plan that names no game plays."""
         return GameDeal(DEFAULT_GAME)
 
+    @property
+    def named(self) -> tuple[str, str | None]:
+        """(game, cards): what a manifest's ``meta`` records of the deal (the deck has its own record)."""
+        return self.game, self.cards
+
+    @property
+    def deck_record(self) -> dict | None:
+        """The manifest's ``deck`` record of this deal (None: the game's own deck)."""
+        return None if self.deck is None else json.loads(self.deck)
+
+
+def deck_text(record: dict | None) -> str | None:
+    """A deck record as the text a :class:`GameDeal` carries (key order kept: the record is the game's)."""
+    return None if record is None else json.dumps(record, separators=(",", ":"))
+
+
+def deck_key(record: dict | None):
+    """What a deck record says about the cards: every key but ``name`` and ``source``, which only say where it
+    came from (one composition read from two files is one deck)."""
+    if record is None:
+        return None
+    return json.dumps({k: v for k, v in record.items() if k not in ("name", "source")}, sort_keys=True)
+
 
 class ChunkTask(NamedTuple):
-    """One chunk: games ``first .. first + games - 1`` of ``config`` on stream ``seed``."""
+    """One chunk: games ``first .. first + games - 1`` of ``config`` on stream ``seed``, of the game ``game``
+    with its cards (:class:`GameDeal`: the deck travels in it, as data)."""
 
     config: RunConfig
     seed: int
     first: int
     games: int
-    deck_spec: Any = None  # simcore.games.dreamscape.decks.DeckSpec of a --deck file, None for the default deck
     game: GameDeal = GameDeal(DEFAULT_GAME)  # which game plays it (analyses.study.chunks.study_adapter)

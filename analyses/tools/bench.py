@@ -39,20 +39,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the bots timed here ('rollout', 'chain', ...)
 from analyses.tools.gameplay import as_game
 from simcore.games import Game
-from simcore.games.dreamscape.fast.features import DELTA_KINDS
-from simcore.games.dreamscape.fast.strategies import greedy_strategy, register
 
-# Greedy through the generic strategy hook: every option scored by a call of
-# greedy's cfunc instead of the engine's MODE_DELTA shortcut (same games).
-GREEDY_HOOK = "greedy-hook"
-register(GREEDY_HOOK, greedy_strategy, "'greedy' scored through the strategy hook (bench row)")
-# The same, declaring the kinds greedy tells apart: calls skipped elsewhere.
-GREEDY_HOOK_KINDS = "greedy-hook-kinds"
-register(GREEDY_HOOK_KINDS, greedy_strategy, "'greedy' through the hook, declaring its kinds (bench row)",
-         decides=DELTA_KINDS)
 # The project folder (above analyses/tools/): where the start-time commands run.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -171,15 +160,6 @@ def time_small_runs(repeats: int = 5, game: Game | str | None = None) -> dict:
     return {key: statistics.median(values) for key, values in times.items()}
 
 
-def _plays(game: Game, strategy: str) -> bool:
-    """Whether ``game`` has a bot called ``strategy`` (its own check decides, at its largest seat count)."""
-    try:
-        game.check_strategy(strategy, game.setup(max(game.seat_counts)))
-    except ValueError:
-        return False
-    return True
-
-
 def run_bench(
     *,
     game: Game | str | None = None,
@@ -188,7 +168,8 @@ def run_bench(
     players: Sequence[int] | None = None,
     variants: Sequence[str] | None = None,
     strategies: Sequence[str] | None = None,
-    hook_strategies: Sequence[str] | None = None,
+    hook_strategies: Sequence[str] = (),
+    rollout_seats: Sequence[str] | None = None,
     rollout_games: int = 300,
     start_times: bool = True,
     quick: bool = False,
@@ -207,13 +188,13 @@ def run_bench(
         Defaults: every seat count of the game; its baseline and last rules variant
         (``game.variants``; ``base`` without them); the bots both engines play
         (``game.reference_strategies``).
-    hook_strategies : sequence of str, optional
+    hook_strategies : sequence of str
         Strategies timed on the fast engine only, at 3 players (the game's largest
-        seat count if it has no 3), baseline variant. Default: for Project
-        Dreamscape its strategy-hook path (:data:`GREEDY_HOOK`), for other games none.
-    rollout_games : int
-        Games of Project Dreamscape's 'rollout' row (3 players, base game, 2 greedy
-        opponents); 0, or another game: no row.
+        seat count if it has no 3), baseline variant (a game's wing gives its own:
+        Project Dreamscape's strategy-hook path, :mod:`analyses.games.dreamscape.bench`).
+    rollout_seats, rollout_games : sequence of str, int
+        A slow bot's row: ``rollout_games`` games of these seats (the first is the row's
+        strategy), baseline variant; None or 0 games: no row.
     start_times : bool
         Also measure cold and warm start in subprocesses (about a minute).
     quick : bool
@@ -229,16 +210,12 @@ def run_bench(
         ``small_run_spare_s`` (None when not measured).
     """
     the_game = as_game(game)
-    # The extra rows time the strategy hook and the rollout player, for a game whose bots include them.
-    default_game = _plays(the_game, GREEDY_HOOK) and _plays(the_game, "rollout")
     if quick:
         fast_games = min(fast_games, 2_000)
         reference_games = min(reference_games, 10)
         rollout_games = min(rollout_games, 10)
         start_times = False
     counts = list(players if players is not None else the_game.seat_counts)
-    if hook_strategies is None:
-        hook_strategies = (GREEDY_HOOK,) if default_game else ()
     rows = []
 
     def add(engine, n, v, strat, games, secs):
@@ -265,9 +242,10 @@ def run_bench(
     table = 3 if 3 in the_game.seat_counts else max(the_game.seat_counts)
     for strat in hook_strategies:
         add("fast", table, "base", strat, fast_games, time_games(the_game, table, "base", [strat] * table, fast_games, "fast"))
-    if rollout_games > 0 and default_game:
-        seats = ["rollout", "greedy", "greedy"]
-        add("fast", 3, "base", "rollout", rollout_games, time_games(the_game, 3, "base", seats, rollout_games, "fast"))
+    if rollout_games > 0 and rollout_seats:
+        seats = list(rollout_seats)
+        add("fast", len(seats), "base", seats[0], rollout_games,
+            time_games(the_game, len(seats), "base", seats, rollout_games, "fast"))
     out: dict = {"rows": rows, "cold_start_s": None, "warm_start_s": None, "help_s": None, "small_run_s": None,
                  "small_run_spare_s": None}
     if start_times:

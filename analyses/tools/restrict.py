@@ -18,7 +18,7 @@ A restriction's name splits into a kind and the thing forbidden at its first
 ``no``, type ``mirror``): the table's ``restriction`` and ``type`` columns, and
 the types of one kind are ranked against each other. ``type_name`` is the
 type's readable name when the game's own analyses name it
-(``restriction_type_names()`` of its ``analyses`` extension), else the type.
+(its wing's ``restriction_names`` hook), else the type.
 
 A large loss means the type is essential to the bot's play; a type whose
 loss is 2x the next largest (interval above 0) is flagged *dominant*, one
@@ -160,9 +160,10 @@ def restrict_table(
 
 
 def type_names(game: Game) -> dict[str, str]:
-    """Readable names of the restricted types, from the game's own analyses when they give them."""
-    module = game.extension("analyses")
-    names = getattr(module, "restriction_type_names", None) if module is not None else None
+    """Readable names of the restricted types, from the game's wing when it gives them (``restriction_names``)."""
+    from analyses.games import wing_of
+
+    names = wing_of(game).restriction_names
     return dict(names()) if names is not None else {}
 
 

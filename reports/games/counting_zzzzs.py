@@ -117,7 +117,7 @@ def summary_output(folder, as_json: bool) -> list[str]:
         data = {"game": NAME, "seed": manifest.seed, **{k: v.to_dicts() for k, v in t.items()}}
         return [json.dumps(data, default=float)]
     return [f"Counting Zzzzs study {folder}: {configs.height} configurations, seed {manifest.seed}",
-            *manifest.meta.get("left_out", []), "",  # variants the study's deck cannot play (analyses.study.gameplan)
+            *manifest.meta.get("left_out", []), "",  # variants the study's deck cannot play (analyses.study.studyfile.LAB_RULES)
             *(("\u2605 " if f.significant else "") + f.text for f in findings(t))]
 
 

@@ -57,7 +57,6 @@ CAPABILITIES = {
     "knobs": "rules knobs",
     "card_swaps": "card swaps (expansion decks)",
     "solo_bands": "solo score bands",
-    "study": "study chunks of its own",
     "report": "study report",
     "analyses": "analyses of its own",
 }

@@ -2,8 +2,8 @@
 
 :data:`WING` is what the lab's registry finds under ``dreamscape`` (the entry-point group
 ``dreamscape.games``): the game of :mod:`simcore.games.dreamscape` with the capabilities this
-wing implements (its study chunks and study files, balance analyses, training, rules knobs,
-card swaps, solo bands), and the steps of the lab's commands where it has more to say than the
+wing implements (balance analyses, training, rules knobs, card swaps, solo bands), its study
+chunks, deck records and study files, and the steps of the lab's commands where it has more to say than the
 generic one (:mod:`analyses.games.dreamscape.commands`; they load the engine on first use).
 """
 from __future__ import annotations
@@ -19,6 +19,29 @@ def _study():
     from analyses.games.dreamscape import study
 
     return study
+
+
+def deck_record(cards):
+    """A ``--deck`` composition as the study manifest's deck record (:mod:`analyses.games.dreamscape.study`)."""
+    return _study().deck_record(cards)
+
+
+def deck_of_record(record):
+    """The composition of a study manifest's deck record; ValueError when damaged."""
+    return _study().deck_of_record(record)
+
+
+def _shipping():
+    from analyses.games.dreamscape.shipping import SHIPPING
+
+    return SHIPPING
+
+
+def restriction_names():
+    """Readable names of the dream types ``dreamscape restrict`` forbids (:mod:`analyses.games.dreamscape.balance`)."""
+    from analyses.games.dreamscape.balance import restriction_type_names
+
+    return restriction_type_names()
 
 
 def _analyses():
@@ -57,16 +80,16 @@ def _solo_bands():
     return solo
 
 
-def load_study_file(path, seed=None, cards=None):
-    """A Project Dreamscape study file, with its own keys (swaps, rotations, rechecks, decks)."""
-    from analyses.games.dreamscape.study import load_study_file as load
+def study_file():
+    """Project Dreamscape's part of its study files: decks, swaps, tournaments, rotations, rechecks."""
+    from analyses.games.dreamscape.studyfile import RULES
 
-    return load(path, seed=seed, cards=cards)
+    return RULES
 
 
 def summary_data(folder):
     """Every analysis of a study folder played through this game's own study chunks (seats, Z cards, swaps...)."""
-    from analyses.study.summary import summary_data as full_summary
+    from analyses.games.dreamscape.summary import summary_data as full_summary
 
     return full_summary(folder)
 
@@ -89,14 +112,18 @@ def figures(tables) -> dict:
 
 
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
-    study=_study, analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
+    analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
     solo_bands=_solo_bands))
 
 WING = LabWing(
     game=GAME,
     strategy_note=commands.STRATEGY_NOTE,
-    ships_strategies=True,  # a strategy file (bot.py:function) travels to Dask workers as a recipe
-    load_study_file=load_study_file,
+    strategy_shipping=_shipping,  # a strategy file (bot.py:function) travels to Dask workers as a recipe
+    restriction_names=restriction_names,
+    study_chunks=_study,
+    deck_record=deck_record,
+    deck_of_record=deck_of_record,
+    study_file=study_file,
     summary_data=summary_data,
     prepare_engine=commands.prepare_engine,
     warm_local=commands.warm_local,

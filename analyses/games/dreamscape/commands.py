@@ -19,11 +19,11 @@ def prepare_engine(notice: Callable[[str], None], interrupts: bool = False) -> N
 
     Only the game loop a run needs compiles, on its first use, between a line
     with its estimate and a line with the time it took
-    (:func:`analyses.study.warmup.loop_notice`). ``interrupts``: the process
+    (:func:`analyses.games.dreamscape.warmup.loop_notice`). ``interrupts``: the process
     is a console command, so Ctrl-C also stops numba code
     (:func:`simcore.interrupts.install`).
     """
-    from analyses.study.warmup import STRATEGY_NOTICE, loop_notice
+    from analyses.games.dreamscape.warmup import STRATEGY_NOTICE, loop_notice
     from simcore.games.dreamscape.bots.guard import set_compile_notice as set_guard_notice
     from simcore.games.dreamscape.fast.runner import set_loop_notice
     from simcore.games.dreamscape.fast.strategies import set_compile_notice
@@ -44,15 +44,15 @@ def prepare_engine(notice: Callable[[str], None], interrupts: bool = False) -> N
 def warm_local(backend: str, scheduler: str | None, notice: Callable[[str], None]) -> None:
     """Load (or compile) the game loops before a run's progress bar starts, so it counts play only.
 
-    The loops are the main study's (:data:`analyses.study.warmup.MAIN_LOOPS`);
+    The loops are the main study's (:data:`analyses.games.dreamscape.warmup.MAIN_LOOPS`);
     a cached one only loads. Locally the study starts playing once the plain
     loop is ready and the search loop compiles in the background
-    (:func:`analyses.study.warmup.warm_study`). A local Dask cluster's workers
+    (:func:`analyses.games.dreamscape.warmup.warm_study`). A local Dask cluster's workers
     share this machine's numba cache: every loop is compiled here first, so
     they only load it. Workers of a running scheduler may have a cold cache of
     their own: say so, since their compile is silent.
     """
-    from analyses.study.warmup import MAIN_LOOPS, WORKER_NOTICE, engine_compiled, warm_study, warm_up
+    from analyses.games.dreamscape.warmup import MAIN_LOOPS, WORKER_NOTICE, engine_compiled, warm_study, warm_up
 
     if backend == "dask" and scheduler is not None:
         notice(WORKER_NOTICE)
@@ -77,12 +77,12 @@ def simulate_summary(setup, seats, games: int, seed: int, chunk_size: int,
                      progress: Callable[[int, int], None] | None = None) -> dict:
     """``dreamscape simulate`` without a folder: per seat win rate, score, Z and turns, and the run's time.
 
-    Totals are kept chunk by chunk (:class:`analyses.study.runsummary.RunTotals`),
+    Totals are kept chunk by chunk (:class:`analyses.games.dreamscape.runsummary.RunTotals`),
     so memory stays one chunk's however many games; the kernels are loaded
     first, so the time and games/s count play only.
     """
-    from analyses.study.runsummary import RunTotals
-    from analyses.study.warmup import warm_run
+    from analyses.games.dreamscape.runsummary import RunTotals
+    from analyses.games.dreamscape.warmup import warm_run
     from simcore.games.dreamscape.fast import SimConfig, simulate
 
     names = load_bots(seats)
@@ -127,7 +127,7 @@ def conformance(paths: list[Path] | None, engine: str) -> dict:
 
 def warm_up(say: Callable[[str], None]) -> dict:
     """``dreamscape warmup``: the engine and every built-in strategy compiled (or loaded) once."""
-    from analyses.study.warmup import MAIN_LOOPS, engine_compiled, warm_up as warm
+    from analyses.games.dreamscape.warmup import MAIN_LOOPS, engine_compiled, warm_up as warm
 
     already = engine_compiled(MAIN_LOOPS)
     return {"seconds": warm(say=say), "already_compiled": already}
@@ -135,10 +135,9 @@ def warm_up(say: Callable[[str], None]) -> dict:
 
 def bench(quick: bool, say: Callable[[str], None]) -> dict:
     """``dreamscape bench``: games/s of both engines and the fast engine's cold and warm start."""
-    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers the heuristic bots timed below
-    from analyses.tools.bench import run_bench
+    from analyses.games.dreamscape.bench import GREEDY_HOOK, GREEDY_HOOK_KINDS, run_bench  # registers the bots timed
 
-    bots = ("greedy-hook", "greedy-hook-kinds", "chain", "economist", "spoiler", "linear", "expert")
+    bots = (GREEDY_HOOK, GREEDY_HOOK_KINDS, "chain", "economist", "spoiler", "linear", "expert")
     return run_bench(quick=quick, hook_strategies=bots, progress=say)
 
 
@@ -265,7 +264,7 @@ def train_strong(setup, out: Path, games: int, trees: int, leaves: int, seed: in
 def tune(setup, field: list[str], budget: int, games_per_eval: int, seed: int, out: Path) -> dict:
     """``dreamscape tune``: the linear bot's weights by CMA-ES against ``field`` (seats rotated), written to ``out``."""
     from analyses.study.progress import progress_bar
-    from analyses.study.warmup import warm_run
+    from analyses.games.dreamscape.warmup import warm_run
     from simcore.games.dreamscape.bots.features import NAMES
     from simcore.games.dreamscape.bots.linear import write_weights
     from simcore.games.dreamscape.bots.tuner import tune as run_tune

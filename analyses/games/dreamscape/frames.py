@@ -1,7 +1,7 @@
 """Project Dreamscape's report tables, read once: what its report and its charts in the Python API are drawn from.
 
 :func:`collect` reads a Project Dreamscape study folder once and runs the analyses of
-``analyses/`` that apply to it (:func:`analyses.study.folder.study_kinds`), so the
+``analyses/`` that apply to it (:func:`analyses.games.dreamscape.summary.study_kinds`: the lab's kinds and the swap sweep), so the
 findings and the charts of a report quote the very same DataFrames. An
 analysis that has no data in this folder leaves its table ``None`` and its
 pages out of the report.
@@ -34,7 +34,8 @@ from analyses.study.model import StudyError, StudyManifest
 from analyses.stats.skill import skill_vs_luck
 from analyses.games.dreamscape.solo import solo_bands
 from analyses.games.dreamscape.strength import pair_strength, type_strength
-from analyses.study.folder import check_study, study_kinds
+from analyses.games.dreamscape.summary import study_kinds
+from analyses.study.folder import check_study
 from analyses.games.dreamscape.sweep import swap_sweep
 from analyses.lab.frames import seats_from_one
 from analyses.tools.tournament import tournament_from_study, tournament_groups

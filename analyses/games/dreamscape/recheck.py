@@ -38,6 +38,25 @@ class Recheck:
     games: int
     players: tuple[int, ...] | None = None  # only the decks of these player counts (None: every count)
 
+    # --- a later stage of a study plan (analyses.study.studyfile.PlanStage) -------------------------------
+    def configs(self, folder: str | Path) -> list[RunConfig]:
+        """The configurations it plays, chosen from the finished study in ``folder``."""
+        return recheck_configs(folder, [self])[0][1]
+
+    def fingerprint(self) -> list:
+        """Its part of the plan's fingerprint (a plan without rechecks keeps the fingerprint it had)."""
+        return [self.strategy, self.games] + ([list(self.players)] if self.players is not None else [])
+
+    def plan_line(self) -> str:
+        """What it plays, for the study's progress lines before the headline decks are known."""
+        return (f"{self.label}: {self.strategy} on every seat, {self.games:,} games per deck (the headline swap decks, "
+                "chosen once the swaps are played)")
+
+    def start_line(self, configs: int) -> str:
+        """The line when it starts, with the number of configurations it plays."""
+        return (f"{self.label}: {configs} configurations x {self.games:,} games "
+                f"(the decks the swap findings quote, {self.strategy} on every seat)")
+
 
 def headline_swaps(folder: str | Path) -> list[tuple[int, str, str]]:
     """``(players, swap variant, its no-swap variant)`` of every deck the study's swap findings quote.

@@ -1,11 +1,12 @@
 """Project Dreamscape's study chunks: how a chunk is played and which files it becomes.
 
 The study pipeline (:mod:`analyses.study.folder`) reaches this module through the
-game's ``study`` capability, which its lab wing declares (:mod:`analyses.games.dreamscape`): a
+wing's ``study_chunks`` hook (:class:`analyses.games.StudyChunks`, :mod:`analyses.games.dreamscape`): a
 chunk is played on the fast engine as one :class:`~simcore.games.dreamscape.fast.SimResult`
 and kept as three frames, the per-chunk sums (``agg``), the per-game rows
 (``games``) and the held-card sums (``pairs``), which the Dreamscape analyses
-(:mod:`analyses.games.dreamscape.balance`, ...) and the report read.
+(:mod:`analyses.games.dreamscape.balance`, ...) and the report read. A ``--deck`` composition travels in the task's
+:class:`~analyses.study.model.GameDeal` as the manifest's deck record (:func:`deck_record`).
 
 :func:`play_chunk` is module-level and driven by a picklable
 :class:`~analyses.study.model.ChunkTask` only, so a Dask worker can run it.
@@ -16,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from analyses.study.model import MAX_SEATS, ChunkTask, RunConfig
-from simcore.games.dreamscape.cards import CODES, N_TYPES
+from simcore.games.dreamscape.cards import CODES, N_TYPES, card_code, parse_card
 from simcore.games.dreamscape.decks import DeckSpec
 from simcore.games.dreamscape.rules import SOLO_BANDS
 from simcore.games.dreamscape.variants import parse_variant
@@ -25,6 +26,41 @@ BAND_HIGHS = np.array([high for _, high, _ in SOLO_BANDS[:-1]], dtype=np.float64
 BAND_LABELS = tuple(label for _, _, label in SOLO_BANDS)
 
 _DECKS: dict[tuple, object] = {}
+_SPECS: dict[str, DeckSpec] = {}
+
+
+def deck_record(spec: DeckSpec) -> dict:
+    """A deck composition as the manifest's JSON record (card order kept: it fixes the card ids, R1.3)."""
+    return {
+        "name": spec.name,
+        "source": spec.source,
+        "base": [[card_code(c), int(n)] for c, n in spec.base],
+        "expansion": [[card_code(c), int(n)] for c, n in spec.expansion],
+    }
+
+
+def deck_of_record(data: dict) -> DeckSpec:
+    """The composition of a manifest's deck record; ValueError when it is damaged."""
+    try:
+        return DeckSpec(
+            name=str(data["name"]),
+            base=tuple((parse_card(k), int(n)) for k, n in data["base"]),
+            expansion=tuple((parse_card(k), int(n)) for k, n in data["expansion"]),
+            source=str(data.get("source", "study manifest")),
+        )
+    except Exception as exc:  # noqa: BLE001 - any damage is a damaged manifest
+        raise ValueError(f"damaged deck ({type(exc).__name__}: {exc})") from None
+
+
+def task_deck(task: ChunkTask) -> DeckSpec | None:
+    """The composition a task plays (None: the default deck), read once per process from its deal's record."""
+    text = task.game.deck
+    if text is None:
+        return None
+    spec = _SPECS.get(text)
+    if spec is None:
+        spec = _SPECS[text] = deck_of_record(task.game.deck_record)
+    return spec
 
 
 def config_deck(variant: str, deck_spec: DeckSpec | None = None):
@@ -49,7 +85,7 @@ def play_chunk(task: ChunkTask):
 
     names = load_strategies(config.strategies)
     variant = parse_variant(config.variant)
-    sim = SimConfig(players=config.players, options=variant.options, deck=config_deck(config.variant, task.deck_spec))
+    sim = SimConfig(players=config.players, options=variant.options, deck=config_deck(config.variant, task_deck(task)))
     (result,) = list(iter_chunks(sim, task.games, task.seed, names, chunk_size=max(task.games, 1), first_game=task.first))
     return result
 
@@ -188,16 +224,3 @@ def pairs_frame(result, config: RunConfig) -> pl.DataFrame | None:
         "wins_held": wins.reshape(-1),
         "copies": total.reshape(-1).astype(np.int64),
     })
-
-
-
-
-def load_study_file(path, seed=None, cards=None):
-    """A Project Dreamscape study file (:mod:`analyses.study.studyfile`); its deck is named in the file, not by ``--cards``."""
-    from analyses.study.model import StudyError
-    from analyses.study.studyfile import load_study_file as load
-
-    if cards is not None:
-        raise StudyError("--cards is for another game's study; a Project Dreamscape study file names its deck")
-    return load(path, seed=seed)
-

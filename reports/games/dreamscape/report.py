@@ -208,7 +208,8 @@ def summary_output(folder, as_json: bool) -> list[str]:
     """Project Dreamscape's summary of a study folder (``dreamscape summarize``): JSON or tables."""
     import json
 
-    from analyses.study.summary import json_ready, summary_data
+    from analyses.games.dreamscape.summary import summary_data
+    from analyses.study.runsummary import json_ready
     from reports.tables import summary_lines
 
     data = summary_data(folder)

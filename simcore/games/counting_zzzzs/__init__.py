@@ -29,11 +29,12 @@ STUDY_PLANS = {"main": STUDY_PLAN, "quick": QUICK_STUDY_PLAN}
 
 # The simulate table's columns beyond seat, strategy and win rate (simcore.games.Game.columns). A seat's
 # win rate splits a shared win (Z15.2, Z16.2); "won or shared" counts every game the seat is among the winners.
+# A label's {goal} is the Setup's field, the points played to (knob:goal, Z19), filled in by the simulate table.
 COLUMNS = {
     "seat": (("mean_score", "score", ".2f"), ("mean_dreams", "dreams", ".2f"),
              ("mean_dream_elements", "dream elements", ".2f"), ("mean_scored_dreams", "scored dreams", ".2f"),
              ("mean_winners", "won or shared", "pct")),
-    "game": (("mean_turns", "turns", ".2f"), ("share_end_forty", "ends at 40 points", "pct", ("end", END_FORTY)),
+    "game": (("mean_turns", "turns", ".2f"), ("share_end_forty", "ends at {goal} points", "pct", ("end", END_FORTY)),
              ("mean_deck_left", "cards left in the deck", ".2f")),
 }
 

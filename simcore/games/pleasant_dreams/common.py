@@ -9,7 +9,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
+from typing import NamedTuple
 
 import numpy as np
 
@@ -28,6 +28,9 @@ WAKE_LIMIT = 5                   # P3.1: a token on 5 wakes the player up
 MAX_FLOW = 5                     # P4.1: a dream flow is 1 to 5 cards
 MAX_CARDS = 30                   # largest card list a file may give (array sizes of the fast engine)
 MAX_START = WAKE_LIMIT - 1
+PREMONITION_SHOWS = 3            # P8.1: Premonition shows the top three cards
+FLIP_EXTRA = 1                   # P5.2: a flip takes one more point off
+LUCID_DEAL = 2                   # P7.2: Lucid Dreams deals two action cards to each player
 PACKAGE_DIR = Path(__file__).resolve().parent
 SCENARIOS_DIR = PACKAGE_DIR / "scenarios"
 CARDS_FILE = PACKAGE_DIR / "cards.toml"
@@ -39,6 +42,37 @@ SYMBOL_NAMES = ("flip", "cross", "equal")
 
 class PDError(ValueError):
     """Every bad input to the Pleasant Dreams package: a one-line message naming the problem."""
+
+
+class Knob(NamedTuple):
+    """One rules knob (P11): a number the rulebook prints that a designer may change (``knob:TOKEN=VALUE``).
+
+    ``field`` is the :class:`Setup` field holding it, ``low``..``high`` its range (inclusive), ``default``
+    the rulebook's value."""
+
+    token: str
+    field: str
+    rule: str
+    low: int
+    high: int
+    default: int
+    meaning: str
+
+
+# The rulebook's numbers a designer may change (P11.1; the ranges are argued in P11.2). ``start`` is the
+# variant ``start=N`` spelt as a knob (both at once: one line, exit 2, P11.3); parse_setup holds it below
+# the wake knob's value, so its range here is only the widest. ``flow`` stops at the printed 5 because the
+# turn decision's codes for Mirror and Premonition follow the flow sizes (P10.1).
+KNOBS: tuple[Knob, ...] = (
+    Knob("start", "start", "P2.2", 0, 9, 1, "wakefulness each seat starts on (below the waking value)"),
+    Knob("wake", "wake_limit", "P3.1", 2, 10, WAKE_LIMIT, "wakefulness that wakes the player (loses at once)"),
+    Knob("flow", "max_flow", "P4.1", 1, MAX_FLOW, MAX_FLOW, "most cards a dream flow may take"),
+    Knob("flip", "flip_extra", "P5.2", 0, 4, FLIP_EXTRA, "extra wakefulness a flip takes off (floor 0)"),
+    Knob("copies", "copies", "P7.1", 1, 4, COPIES_PER_ACTION, "copies of each of the 8 action types"),
+    Knob("deal", "lucid_deal", "P7.2", 0, 8, LUCID_DEAL, "action cards Lucid Dreams deals to each player"),
+    Knob("premonition", "premonition", "P8.1", 1, 10, PREMONITION_SHOWS, "cards Premonition shows from the top"),
+)
+KNOB_BY_TOKEN = {k.token: k for k in KNOBS}
 
 
 @dataclass(frozen=True)
@@ -131,6 +165,8 @@ class Setup:
     actions = solo challenge, deal this many random action cards from all 16 (-1 = the rules' default,
     P7.3); cards = the fragment cards; public_backs = the variant where both faces of every card are
     known from the start (P9.5); hand = the solo player's chosen action cards, a count per type (P7.5).
+    The rules knobs (P11, :data:`KNOBS`): wake_limit (P3.1), max_flow (P4.1), flip_extra (P5.2), copies
+    (P7.1), lucid_deal (P7.2), premonition (P8.1); their defaults are the rulebook's.
     """
 
     players: int = 2
@@ -140,12 +176,23 @@ class Setup:
     cards: CardList | None = None
     public_backs: bool = False
     hand: tuple[int, ...] | None = None
+    wake_limit: int = WAKE_LIMIT
+    max_flow: int = MAX_FLOW
+    flip_extra: int = FLIP_EXTRA
+    copies: int = COPIES_PER_ACTION
+    lucid_deal: int = LUCID_DEAL
+    premonition: int = PREMONITION_SHOWS
 
     def dealt_at_random(self) -> int:
-        """How many action cards each seat draws at random from all 16; -1 = barrier + premonition."""
+        """How many action cards each seat draws at random from all the action cards; -1 = barrier +
+        premonition."""
         if self.actions >= 0:
             return self.actions
-        return 2 if self.expansion else -1
+        return self.lucid_deal if self.expansion else -1
+
+    def action_cards(self) -> int:
+        """All the action cards (P7.1): ``copies`` of each type."""
+        return len(ACTION_TYPES) * self.copies
 
 
 _DEFAULT_CARDS: list[CardList] = []
@@ -158,22 +205,59 @@ def default_cards() -> CardList:
     return _DEFAULT_CARDS[0]
 
 
+VARIANT_HELP = "base, lucid, start=N, actions=N, hand=A,B,.., public-backs, knob:NAME=VALUE"
+
+
+def parse_knob(token: str, where: str) -> tuple[Knob, int]:
+    """``knob:NAME=VALUE`` as (knob, value), the value inside the knob's range (P11); PDError otherwise."""
+    name, sep, raw = token[len("knob:"):].partition("=")
+    k = KNOB_BY_TOKEN.get(name.strip())
+    if k is None:
+        raise PDError(f"{where}: unknown knob {name.strip()[:40]!r} (known: {', '.join(x.token for x in KNOBS)})")
+    raw = raw.strip()
+    if not sep or not raw:
+        raise PDError(f"{where}: knob {k.token} needs a value, e.g. knob:{k.token}={k.default}")
+    if not re.fullmatch(r"[0-9]{1,6}", raw):
+        raise PDError(f"{where}: knob {k.token} value {raw[:40]!r} is not a whole number from {k.low} to {k.high}")
+    value = int(raw)
+    if not k.low <= value <= k.high:
+        raise PDError(f"{where}: knob {k.token} value {value} is outside {k.low}..{k.high} ({k.rule}: {k.meaning})")
+    return k, value
+
+
 def parse_setup(players: int, variant: str = "base", cards: CardList | None = None) -> Setup:
     """A Setup from a player count and the variant notation ("base", "lucid", "start=N", "actions=N",
-    "hand=A,B,..", "public-backs", joined by "+"). PDError on anything else."""
+    "hand=A,B,..", "public-backs", "knob:NAME=VALUE" (P11), joined by "+"). PDError on anything else."""
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_COUNTS:
         raise PDError(f"players must be 1 (solo) or 2, not {players!r}")
     if not isinstance(variant, str) or not variant.strip():
         raise PDError("variant is empty (use base, lucid, start=N, actions=N joined by +)")
     if cards is not None and not isinstance(cards, CardList):
         raise PDError("cards must come from load_cards")
-    expansion, start, actions, seen, public_backs, hand = False, 1, -1, set(), False, None
+    where = f"variant {variant.strip()[:80]!r}"
+    expansion, seen, public_backs, hand_part = False, set(), False, None
+    knobs: dict[str, int] = {}           # Setup field -> value, from knob:NAME=VALUE or start=N / actions=N
+    set_by: dict[str, str] = {}          # Setup field -> the token that set it
     for part in variant.strip().split("+"):
         part = part.strip()
         m = re.fullmatch(r"(start|actions)=(-?\d+)", part)
-        key = m.group(1) if m else part.partition("=")[0] if part.startswith("hand=") else part
+        key = m.group(1) if m else part.partition("=")[0] if part.startswith(("hand=", "knob:")) else part
+        if part.startswith("knob:"):
+            k, value = parse_knob(part, where)
+            field, label = k.field, f"knob:{k.token}"
+        elif m:
+            field, value, label = key, int(m.group(2)), f"{key}=N"
+        else:
+            field = None
+        if field is not None:
+            if field in set_by:
+                raise PDError(f"{where}: {label} appears twice" if label == set_by[field] else
+                              f"{where}: {label} and {set_by[field]} both set the same number: "
+                              "a knob combined with a variant that fixes the same number")
+            knobs[field], set_by[field] = value, label
+            continue
         if key in seen:
-            raise PDError(f"variant {variant!r}: {key} given twice")
+            raise PDError(f"{where}: {key} given twice")
         seen.add(key)
         if part == "base":
             continue
@@ -182,43 +266,56 @@ def parse_setup(players: int, variant: str = "base", cards: CardList | None = No
         elif part == "public-backs":                 # P9.5: both faces of every card known (a variant)
             public_backs = True
         elif key == "hand":                          # P7.5: the solo challenge with chosen cards
-            hand = parse_hand(variant, part[5:])
-        elif m and key == "start":
-            start = int(m.group(2))
-            if not 0 <= start <= MAX_START:
-                raise PDError(f"variant {variant!r}: start must be 0 to {MAX_START} (5 is awake), not {start}")
-        elif m and key == "actions":
-            actions = int(m.group(2))
-            if not 0 <= actions <= len(ACTION_TYPES) * COPIES_PER_ACTION:
-                raise PDError(f"variant {variant!r}: actions must be 0 to 16, not {actions}")
+            hand_part = part[5:]
         else:
-            raise PDError(f"variant {variant!r}: unknown part {part!r} "
-                          "(base, lucid, start=N, actions=N, hand=A,B,.., public-backs)")
+            raise PDError(f"{where}: unknown part {part[:40]!r} ({VARIANT_HELP})")
     if "base" in seen and len(seen) > 1 and "lucid" in seen:
-        raise PDError(f"variant {variant!r}: base and lucid exclude each other")
+        raise PDError(f"{where}: base and lucid exclude each other")
+    wake_limit = knobs.get("wake_limit", WAKE_LIMIT)
+    start = knobs.get("start", 1)
+    copies = knobs.get("copies", COPIES_PER_ACTION)
+    actions = knobs.get("actions", -1)
+    total = len(ACTION_TYPES) * copies
+    hand = parse_hand(variant, hand_part, copies) if hand_part is not None else None
+    if not 0 <= start < wake_limit:                  # P2.2, P3.1: a seat on the waking value is awake already
+        raise PDError(f"{where}: start must be 0 to {wake_limit - 1} ({wake_limit} is awake), not {start}")
+    if "actions" in knobs and not 0 <= actions <= total:
+        raise PDError(f"{where}: actions must be 0 to {total}, not {actions}")
     if actions >= 0 and players != 1:
-        raise PDError(f"variant {variant!r}: actions=N is the solo challenge and needs 1 player")
+        raise PDError(f"{where}: actions=N is the solo challenge and needs 1 player")
     if actions >= 0 and expansion:
-        raise PDError(f"variant {variant!r}: actions=N already deals from all 16 cards; drop lucid")
+        raise PDError(f"{where}: actions=N already deals from all {total} cards; drop lucid")
     if hand is not None and players != 1:
-        raise PDError(f"variant {variant!r}: hand=.. is the solo challenge and needs 1 player")
+        raise PDError(f"{where}: hand=.. is the solo challenge and needs 1 player")
     if hand is not None and (expansion or actions >= 0):
-        raise PDError(f"variant {variant!r}: hand=.. chooses the cards; drop lucid and actions=N")
+        raise PDError(f"{where}: hand=.. chooses the cards; drop lucid and actions=N")
+    if "lucid_deal" in knobs and "actions" in knobs:   # P11.3: both count the action cards dealt at random
+        raise PDError(f"{where}: knob:deal and actions=N both set the action cards dealt: a knob combined with "
+                      "a variant that fixes the same number")
+    if "lucid_deal" in knobs and not expansion:      # P7.2: the number is the Lucid Dreams deal's
+        raise PDError(f"{where}: knob deal is the Lucid Dreams deal (P7.2); add lucid (solo without it: actions=N)")
+    if expansion and players * knobs.get("lucid_deal", LUCID_DEAL) > total:
+        raise PDError(f"{where}: {players} players x {knobs.get('lucid_deal', LUCID_DEAL)} action cards is more "
+                      f"than the {total} action cards (knob copies={copies})")
+    if not expansion and actions < 0 and hand is None and copies < players:   # P2.4: one Barrier and one
+        raise PDError(f"{where}: knob copies={copies} leaves too few Barriers and Premonitions for "   # Premonition
+                      f"{players} players (each holds one, P2.4)")                                      # each
+    fields = {k: v for k, v in knobs.items() if k not in ("start", "actions")}
     return Setup(players, expansion, start, actions, cards if cards is not None else default_cards(),
-                 public_backs, hand)
+                 public_backs, hand, **fields)
 
 
-def parse_hand(variant: str, text: str) -> tuple[int, ...]:
-    """``barrier,shimmer,shimmer`` -> a count per action type; at most the 2 copies of each (P7.1, P7.5)."""
+def parse_hand(variant: str, text: str, copies: int = COPIES_PER_ACTION) -> tuple[int, ...]:
+    """``barrier,shimmer,shimmer`` -> a count per action type; at most the ``copies`` of each (P7.1, P7.5)."""
     counts = [0] * len(ACTION_TYPES)
     names = [t.strip() for t in text.split(",")]
     for name in names:
         if name not in ACTION_TYPES:
             raise PDError(f"variant {variant!r}: hand: unknown action card {name!r} (known: {', '.join(ACTION_TYPES)})")
         counts[ACTION_TYPES.index(name)] += 1
-        if counts[ACTION_TYPES.index(name)] > COPIES_PER_ACTION:
-            raise PDError(f"variant {variant!r}: hand: {name} more than {COPIES_PER_ACTION} times (there are "
-                          f"{COPIES_PER_ACTION} copies)")
+        if counts[ACTION_TYPES.index(name)] > copies:
+            raise PDError(f"variant {variant!r}: hand: {name} more than {copies} times (there are "
+                          f"{copies} copies)")
     return tuple(counts)
 
 
@@ -228,7 +325,9 @@ def hand_text(hand: tuple[int, ...]) -> str:
 
 
 def variant_name(setup: Setup) -> str:
-    """The canonical variant notation of ``setup``; parse_setup(setup.players, it) gives it back."""
+    """The canonical variant notation of ``setup``; parse_setup(setup.players, it) gives it back. The
+    starting wakefulness is written ``start=N`` however it was given; the other knobs away from the
+    rulebook follow as ``knob:NAME=VALUE`` in :data:`KNOBS` order (P11)."""
     parts = ["lucid"] if setup.expansion else []
     if setup.start != 1:
         parts.append(f"start={setup.start}")
@@ -238,6 +337,9 @@ def variant_name(setup: Setup) -> str:
         parts.append(f"hand={hand_text(setup.hand)}")
     if setup.public_backs:
         parts.append("public-backs")
+    for k in KNOBS:
+        if k.token != "start" and getattr(setup, k.field) != k.default:
+            parts.append(f"knob:{k.token}={getattr(setup, k.field)}")
     return "+".join(parts) or "base"
 
 

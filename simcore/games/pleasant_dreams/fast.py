@@ -17,8 +17,8 @@ from numba import njit
 
 from simcore.fast_rng import below, decision_state, seed_key, shuffle, stream_state
 
-from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Setup,
+from .common import (ACTION_TYPES, BARRIER, COMPASS, CROSS, DEEP_SLEEP, EQUAL, FLIP,
+                     MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, Setup,
                      empty_results)
 from .bots import Bot
 from .reference import (ALL_SEATS, MAX_TURNS, RESOLVE, TURN_MIRROR, TURN_PREMONITION, UNSEEN_BACK, USE_BARRIER,
@@ -61,7 +61,14 @@ ORDER = NM_SIDE + DCAP          # a compass order chosen by ask (K_COMPASS retur
 OPT_N = ORDER + DCAP
 OPTS = OPT_N + 1
 BACK_SEEN = OPTS + DCAP         # per card: its back has been shown (P9.5)
-SIZE = BACK_SEEN + DCAP
+# the rules knobs (P11), set by new_game / set_knobs from the Setup: in the state so that the playouts'
+# copies and the scenarios' states carry them
+WAKE_AT = BACK_SEEN + DCAP      # P3.1: wakefulness that wakes (knob wake)
+FLOW_MAX = WAKE_AT + 1          # P4.1: most cards in a flow (knob flow)
+FLIP_EXTRA_AT = FLOW_MAX + 1    # P5.2: extra point a flip takes off (knob flip)
+PREMONITION_AT = FLIP_EXTRA_AT + 1   # P8.1: cards Premonition shows (knob premonition)
+COPIES_AT = PREMONITION_AT + 1  # P7.1: copies of each action type (knob copies)
+SIZE = COPIES_AT + 1
 # ---- script rows (scenarios): [choice, compass length, order 0..7, kind seen, accepted]
 SC_CHOICE, SC_LEN, SC_ORDER, SC_KIND, SC_OK = 0, 1, 2, 10, 11
 SC_WIDTH = 12
@@ -80,9 +87,20 @@ def symbol(cd, card, side):
 
 
 @njit(cache=True)
-def new_game(st, cd, players, start, dealt_k, hand, public_backs, seed_mixed, game_index):
+def set_knobs(st, knobs):
+    """The rules knobs (P11) into st: ``knobs`` = [wake, flow, flip, premonition, copies] (knob_array)."""
+    st[WAKE_AT] = knobs[0]
+    st[FLOW_MAX] = knobs[1]
+    st[FLIP_EXTRA_AT] = knobs[2]
+    st[PREMONITION_AT] = knobs[3]
+    st[COPIES_AT] = knobs[4]
+
+
+@njit(cache=True)
+def new_game(st, cd, players, start, dealt_k, hand, public_backs, knobs, seed_mixed, game_index):
     """reference.new_game on st (P2); dealt_k = -2: the solo player holds ``hand`` (P7.5)."""
     st[:] = 0
+    set_knobs(st, knobs)
     n = cd.shape[1]
     st[PLAYERS] = players
     st[NCARDS] = n
@@ -102,10 +120,11 @@ def new_game(st, cd, players, start, dealt_k, hand, public_backs, seed_mixed, ga
             st[HELD + s * NA + BARRIER] = 1
             st[HELD + s * NA + PREMONITION] = 1
     else:                                                         # P7.2, P7.3
-        pile = np.empty(NA * COPIES_PER_ACTION, np.int64)
+        copies = st[COPIES_AT]                                    # P11: knob copies
+        pile = np.empty(NA * copies, np.int64)
         for t in range(NA):
-            for c in range(COPIES_PER_ACTION):
-                pile[t * COPIES_PER_ACTION + c] = t
+            for c in range(copies):
+                pile[t * copies + c] = t
         shuffle(rng, pile)
         for s in range(players):
             for j in range(s * dealt_k, (s + 1) * dealt_k):
@@ -151,8 +170,8 @@ def raise_wake(st, seat, change):
     if w < 0:
         w = 0
     st[WAKE + seat] = w
-    if w >= WAKE_LIMIT:
-        st[WAKE + seat] = WAKE_LIMIT
+    if w >= st[WAKE_AT]:                                         # P11: knob wake
+        st[WAKE + seat] = st[WAKE_AT]
         st[OVER] = 1
         st[WINNER] = -1 if st[PLAYERS] == 1 else 1 - seat
 
@@ -201,7 +220,7 @@ def turn_options(st, seat):
         st[OPTS] = 0
         k = 1
     else:
-        for n in range(1, min(MAX_FLOW, d) + 1):
+        for n in range(1, min(st[FLOW_MAX], d) + 1):             # P11: knob flow
             st[OPTS + k] = n
             k += 1
         if can_use(st, seat, MIRROR):                            # P8.6
@@ -279,7 +298,7 @@ def reveal_top(st):
 def use_premonition(st, seat):
     """P8.1."""
     use_card(st, seat, PREMONITION)
-    for i in range(min(3, st[DECK_N])):
+    for i in range(min(st[PREMONITION_AT], st[DECK_N])):        # P11: knob premonition
         st[DECK_KNOWN + i] = ALL_SEATS
         reveal(st, st[DECK_CARD + i], st[DECK_SIDE + i])
 
@@ -433,7 +452,7 @@ def resolve_card(st, cd, rng, script, seat, card, side):
         if st[STOP]:
             return
         if flip == 1:
-            raise_wake(st, seat, -1)                             # P5.2
+            raise_wake(st, seat, -st[FLIP_EXTRA_AT])             # P5.2 (knob flip)
             reveal(st, card, 1)
             insert_secretly(st, cd, rng, script, seat, card, 1)
             return
@@ -620,7 +639,7 @@ def threshold_turn(st, cd, seat):
         if delta <= -2:
             return TURN_MIRROR
     if has_option(st, TURN_PREMONITION) and st[WAKE + seat] >= 2:
-        for i in range(1, min(3, d)):
+        for i in range(1, min(st[PREMONITION_AT], d)):
             if not exact(st, seat, i):
                 return TURN_PREMONITION
     if d == 0:
@@ -629,7 +648,8 @@ def threshold_turn(st, cd, seat):
     scale = max(count, 1)
     best = 1
     best_final = -1
-    for n in range(1, min(MAX_FLOW, d) + 1):
+    wake_at = st[WAKE_AT]
+    for n in range(1, min(st[FLOW_MAX], d) + 1):
         w = st[WAKE + seat] * scale
         safe = True
         all_known = True
@@ -641,7 +661,7 @@ def threshold_turn(st, cd, seat):
             else:
                 all_known = all_known and not varied
                 w = max(0, w + total)
-            limit = WAKE_LIMIT if all_known else WAKE_LIMIT - 1
+            limit = wake_at if all_known else wake_at - 1
             if w >= limit * scale:
                 safe = False
         if not safe:
@@ -665,7 +685,7 @@ def flow_outcome(st, cd, seat, order, n):
     w = st[WAKE + seat]
     for i in range(n):
         w = max(0, w + value(cd, st[FLOW_CARD + order[i]], st[FLOW_SIDE + order[i]]))
-        if w >= WAKE_LIMIT:
+        if w >= st[WAKE_AT]:
             return 1, w
     return 0, w
 
@@ -682,7 +702,7 @@ def threshold_compass(st, cd, seat):
             if taken[i]:
                 continue
             v = value(cd, st[FLOW_CARD + i], st[FLOW_SIDE + i])
-            if w + v < WAKE_LIMIT and (pick < 0 or v > value(cd, st[FLOW_CARD + pick], st[FLOW_SIDE + pick])):
+            if w + v < st[WAKE_AT] and (pick < 0 or v > value(cd, st[FLOW_CARD + pick], st[FLOW_SIDE + pick])):
                 pick = i
         if pick < 0:
             for i in range(n):
@@ -708,11 +728,12 @@ def threshold_resolve(st, cd, seat, card, side):
     v = value(cd, card, side)
     w = st[WAKE + seat]
     front = cd[1, card]
-    if has_option(st, USE_BARRIER) and (w + v >= WAKE_LIMIT or (v >= 3 and st[DECK_N] > 0)):
+    limit = st[WAKE_AT]
+    if has_option(st, USE_BARRIER) and (w + v >= limit or (v >= 3 and st[DECK_N] > 0)):
         return USE_BARRIER
-    if has_option(st, USE_SHIMMER) and front < v and (w + v >= WAKE_LIMIT or v - front >= 2):
+    if has_option(st, USE_SHIMMER) and front < v and (w + v >= limit or v - front >= 2):
         return USE_SHIMMER
-    if has_option(st, USE_SUPPRESSION) and w + v >= WAKE_LIMIT:
+    if has_option(st, USE_SUPPRESSION) and w + v >= limit:
         return USE_SUPPRESSION
     return RESOLVE
 
@@ -856,14 +877,14 @@ def script_choice(st, script, kind):
 
 
 @njit(cache=True)
-def play_batch(cd, players, start, dealt_k, hand, public_backs, bots, budgets, banned, seed_mixed, first_game,
+def play_batch(cd, players, start, dealt_k, hand, public_backs, knobs, bots, budgets, banned, seed_mixed, first_game,
                n_games, winner, turns, wake, deck_left, dealt, used):
     st = np.zeros(SIZE, np.int64)
     script = np.zeros((0, SC_WIDTH), np.int64)
     rng = np.empty(1, np.uint64)
     for i in range(n_games):
         g = first_game + i
-        new_game(st, cd, players, start, dealt_k, hand, public_backs, seed_mixed, g)
+        new_game(st, cd, players, start, dealt_k, hand, public_backs, knobs, seed_mixed, g)
         for s in range(players):
             st[BOT + s] = bots[s]
             st[BUDGET + s] = budgets[s]
@@ -885,12 +906,17 @@ def card_array(setup: Setup) -> np.ndarray:
     return np.array([[int(f) for f in c.flip], list(c.front), list(c.back)], dtype=np.int64)
 
 
+def knob_array(setup: Setup) -> np.ndarray:
+    """The rules knobs the fast engine keeps in its state (set_knobs order; P11)."""
+    return np.array([setup.wake_limit, setup.max_flow, setup.flip_extra, setup.premonition, setup.copies], np.int64)
+
+
 def play_games_fast(setup: Setup, bots: list[Bot], seed: int, first_game: int, n_games: int) -> dict:
     out = empty_results(setup, first_game, n_games)
     p = setup.players
     hand = np.array(setup.hand if setup.hand is not None else (0,) * NA, np.int64)
     play_batch(card_array(setup), p, setup.start, -2 if setup.hand is not None else setup.dealt_at_random(),
-               hand, int(setup.public_backs), np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
+               hand, int(setup.public_backs), knob_array(setup), np.array([b.kind for b in bots], np.int64), np.array([b.budget for b in bots], np.int64),
                np.array([b.banned for b in bots], np.int64), seed_key(seed), first_game, n_games,
                out["winner"], out["turns"], out["wake"], out["deck_left"], out["dealt"], out["used"])
     return out

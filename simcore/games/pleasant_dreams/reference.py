@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from simcore.rng import GameRng
 
-from .common import (ACTION_TYPES, BARRIER, COMPASS, COPIES_PER_ACTION, CROSS, DEEP_SLEEP, EQUAL, FLIP,
-                     MAX_FLOW, MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, CardList,
+from .common import (ACTION_TYPES, BARRIER, COMPASS, CROSS, DEEP_SLEEP, EQUAL, FLIP,
+                     MIRROR, PREMONITION, RECURRING, SHIMMER, SUPPRESSION, WAKE_LIMIT, CardList,
                      Setup)
 from .bots import Bot
 
@@ -105,7 +105,7 @@ def new_game(setup: Setup, seed: int, game_index: int, banned: list[int] | None 
             held[s][BARRIER] = 1
             held[s][PREMONITION] = 1
     else:                                                         # P7.2, P7.3: k random cards of all 16
-        pile = [t for t in range(len(ACTION_TYPES)) for _ in range(COPIES_PER_ACTION)]
+        pile = [t for t in range(len(ACTION_TYPES)) for _ in range(setup.copies)]   # P11: knob copies
         rng.shuffle(pile)
         for s in range(p):
             for t in pile[s * k:(s + 1) * k]:
@@ -140,10 +140,12 @@ def ask(game: Game, kind: str, options, **info):
 
 
 def raise_wake(game: Game, seat: int, change: int) -> None:
-    """P3.1: wakefulness never below 0; reaching 5 wakes the seat at once and ends the game (P6.1)."""
+    """P3.1: wakefulness never below 0; reaching 5 (knob wake, P11) wakes the seat at once and ends the
+    game (P6.1)."""
+    limit = game.setup.wake_limit
     game.wake[seat] = max(0, game.wake[seat] + change)
-    if game.wake[seat] >= WAKE_LIMIT:
-        game.wake[seat] = WAKE_LIMIT
+    if game.wake[seat] >= limit:
+        game.wake[seat] = limit
         game.over = True
         game.winner = -1 if game.players == 1 else 1 - seat
         say(game, f"seat {seat + 1} wakes up")
@@ -182,7 +184,7 @@ def rest_of_turn(game: Game, seat: int, n: int) -> None:
 def turn_options(game: Game, seat: int) -> list[int]:
     """P4.1, P4.2, P8.9: flow sizes 1..min(5, deck) (0 on an empty deck), then Mirror, Premonition."""
     d = len(game.deck)
-    options = list(range(1, min(MAX_FLOW, d) + 1)) if d else [0]
+    options = list(range(1, min(game.setup.max_flow, d) + 1)) if d else [0]     # P11: knob flow
     if d and can_use(game, seat, MIRROR):             # P8.6: any holder, the one who used the first too
         options.append(TURN_MIRROR)
     if d and can_use(game, seat, PREMONITION):
@@ -236,10 +238,11 @@ def reveal_top(game: Game) -> None:
 def use_premonition(game: Game, seat: int) -> None:
     """P8.1: both players see the showing faces of the top three cards (they stay in place)."""
     use_card(game, seat, PREMONITION)
-    for slot in game.deck[:3]:
+    shown = game.deck[:game.setup.premonition]       # P11: knob premonition
+    for slot in shown:
         slot.known = ALL_SEATS
         reveal(game, slot.card, slot.side)
-    say(game, "premonition shows " + ", ".join(game.cards.label(s.card, s.side) for s in game.deck[:3]))
+    say(game, "premonition shows " + ", ".join(game.cards.label(s.card, s.side) for s in shown))
 
 
 def draw_flow(game: Game, seat: int, n: int) -> None:
@@ -316,13 +319,13 @@ def resolve_card(game: Game, seat: int, card: int, side: int, nightmares: list) 
             continue
         break
     value = cards.value(card, side)
-    after = min(WAKE_LIMIT, max(0, game.wake[seat] + value))
+    after = min(game.setup.wake_limit, max(0, game.wake[seat] + value))
     say(game, f"seat {seat + 1} resolves {cards.label(card, side)}: wakefulness {game.wake[seat]} -> {after}")
     raise_wake(game, seat, value)
     if game.over:
         return
     if symbol == FLIP and game.deck and ask(game, "flip", [0, 1], card=card, side=side):
-        raise_wake(game, seat, -1)                    # P5.2: the extra point, never below 0
+        raise_wake(game, seat, -game.setup.flip_extra)   # P5.2: the extra point, never below 0 (knob flip)
         say(game, f"seat {seat + 1} flips it (wakefulness {game.wake[seat]})")
         reveal(game, card, 1)                         # P5.2: the flipped card is shown to the other player
         insert_secretly(game, seat, card, 1)
@@ -471,7 +474,7 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
         if delta <= -2:
             return TURN_MIRROR
     if TURN_PREMONITION in options and game.wake[seat] >= 2:
-        if any(not exact(game, seat, i) for i in range(1, min(3, len(game.deck)))):
+        if any(not exact(game, seat, i) for i in range(1, min(game.setup.premonition, len(game.deck)))):
             return TURN_PREMONITION
     d = len(game.deck)
     if d == 0:
@@ -479,7 +482,8 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
     total, count, varied = unseen_total(game, seat)
     scale = max(count, 1)
     best, best_final = 1, None
-    for n in range(1, min(MAX_FLOW, d) + 1):
+    wake_limit = game.setup.wake_limit
+    for n in range(1, min(game.setup.max_flow, d) + 1):
         w = game.wake[seat] * scale
         safe, all_known = True, True
         for card, side in reversed(game.aside[seat]):
@@ -490,7 +494,7 @@ def threshold_turn(game: Game, seat: int, options: list[int]) -> int:
             else:
                 all_known = all_known and not varied
                 w = max(0, w + total)
-            limit = WAKE_LIMIT if all_known else WAKE_LIMIT - 1
+            limit = wake_limit if all_known else wake_limit - 1
             if w >= limit * scale:
                 safe = False
         if not safe:
@@ -513,7 +517,7 @@ def flow_outcome(game: Game, seat: int, flow: list[tuple[int, int]]) -> tuple[in
     w = game.wake[seat]
     for card, side in flow:
         w = max(0, w + game.cards.value(card, side))
-        if w >= WAKE_LIMIT:
+        if w >= game.setup.wake_limit:
             return 1, w
     return 0, w
 
@@ -529,7 +533,7 @@ def threshold_compass(game: Game, seat: int):
         pick = -1
         for i in left:
             v = cards.value(*game.flow[i])
-            if w + v < WAKE_LIMIT and (pick < 0 or v > cards.value(*game.flow[pick])):
+            if w + v < game.setup.wake_limit and (pick < 0 or v > cards.value(*game.flow[pick])):
                 pick = i
         if pick < 0:
             for i in left:
@@ -550,11 +554,12 @@ def threshold_resolve(game: Game, seat: int, options: list[int], card: int, side
     cards = game.cards
     v = cards.value(card, side)
     w = game.wake[seat]
-    if USE_BARRIER in options and (w + v >= WAKE_LIMIT or (v >= 3 and len(game.deck) > 0)):
+    limit = game.setup.wake_limit
+    if USE_BARRIER in options and (w + v >= limit or (v >= 3 and len(game.deck) > 0)):
         return USE_BARRIER
-    if USE_SHIMMER in options and cards.front[card] < v and (w + v >= WAKE_LIMIT or v - cards.front[card] >= 2):
+    if USE_SHIMMER in options and cards.front[card] < v and (w + v >= limit or v - cards.front[card] >= 2):
         return USE_SHIMMER
-    if USE_SUPPRESSION in options and w + v >= WAKE_LIMIT:
+    if USE_SUPPRESSION in options and w + v >= limit:
         return USE_SUPPRESSION
     return RESOLVE
 

@@ -73,6 +73,11 @@ def build_reference(data: dict) -> reference.Game:
         setup = parse_setup(players, s.get("variant", "base"), cards)
     except PDError as exc:
         raise ScenarioFail(str(exc)) from None
+    if "deal" in s:                                  # the engine's own deal of one game (P2, P7.2; FORMAT.md)
+        deal = s["deal"]
+        if set(s) - {"players", "variant", "cards", "deal"} or not isinstance(deal, dict) or set(deal) != {"seed", "game"}:
+            raise ScenarioFail("a dealt setup has only players, variant, cards and deal: {\"seed\": S, \"game\": G}")
+        return reference.new_game(setup, int(deal["seed"]), int(deal["game"]))
     seats = s.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
         raise ScenarioFail(f"setup needs {players} seats")
@@ -205,6 +210,7 @@ def fast_state(game: reference.Game) -> np.ndarray:
     st[F.WINNER] = -1
     st[F.MODE] = F.MODE_SCRIPT
     st[F.DECK_N] = len(game.deck)
+    F.set_knobs(st, F.knob_array(game.setup))        # P11: the rules knobs of the scenario's variant
     for i, slot in enumerate(game.deck):
         st[F.DECK_CARD + i], st[F.DECK_SIDE + i], st[F.DECK_KNOWN + i] = slot.card, slot.side, slot.known
     for s in range(game.players):
@@ -257,13 +263,33 @@ def play_fast_scripted(game: reference.Game, entries: list[tuple[str, object]]):
     return st, script
 
 
+def play_fast_dealt(setup, deal: dict, entries: list[tuple[str, object]]):
+    """Deal game ``deal["game"]`` of ``deal["seed"]`` with the fast engine's new_game, then play it as
+    play_fast_scripted does: (st, script)."""
+    from simcore.fast_rng import seed_key
+
+    from . import fast as F
+    st = np.zeros(F.SIZE, np.int64)
+    hand = np.array(setup.hand if setup.hand is not None else (0,) * F.NA, np.int64)
+    F.new_game(st, F.card_array(setup), setup.players, setup.start,
+               -2 if setup.hand is not None else setup.dealt_at_random(), hand, int(setup.public_backs),
+               F.knob_array(setup), seed_key(int(deal["seed"])), int(deal["game"]))
+    st[F.MODE] = F.MODE_SCRIPT
+    script = script_rows(entries)
+    F.play_game(st, F.card_array(setup), np.zeros(1, np.uint64), script)
+    return st, script
+
+
 def run_fast(data: dict) -> dict:
     from . import fast as F
     game = build_reference(data)                     # the setup's parsing, shared; state copied to arrays
     choices = data.get("choices", [])
     entries = [(e.get("decision"), encode(e.get("decision"), e.get("choice"))
                 if e.get("decision") in KIND_NAMES else ILLEGAL) for e in choices]
-    st, script = play_fast_scripted(game, entries)
+    if "deal" in data["setup"]:                      # the fast engine's own deal, not a copy of the reference's
+        st, script = play_fast_dealt(game.setup, data["setup"]["deal"], entries)
+    else:
+        st, script = play_fast_scripted(game, entries)
     for r, entry in enumerate(choices):
         if script[r, F.SC_KIND] < 0:
             raise ScenarioFail(f"{len(choices) - r} choice(s) left over when the game ended")

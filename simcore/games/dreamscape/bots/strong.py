@@ -36,11 +36,16 @@ match is refused with one line (:class:`StrategyError`, exit 2 on the command
 line).
 
 ``--strategy strong`` plays the shipped value of the configuration being
-played (``simcore/games/dreamscape/bots/data/strong/``); a rules variant
-without its own value plays the base game's value of the same player count,
-and solo (no opponent to beat, so a win chance is no guide) plays the expert
-table. ``--strategy strong:FILE.npz`` plays one file's value in games of the
-player count it was trained for.
+played (``simcore/games/dreamscape/bots/data/strong/``, one per player count
+2-4 and rules option). A rules option without a shipped value plays the base
+game's value of its player count, a stand-in declared where the values are
+registered (:data:`STAND_IN`, never found by a silent lookup) and reported as
+out of distribution by
+:func:`simcore.games.dreamscape.bots.training.training_status`. Solo
+(no opponent to beat, so a win chance is no guide) plays the expert table.
+``--strategy strong:FILE.npz`` plays one file's value in games of the player
+count it was trained for, under every rules option (the user's choice;
+``training_status`` names the rule set it was made for).
 """
 from __future__ import annotations
 
@@ -262,15 +267,21 @@ class StrongTables(Mapping):
     Rows are made the first time a configuration is played (reading a value
     file takes a moment). ``values`` maps ``(players, sleep_token,
     shifting_tokens)`` to a :class:`ValueModel` or a callable returning one;
-    a configuration without one plays the base game's of its player count,
-    or none (the row is the expert table alone: the engine then plays it as
-    expert, :func:`simcore.games.dreamscape.fast.runner.strategy_args`).
-    With ``only_players`` set (a file given by the user), a game of another
-    player count is refused.
+    ``stand_ins`` maps a configuration without one to the configuration whose
+    value it plays (declared by the caller, so :func:`training_status
+    <simcore.games.dreamscape.bots.training.training_status>` can say so;
+    issue #41: the base game's value used to stand in for the shifting tokens
+    by a silent lookup). A configuration with neither has no value: its row is
+    the expert table alone (the engine then plays it as expert,
+    :func:`simcore.games.dreamscape.fast.runner.strategy_args`). With
+    ``only_players`` set (a file given by the user), a game of another player
+    count is refused and every rules option of that count plays the file.
     """
 
-    def __init__(self, values: Mapping, only_players: int | None = None, source: str = "strong"):
+    def __init__(self, values: Mapping, only_players: int | None = None, source: str = "strong",
+                 stand_ins: Mapping | None = None):
         self.values = dict(values)
+        self.stand_ins = dict(stand_ins or {})
         self.only_players = only_players
         self.source = source
         self.rows: dict[tuple[int, bool, bool], np.ndarray] = {}
@@ -280,13 +291,17 @@ class StrongTables(Mapping):
         if self.only_players is not None and players != self.only_players:
             raise StrategyError(f"{self.source} was trained for {self.only_players} players; "
                                 f"this game has {players}")
-        for k in (key, (players, False, False)):
-            if k in self.values:
-                v = self.values[k]
-                if callable(v):
-                    v = self.values[k] = v()
-                return v
-        return None
+        if self.only_players is not None:
+            key = next(iter(self.values))  # the user's one file, whatever the rules options
+        key = (players, bool(key[1]), bool(key[2]))
+        if key not in self.values:
+            key = self.stand_ins.get(key)
+            if key not in self.values:
+                return None
+        v = self.values[key]
+        if callable(v):
+            v = self.values[key] = v()
+        return v
 
     def __getitem__(self, key) -> np.ndarray:
         key = (int(key[0]), bool(key[1]), bool(key[2]))
@@ -322,12 +337,29 @@ def shipped_values() -> dict[tuple[int, bool, bool], Path]:
     return {shipped_key(p): p for p in sorted(SHIPPED_DIR.glob("*.npz"))}
 
 
+def stand_ins(keys) -> dict[tuple[int, bool, bool], tuple[int, bool, bool]]:
+    """The strong bot's stand-ins: each configuration (2-4 players x rules options) without a value in ``keys``,
+    mapped to its player count's base-game value (:class:`StrongTables`; ``training_status`` reports the same)."""
+    out = {}
+    for players in (2, 3, 4):
+        for key in ((players, s, t) for s in (False, True) for t in (False, True)):
+            if key not in keys and (players, False, False) in keys:
+                out[key] = (players, False, False)
+    return out
+
+
+# The one place a stand-in is declared (training_status reports the same rule, reading the same files): the
+# configurations still without their own shipped value play their player count's base value. Issue #41 asks
+# for none; docs/research/2026-11-27-bots-for-changed-games.md lists which are still stand-ins.
+STAND_IN = stand_ins(shipped_values())
+
+
 def register_shipped() -> bool:
     """Register ``strong`` with the shipped values (False when none is shipped); files are read when played."""
     files = shipped_values()
     if not files:
         return False
-    tables = StrongTables({k: partial(read_value, p) for k, p in files.items()})
+    tables = StrongTables({k: partial(read_value, p) for k, p in files.items()}, stand_ins=STAND_IN)
     # the row played where the configuration is unknown: the expert table alone (the engine plays it as expert)
     register_strong(
         "strong", tables, get_record("expert").weights, WORLDS, builtin=True,

@@ -432,9 +432,11 @@ def buy_outlook(st, fw, seat, opts, i, pos, card, bud_after):
             p = st[H_POS_BY_COST + k]
             if p == pos or st[H_DS_CARD + p] < 0:
                 continue
-            rank += 1
-            if rank > nb:
+            # R7.1, R2.3: the rank-th card left slides to the rank-th cheapest position and costs what that
+            # position's token says (the costs knob or the shifting tokens; the printed rules: rank + 1)
+            if st[H_COSTS + st[H_POS_BY_COST + rank]] > nb:
                 break
+            rank += 1
             reach = max(reach, fw[FW_BUY_PRE + p])  # -1 for a face-down card
     if opts[i, 0] == BUY_STOP:
         return np.int64(reach), 0, 0

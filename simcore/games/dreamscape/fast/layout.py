@@ -124,7 +124,8 @@ Feature vector handed to strategies (``N_FEATURES`` float64 per option)
                      next seat could get from one face-up card left in the
                      Dreamscape after the option that it can afford next
                      turn: after the slide (R7.1) the k-th cheapest card left
-                     costs k, and its budget then is its Z cards (R7.3: all
+                     costs the k-th cheapest position's cost (k in the printed
+                     rules, R2.3; the costs knob's value), and its budget then is its Z cards (R7.3: all
                      unspent) + 1 while the Sleep Deck has cards (R4.1);
                      0 if none, solo 0. Cards the refill brings are unknown
 ``F_BUYS_LEFT``     31: buy options: how many purchases are affordable right

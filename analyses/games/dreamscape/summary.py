@@ -1,9 +1,10 @@
-"""A study folder's summary: every analysis it has data for (:func:`analyses.study.folder.study_kinds`).
+"""Project Dreamscape's study summary: every analysis a folder has data for (:func:`study_kinds`).
 
-:func:`summary_data` gathers the tables as lists of row dicts, :func:`json_ready`
-makes them strict JSON (``--json``); :mod:`reports.tables` prints them for a
-terminal. :func:`simulation_summary` (in :mod:`analyses.study.runsummary`, re-exported
-here) is the summary of one in-memory run (``dreamscape simulate`` without ``--out``).
+:func:`summary_data` gathers the tables as lists of row dicts (its wing's ``summary_data``
+hook), :func:`analyses.study.runsummary.json_ready` makes them strict JSON (``--json``);
+:mod:`reports.tables` prints them for a terminal. :func:`simulation_summary` (in
+:mod:`analyses.games.dreamscape.runsummary`, re-exported here) is the summary of one
+in-memory run (``dreamscape simulate`` without ``--out``).
 """
 from __future__ import annotations
 
@@ -12,13 +13,32 @@ from pathlib import Path
 from analyses.games.dreamscape.balance import game_lengths, seat_advantage
 from analyses.tools.compare import compare_variants
 from analyses.study.model import StudyError
-from analyses.study.runsummary import json_ready, simulation_summary  # noqa: F401 - part of this module's API
+from analyses.study.runsummary import json_ready  # noqa: F401 - part of this module's API
+from analyses.games.dreamscape.runsummary import simulation_summary  # noqa: F401 - part of this module's API
 from analyses.stats.skill import skill_vs_luck
 from analyses.games.dreamscape.solo import solo_bands
 from analyses.games.dreamscape.strength import CODES, pair_strength, type_strength
-from analyses.study.folder import check_study, seat_totals, study_kinds
+from analyses.study.folder import check_study, finished_configs, seat_totals
+from analyses.study.folder import study_kinds as lab_kinds
 from analyses.games.dreamscape.sweep import swap_sweep
 from analyses.tools.tournament import tournament_from_study, tournament_groups
+from simcore.games.dreamscape.variants import VariantError, parse_variant
+
+
+def study_kinds(folder: str | Path) -> set[str]:
+    """The lab's kinds of analysis a folder has data for (:func:`analyses.study.folder.study_kinds`), and
+    ``sweep``: any variant with Controlled Study swaps (R1.4)."""
+    kinds = lab_kinds(folder)
+    if any(_removes_cards(c.variant) for c in finished_configs(folder)):
+        kinds.add("sweep")
+    return kinds
+
+
+def _removes_cards(variant: str) -> bool:
+    try:
+        return bool(parse_variant(variant).removed)
+    except VariantError:
+        return False
 
 
 def summary_data(folder: str | Path) -> dict:

@@ -1,0 +1,184 @@
+"""What each bot was trained for, against the rule set being played (issue #41, "say what was adapted").
+
+:func:`training_status` answers, for a setup (players, variant, deck) and a
+bot name, one of three kinds:
+
+* ``fitted``: the bot's numbers were fitted to this very rule set (a shipped
+  expert table or strong value of this player count and rules options, on the
+  printed deck with every knob at its rulebook value);
+* ``rule-aware``: nothing was fitted to this rule set, but everything the bot
+  reads of a changed number it reads from the game state (the market costs by
+  position, R2.3; the chain table and the bonus, R8.2; the cards removed
+  unseen and the Z cards dealt, R2.2: :data:`RULE_AWARE_KNOBS`), so its decisions follow
+  the change; how far that carries is measured, not assumed
+  (docs/research/2026-11-27-bots-for-changed-games.md);
+* ``out-of-distribution``: the bot plays numbers fitted to another rule set
+  and reads something that changed as if it had not (a swap deck's dream types
+  the tables never weighed, a knob its features do not look at, a rules option
+  without its own value).
+
+It reads file names only (no numba, no value file opened), so a command can
+print it at start-up.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from simcore.games.dreamscape.rules import KNOBS
+
+KINDS = ("fitted", "rule-aware", "out-of-distribution")
+DATA_DIR = Path(__file__).with_name("data")
+
+# The knobs whose numbers the expert features (simcore/games/dreamscape/fast/features.py) and the strong
+# value's inputs (fast/encoding.py) read from the state, each with where:
+#   costs      F_COST, F_POS_COST, F_BUYS_LEFT, F_NEXT_REACH (H_COSTS, H_POS_BY_COST; R2.3, R7.1); encoding's cost slots
+#   chain      every chain gain through the state's chain table (chain_at; R8.2); encoding's scores (S_CHAIN)
+#   bonus      where it decides the winner: F_LAST_SCORE, F_END_WIN (S_BONUS; R8.2, R8.3); encoding's scores
+#   remove     the unseen-card counts (H_REMOVED; R2.2)
+#   start-z    only the dealt state: every feature reads the Z cards a seat holds (R2.2)
+# Not read: z-penalty (F_DELTA and F_SCORE_* count a Z card as the printed 1 point until the last turn, R8.2),
+# max-buys (F_BUYS_LEFT counts purchases past the limit, R5.2), and any knob added later until it is listed here.
+RULE_AWARE_KNOBS = frozenset({"costs", "chain", "bonus", "remove", "start-z"})
+# strong plays the expert table and, late, its value: rule-aware only where both are. The value reads the
+# costs (encoding's cost slots) but was fitted where they never left 1..5 (the base game's never even moved),
+# so a cost it never saw is out of its distribution, however the slot reads it.
+STRONG_RULE_AWARE_KNOBS = RULE_AWARE_KNOBS - {"costs"}
+# Bots with nothing fitted: rules of thumb over the same features (simcore/games/dreamscape/bots/builtins.py).
+HAND_WRITTEN = frozenset({"random", "greedy", "chain", "economist", "spoiler"})
+LINEAR_FITTED = (3, "base")  # the linear bot's weights were tuned in 3-player base games (bots/data/linear_default.toml)
+
+
+class TrainingStatus(NamedTuple):
+    """A bot's training status for one rule set: ``kind`` (one of :data:`KINDS`) and one line of ``detail``."""
+
+    kind: str
+    detail: str
+
+
+def option_label(sleep_token: bool, shifting_tokens: bool) -> str:
+    """The rules options as a file name writes them (``base``, ``sleep-token``, ``sleep-token+shifting-tokens``)."""
+    flags = [name for name, on in (("sleep-token", sleep_token), ("shifting-tokens", shifting_tokens)) if on]
+    return "+".join(flags) or "base"
+
+
+def changed_knobs(options) -> list[str]:
+    """The knobs away from the rulebook (their tokens, :data:`~simcore.games.dreamscape.rules.KNOBS` order)."""
+    return [t.split("=", 1)[0][len("knob:"):] for t in options.knob_tokens()]
+
+
+def deck_change(setup) -> str:
+    """What differs from the printed deck (R1.3, R1.4): '' when nothing does."""
+    from simcore.games.dreamscape.decks import default_spec
+
+    parts = []
+    if setup.variant.removed:
+        parts.append(f"swap deck {setup.variant.deck(setup.cards).label}")
+    if setup.cards is not None and setup.cards != default_spec():
+        parts.append("a deck composition of its own (--cards)")
+    return " and ".join(parts)
+
+
+def shipped_file(bot: str, players: int, options: str) -> Path | None:
+    """The shipped expert table / strong value file of a configuration, or None."""
+    suffix = {"expert": "toml", "strong": "npz"}[bot]
+    path = DATA_DIR / bot / f"{players}p-{options}.{suffix}"
+    return path if path.exists() else None
+
+
+def training_status(setup, bot_name: str) -> TrainingStatus:
+    """The training status of bot ``bot_name`` in ``setup`` (a :class:`simcore.games.dreamscape.Setup`).
+
+    A search player (``search:BOT@K...``) and a restricted bot (``BOT!no-...``) have the status of the bot they
+    are built on. A bot from a user's file (``expert:FILE.toml``, ``strong:FILE.npz``, ``path.py:function``) is
+    out of distribution unless its file names this rule set; a strategy file is the user's own to judge.
+    """
+    name = bot_name.strip()
+    if name.startswith("search:"):
+        inner = name[len("search:"):].split("@", 1)[0]
+        return training_status(setup, inner or "linear")
+    if "!" in name:
+        return training_status(setup, name.split("!", 1)[0])
+    players = int(setup.players)
+    opts = setup.variant.options
+    label = option_label(opts.sleep_token, opts.shifting_tokens)
+    knobs = changed_knobs(opts)
+    deck = deck_change(setup)
+    aware = STRONG_RULE_AWARE_KNOBS if name == "strong" or name.startswith("strong:") else RULE_AWARE_KNOBS
+    unread = [k for k in knobs if k not in aware]
+    config = f"{players} player{'s' if players != 1 else ''}, {label}"
+    if name in HAND_WRITTEN:
+        return TrainingStatus("rule-aware", f"{name}: hand-written rules of thumb, nothing fitted; "
+                                            "reads the rule numbers from the game state")
+    if name == "linear":
+        base = LINEAR_FITTED == (players, label) and not knobs and not deck
+        return TrainingStatus("fitted" if base else "rule-aware",
+                              "linear: weights tuned in 3-player base games" + ("" if base else
+                              ", played as they are in every rule set (the features read the rule numbers)"))
+    if name in ("expert", "strong"):
+        return _shipped_status(name, players, label, config, knobs, unread, deck)
+    if name.startswith("expert:") or name.startswith("strong:"):
+        return _file_status(name, players, label, knobs, deck)
+    return TrainingStatus("out-of-distribution", f"{name}: a strategy of your own, fitted to nothing the lab knows of")
+
+
+def _shipped_status(bot, players, label, config, knobs, unread, deck) -> TrainingStatus:
+    if bot == "strong" and players == 1:
+        # solo has no opponent to beat, so a win chance is no guide: strong plays the expert table (bots/strong.py)
+        inner = _shipped_status("expert", players, label, config, knobs, unread, deck)
+        return TrainingStatus(inner.kind, "strong plays the expert table in solo games; " + inner.detail)
+    what = "table" if bot == "expert" else "value"
+    path = shipped_file(bot, players, label)
+    if path is None:
+        base = shipped_file(bot, players, "base")
+        if bot == "strong" and base is not None:  # the declared stand-in (bots/strong.py stand_ins)
+            return TrainingStatus("out-of-distribution", f"strong: no value fitted to {config}; it plays the "
+                                                         f"{players}-player base game's value ({base.name})")
+        return TrainingStatus("out-of-distribution",
+                              f"{bot}: no {what} fitted to {config}; it plays "
+                              + ("the expert table alone" if bot == "strong" else "the 3-player base table"))
+    fitted_to = f"{bot}'s {what} fitted to {config} ({path.name})"
+    if not knobs and not deck:
+        return TrainingStatus("fitted", fitted_to)
+    if deck:
+        return TrainingStatus("out-of-distribution", f"{fitted_to} on the printed deck, played with {deck}: "
+                                                     "not refitted (dream types it never saw weigh 0)")
+    if unread:
+        why = "a number its value never saw" if unread == ["costs"] and bot == "strong" else \
+            "which its inputs take as printed"
+        return TrainingStatus("out-of-distribution", f"{fitted_to}, played with knob {', '.join(unread)}, {why}")
+    return TrainingStatus("rule-aware", f"{fitted_to} at the printed numbers; its inputs read the changed "
+                                        f"{', '.join(knobs)} from the game state")
+
+
+def _file_status(name, players, label, knobs, deck) -> TrainingStatus:
+    bot, _, path_text = name.partition(":")
+    try:
+        if bot == "expert":
+            from simcore.games.dreamscape.bots.expert import read_table
+
+            header = read_table(path_text)[0]
+            made_for = (header.get("players"), str(header.get("variant", "")))
+        else:
+            from simcore.games.dreamscape.bots.strong import read_value
+
+            meta = read_value(path_text).meta
+            made_for = (meta.get("players"), str(meta.get("variant", "")))
+    except ValueError as exc:  # StrategyError: the file cannot be read
+        return TrainingStatus("out-of-distribution", f"{name}: {exc}")
+    from simcore.games.dreamscape.variants import VariantError, parse_variant
+
+    try:
+        variant = parse_variant(made_for[1])
+    except VariantError:
+        return TrainingStatus("out-of-distribution", f"{name}: made for variant {made_for[1]!r}, not this rule set")
+    same_options = option_label(variant.options.sleep_token, variant.options.shifting_tokens) == label
+    same = made_for[0] == players and same_options and not knobs and not deck and not variant.removed \
+        and not variant.options.has_knobs
+    if same:
+        return TrainingStatus("fitted", f"{name}: made for {players} players, {label}")
+    return TrainingStatus("out-of-distribution", f"{name}: made for {made_for[0]} players, {made_for[1]}; "
+                                                 "not this rule set")
+
+
+__all__ = ["KINDS", "RULE_AWARE_KNOBS", "STRONG_RULE_AWARE_KNOBS", "TrainingStatus", "training_status"]

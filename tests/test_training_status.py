@@ -1,0 +1,84 @@
+"""The bots' training status for a rule set (issue #41 item 4): fitted, rule-aware or out of distribution.
+
+Each case's answer is worked out from what was shipped and what the features read, not from the code:
+the shipped expert tables cover every player count and rules option on the printed deck (16 files), the
+strong values every player count 2-4 and rules option (12 files); the features read the market costs and
+the chain table from the state (R2.3, R8.2) but not the max-buys knob (R5.2) nor the Z penalty (R8.2), and a swap deck brings
+dream types no shipped table weighed (R1.4).
+"""
+from __future__ import annotations
+
+import pytest
+
+from simcore.games.dreamscape import parse_setup
+from simcore.games.dreamscape.bots.training import KINDS, TrainingStatus, training_status
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("variant", ["base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens"])
+def test_expert_is_fitted_to_every_printed_configuration(players, variant):
+    status = training_status(parse_setup(players, variant), "expert")
+    assert isinstance(status, TrainingStatus) and status.kind == "fitted"
+    assert f"{players}p-{variant}.toml" in status.detail
+
+
+# The configurations the main study plays strong in (2-4 players x the four rules options) with a value of their
+# own; the others play their player count's base value as a declared stand-in (bots/strong.py STAND_IN).
+STRONG_FITTED = [(p, v) for p in (2, 3, 4) for v in ("base", "sleep-token")] + [(3, "shifting-tokens")]
+STRONG_STAND_IN = [(p, v) for p in (2, 3, 4) for v in ("shifting-tokens", "sleep-token+shifting-tokens")
+                   if (p, v) not in STRONG_FITTED]
+
+
+@pytest.mark.parametrize("players, variant", STRONG_FITTED)
+def test_strong_has_a_value_fitted_to_the_configurations_the_study_reads_it_in(players, variant):
+    status = training_status(parse_setup(players, variant), "strong")
+    assert status.kind == "fitted", status
+    assert f"{players}p-{variant}.npz" in status.detail
+
+
+@pytest.mark.parametrize("players, variant", STRONG_STAND_IN)
+def test_a_stand_in_value_is_reported_out_of_distribution(players, variant):
+    status = training_status(parse_setup(players, variant), "strong")
+    assert status.kind == "out-of-distribution" and f"{players}p-base.npz" in status.detail, status
+
+
+def test_a_knob_the_features_read_is_rule_aware_and_one_they_do_not_is_out_of_distribution():
+    for variant in ("knob:chain=3,6,9", "knob:start-z=1,1,2+knob:bonus=0,1,1"):
+        for bot in ("expert", "strong"):
+            status = training_status(parse_setup(3, variant), bot)
+            assert status.kind == "rule-aware", (variant, bot, status)
+    # the costs: expert's slots read them; strong's value reads them too but never saw a cost outside 1..5
+    assert training_status(parse_setup(3, "knob:costs=2,3,4,5,6"), "expert").kind == "rule-aware"
+    status = training_status(parse_setup(3, "knob:costs=2,3,4,5,6"), "strong")
+    assert status.kind == "out-of-distribution" and "never saw" in status.detail
+    for knob in ("max-buys=2", "z-penalty=2"):  # R5.2, R8.2: numbers the features take as printed
+        status = training_status(parse_setup(3, f"knob:{knob}"), "expert")
+        assert status.kind == "out-of-distribution" and knob.split("=")[0] in status.detail
+
+
+def test_a_swap_deck_is_out_of_distribution_for_the_fitted_bots():
+    for bot in ("expert", "strong", "search:expert@8:late", "search:strong@8:late", "expert!no-buy:FF"):
+        status = training_status(parse_setup(3, "PR:ID"), bot)
+        assert status.kind == "out-of-distribution", (bot, status)
+        assert "PR:ID" in status.detail
+
+
+def test_hand_written_bots_are_rule_aware_and_every_kind_is_one_of_three():
+    assert training_status(parse_setup(2, "PR:ID"), "greedy").kind == "rule-aware"
+    assert training_status(parse_setup(3, "base"), "linear").kind == "fitted"
+    assert training_status(parse_setup(2, "base"), "linear").kind == "rule-aware"
+    assert training_status(parse_setup(3, "base"), "bot.py:mine").kind == "out-of-distribution"
+    for bot in ("random", "expert", "strong", "linear"):
+        assert training_status(parse_setup(1, "sleep-token"), bot).kind in KINDS
+
+
+def test_a_value_file_of_the_user_says_what_it_was_made_for(tmp_path):
+    from simcore.games.dreamscape.bots.strong import SHIPPED_DIR
+
+    path = SHIPPED_DIR / "2p-sleep-token.npz"
+    assert training_status(parse_setup(2, "sleep-token"), f"strong:{path}").kind == "fitted"
+    other = training_status(parse_setup(2, "base"), f"strong:{path}")
+    assert other.kind == "out-of-distribution" and "sleep-token" in other.detail
+    broken = tmp_path / "v.npz"
+    broken.write_bytes(b"not a value")
+    assert training_status(parse_setup(2, "base"), f"strong:{broken}").kind == "out-of-distribution"
