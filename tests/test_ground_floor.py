@@ -19,18 +19,10 @@ ROOT = Path(__file__).resolve().parents[1]
 GROUND_FLOOR = ("analyses.study", "analyses.stats", "analyses.tools", "analyses.lab", "reports")
 GAME_HOUSES = ("reports.games",)  # below a ground-floor prefix, but the games' own (each game's report)
 
-# (module, game package it imports): the Python API's frames and charts (analyses/lab/frames.py,
-# analyses/lab/plot/) arrived on the ground floor after the study pipeline left it; they are each game's
-# tables and charts and move into the games' wings next. The list only shrinks: a new pair fails, and a
-# pair no longer found must be taken off.
-KNOWN_GAME_IMPORTS: set[tuple[str, str]] = {
-    ("analyses.lab.frames", "analyses.games.counting_zzzzs"),
-    ("analyses.lab.frames", "analyses.games.dreamscape"),
-    ("analyses.lab.frames", "simcore.games.counting_zzzzs"),
-    ("analyses.lab.plot.dreamscape", "simcore.games.dreamscape"),
-    ("analyses.lab.plot.dreamscape_words", "simcore.games.dreamscape"),
-    ("analyses.lab.plot.pleasant_dreams", "analyses.games.pleasant_dreams"),
-}
+# (module, game package it imports) still on the ground floor: none (each game's frames and charts are in
+# its wing, reached through the registry). The list only shrinks: a new pair fails, and a pair no longer
+# found must be taken off.
+KNOWN_GAME_IMPORTS: set[tuple[str, str]] = set()
 NO_GAME_AT_ALL = ("analyses.study", "analyses.stats", "analyses.tools")  # the pipeline itself: no allowance ever
 
 

@@ -14,8 +14,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from analyses.lab import plot
-from analyses.lab.plot import counting_zzzzs as cz_plot
-from analyses.lab.plot import pleasant_dreams as pd_plot
+
+cz_plot = plot.charts("counting-zzzzs")  # each game's charts, found through the registry
+pd_plot = plot.charts("pleasant-dreams")
 
 
 def bar_heights(ax) -> list[float]:
@@ -145,7 +146,7 @@ def test_pleasant_dreams_and_counting_zzzzs_charts_draw_their_tables():
 
 def test_the_report_page_is_the_apis_figure_of_the_same_table():
     """The report's seat page is plot.seat_win_rates of the report's table (seats shifted to count from 1)."""
-    from analyses.lab.frames import StudyTables
+    from analyses.games.dreamscape.frames import StudyTables
     from reports.games.dreamscape.charts import seat_chart
 
     seats0 = seats_frame([0.5, 0.3, 0.2]).with_columns(pl.col("seat") - 1, pl.lit("greedy/greedy/greedy").alias("strategies"))
@@ -181,3 +182,28 @@ def test_a_pleasant_dreams_folder_draws_its_reports_charts_from_its_tables(tmp_p
     assert list(dots(ax)[:, 0]) == pytest.approx([100 * r["rate"] for r in rows])
     # seat 1's rate in the chart is the folder's seat 1 (seats counted from 1)
     assert rows[0]["rate"] == pytest.approx(study.seats.filter(pl.col("seat") == 1)["win_rate"][0])
+
+
+def test_charts_are_the_games_own_found_through_its_wing_and_a_game_without_them_is_one_line(tmp_path):
+    """plot.<name> is the default game's chart; each game's come from its wing's hooks, and a wing without
+    them (a designer's game, here Pleasant Dreams registered again as a bare LabWing) is a LabInputError."""
+    from analyses import lab
+    from analyses.games import LabWing, get_game, register, unregister
+    from analyses.lab.errors import LabInputError
+
+    assert plot.seat_win_rates is plot.charts("dreamscape").seat_win_rates
+    for not_a_chart in ("no_such_chart", "tables", "np"):  # only the charts the game's module lists
+        with pytest.raises(AttributeError):
+            getattr(plot, not_a_chart)
+    lab.simulate(game="pleasant-dreams", players=2, games=200, seed=2, out=tmp_path / "pd")
+    register(LabWing(get_game("pleasant-dreams")))
+    try:
+        with pytest.raises(LabInputError, match="^pleasant-dreams has no report charts"):
+            plot.charts("pleasant-dreams")
+        with pytest.raises(LabInputError, match="pleasant-dreams has no report charts"):
+            plot.study_figures(tmp_path / "pd")
+        with pytest.raises(LabInputError, match="pleasant-dreams has no report tables"):
+            lab.open_study(tmp_path / "pd").tables
+    finally:
+        unregister("pleasant-dreams")
+    assert set(plot.study_figures(tmp_path / "pd")) == {"pd-first-player"}  # its entry point's wing again

@@ -142,12 +142,15 @@ class GameWing(Protocol):
     tune: Callable[..., dict] | None
     training_status: Callable[[Any, str], Any] | None
     distance_search: Callable[[Any, str], str | None] | None
+    charts: Callable[[], Any] | None
+    report_tables: Callable[..., Any] | None
+    figures: Callable[..., dict] | None
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
 HOOKS = ("study_chunks", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
-         "distance_search")
+         "distance_search", "charts", "report_tables", "figures")
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,16 @@ class LabWing:
         The search player whose one-seat gain over ``bot`` is the bot's distance from search on a
         changed game (Project Dreamscape: ``search:BOT@8:late``); None: no search over that bot. Without
         the hook: ``game.search(bot, 8)`` where the game has a search player over ``bot``.
+    charts() -> module
+        The game's chart functions (each takes a frame or the folder's tables and returns a matplotlib
+        Figure or None): :func:`analyses.lab.plot.charts`, and ``analyses.lab.plot.<name>`` for the
+        default game's (the names in the module's ``__all__``). None: the game has no charts of its own.
+    report_tables(folder) -> tables
+        Every table a study folder's report is drawn from, seats counted from 1 and rates as fractions
+        (``lab.open_study(folder).tables``, :func:`analyses.lab.frames.study_tables`).
+    figures(tables) -> {name: Figure}
+        Every chart of the report drawn from those tables, by name in report order
+        (:func:`analyses.lab.plot.study_figures`).
     """
 
     game: Game
@@ -235,6 +248,9 @@ class LabWing:
     tune: Callable[..., dict] | None = None
     training_status: Callable[[Any, str], Any] | None = None
     distance_search: Callable[[Any, str], str | None] | None = None
+    charts: Callable[[], Any] | None = None
+    report_tables: Callable[..., Any] | None = None
+    figures: Callable[..., dict] | None = None
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name

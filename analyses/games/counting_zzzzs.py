@@ -15,12 +15,18 @@ attribution).
 """
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 
 from analyses.games import LabWing
 from analyses.stats.intervals import mean_ci, unpaired_difference, wilson
+from analyses.study.folder import check_study
+from analyses.study.model import StudyError
 from simcore.games.counting_zzzzs import GAME
+from simcore.games.counting_zzzzs.cards import load_cards, read_cards
 from simcore.games.counting_zzzzs.common import ACTION_TYPES, RULEBOOK_REMOVED
 from simcore.games.counting_zzzzs.config import removed_in
 
@@ -233,4 +239,62 @@ def training_status(setup, bot: str):
 # Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
 # Every step of the lab's commands is the generic one; its report is registered like every game's
 # (the entry-point group dreamscape.reports).
-WING = LabWing(game=GAME, training_status=lambda setup, bot: training_status(setup, bot))
+# --------------------------------------------------------------------------- a study folder's report tables
+
+
+def read_counting_zzzzs(folder) -> tuple[pl.DataFrame, pl.DataFrame, list[str], object, str | None]:
+    """A checked Counting Zzzzs study folder's per-game rows, configurations, element card names, manifest and card text."""
+    folder = Path(folder)
+    manifest = check_study(folder)   # every chunk as recorded, or one line
+    text = manifest.meta.get("cards")
+    cards = read_cards(tomllib.loads(text), "the study's card file") if text else load_cards(None)
+    names = [n for n, e in zip(cards.names, cards.element) if e]
+    configs, frames = [], []
+    for c in manifest.configs:
+        files = sorted((folder / "chunks" / c.id).glob("games-*.parquet"))
+        if not files:
+            continue
+        # a card's column only ever asks "did this seat score it?" (element_cards): one bit instead of a
+        # 32-bit count keeps a full study's 2 million seat rows x one column per element card under 1 GB
+        frames.append(pl.concat([pl.read_parquet(f).with_columns(pl.col(r"^element_scored_\d+$") > 0)
+                                 for f in files], how="diagonal"))
+        configs.append({"config": c.id, "variant": c.variant, "players": c.players, "strategies": list(c.strategies)})
+    if not frames:
+        raise StudyError(f"{folder}: no per-game rows (a study kept with --aggregate-only has none to analyse)")
+    return pl.concat(frames, how="diagonal"), pl.DataFrame(configs), names, manifest, text
+
+
+def counting_zzzzs_tables(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str]) -> dict[str, pl.DataFrame]:
+    """Every table of a Counting Zzzzs report (:mod:`analyses.games.counting_zzzzs`); seats counted from 1."""
+    shape = game_shape(rows, configs)
+    base = configs.filter(pl.col("variant") == "base")["config"].to_list()
+    return {"first_player": first_player(rows, configs.filter(pl.col("variant") == "base")),
+            "game_shape": shape, "balance_rule": balance_rule(shape),
+            "action_kinds": action_kinds(rows, configs),
+            "element_cards": element_cards(rows.filter(pl.col("config").is_in(base)), names),
+            "bot_strength": bot_strength(rows, configs)}
+
+
+def report_tables(folder) -> dict:
+    """Every table of a study folder's report, seats counted from 1 (``lab.open_study(folder).tables``)."""
+    rows, configs, names, _, _ = read_counting_zzzzs(folder)
+    return counting_zzzzs_tables(rows, configs, names)
+
+
+def charts():
+    """Counting Zzzzs' charts of the Python API (matplotlib is loaded only when a chart is asked for)."""
+    from analyses.games import counting_zzzzs_plot
+
+    return counting_zzzzs_plot
+
+
+def figures(tables) -> dict:
+    """Every chart of the report from :func:`report_tables`, by page in report order."""
+    return charts().figures(tables)
+
+
+# Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
+# Every step of the lab's commands is the generic one but its charts and report tables; its report is
+# registered like every game's (the entry-point group dreamscape.reports).
+WING = LabWing(game=GAME, training_status=training_status, charts=charts, report_tables=report_tables,
+               figures=figures)

@@ -39,7 +39,7 @@ from analyses.games import LabWing, extension_loaders
 from analyses.study.gamechunks import load_game
 from analyses.study.model import GameDeal, StudyError
 from analyses.stats.intervals import paired_difference, unpaired_difference, wilson
-from analyses.study.folder import MANIFEST, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
+from analyses.study.folder import MANIFEST, check_study, finished_configs, load_manifest, scan_games, seat_totals, write_atomic
 from simcore.games.pleasant_dreams import ACTION_TYPES as PD_ACTIONS, GAME as ENGINE_GAME, NAME as PD_NAME
 
 SOLVER_FILE = "solver_gap.json"
@@ -431,9 +431,26 @@ def training_status(setup, bot: str):
 
 def variant_name_of(setup) -> str:
     return ENGINE_GAME.variant_name(setup)
+def charts():
+    """Pleasant Dreams' charts of the Python API (matplotlib is loaded only when a chart is asked for)."""
+    from analyses.games import pleasant_dreams_plot
+
+    return pleasant_dreams_plot
+
+
+def report_tables(folder) -> dict:
+    """A checked study folder's summary, every table of its report (:func:`pd_summary`)."""
+    check_study(folder)  # every chunk as recorded, or one line
+    return pd_summary(folder)
+
+
+def figures(tables) -> dict:
+    """Every chart of the report from :func:`report_tables`, by page in report order."""
+    return charts().figures(tables)
 
 
 # Pleasant Dreams' lab wing (the entry-point group dreamscape.games): its game with these analyses
 # (after_study: the solver and the solo choice); every command step is the generic one.
 WING = LabWing(game=dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(analyses=_analyses)),
-               strategy_note=STRATEGY_NOTE, after_study=after_study, training_status=training_status)
+               strategy_note=STRATEGY_NOTE, after_study=after_study, training_status=training_status,
+               charts=charts, report_tables=report_tables, figures=figures)

@@ -310,7 +310,7 @@ class LabStudy:
         Every analysis the folder has data for (``dreamscape summarize --json``: its seats are indexes from 0).
     tables
         Every table the folder's report is drawn from, seats counted from 1 (read on first use):
-        what the charts of :mod:`analyses.lab.plot` take (:func:`analyses.lab.plot.study_tables`).
+        what the charts of :mod:`analyses.lab.plot` take (:func:`analyses.lab.frames.study_tables`: the game's own reading).
     """
 
     folder: Path
@@ -321,7 +321,7 @@ class LabStudy:
 
     @functools.cached_property
     def tables(self):
-        from analyses.lab.plot import study_tables
+        from analyses.lab.frames import study_tables
 
         return study_tables(self.folder)
 

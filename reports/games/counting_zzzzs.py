@@ -12,8 +12,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.lab.frames import counting_zzzzs_tables, read_counting_zzzzs
-from analyses.lab.plot import counting_zzzzs as plot
+from analyses.games import counting_zzzzs_plot as plot
+from analyses.games.counting_zzzzs import counting_zzzzs_tables, read_counting_zzzzs
 from reports.charts import Chart
 from reports.findings import Finding, excludes, worst_row
 from reports.labels import pct
@@ -78,7 +78,7 @@ def findings(tables: dict) -> list[Finding]:
     return out
 
 
-PAGES = (  # (file stem, page title, drawing of analyses.lab.plot.counting_zzzzs), in report order
+PAGES = (  # (file stem, page title, drawing of analyses.games.counting_zzzzs_plot), in report order
     ("first_player", "First-player advantage", plot.first_player),
     ("balance_rule", "Wake Ups removed: game and dream length", plot.balance_rule),
     ("how_games_end", "How games end", plot.how_games_end),
@@ -94,7 +94,7 @@ def charts(tables: dict) -> list[Chart]:
 
 
 def all_tables(rows: pl.DataFrame, configs: pl.DataFrame, names: list[str]) -> dict:
-    """Every table of the report (:func:`analyses.lab.frames.counting_zzzzs_tables`: the Python API's too)."""
+    """Every table of the report (:func:`analyses.games.counting_zzzzs.counting_zzzzs_tables`: the Python API's too)."""
     return counting_zzzzs_tables(rows, configs, names)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyses.games.pleasant_dreams import after_study, pd_summary
-from analyses.lab.plot import pleasant_dreams as plot
-from analyses.lab.plot.pleasant_dreams import variant_text  # noqa: F401 - the variant in words, shared with the charts
+from analyses.games import pleasant_dreams_plot as plot
+from analyses.games.pleasant_dreams_plot import variant_text  # noqa: F401 - the variant in words, shared with the charts
 from analyses.study.folder import check_study, load_manifest
 from reports.charts import Chart
 from reports.findings import Finding
@@ -129,7 +129,7 @@ def title_facts(folder: Path, s: dict) -> tuple[str, list[tuple[str, str]]]:
     return f"{m.meta.get('name') or ''}: study folder {folder}", facts
 
 
-PAGES = (  # (file stem, page title, drawing of analyses.lab.plot.pleasant_dreams), in report order
+PAGES = (  # (file stem, page title, drawing of analyses.games.pleasant_dreams_plot), in report order
     ("pd-first-player", "First-player advantage", plot.first_player),
     ("pd-action-value", "Value of each action card", plot.action_value),
     ("pd-holding", "Holding an action card", plot.holding),

@@ -94,6 +94,23 @@ def summary_data(folder):
     return full_summary(folder)
 
 
+def charts():
+    """The game's charts of the Python API (matplotlib is loaded only when a chart is asked for)."""
+    from analyses.games.dreamscape import plot
+
+    return plot
+
+
+def report_tables(folder):
+    """Every table of a study folder's report, seats counted from 1 (:func:`analyses.games.dreamscape.frames.collect`)."""
+    return charts().tables(folder)
+
+
+def figures(tables) -> dict:
+    """Every chart of the report from :func:`report_tables`, by name in report order."""
+    return charts().figures(tables)
+
+
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
     analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
     solo_bands=_solo_bands))
@@ -124,4 +141,7 @@ WING = LabWing(
     tune=commands.tune,
     training_status=adaptation.training_status,
     distance_search=adaptation.distance_search,
+    charts=charts,
+    report_tables=report_tables,
+    figures=figures,
 )

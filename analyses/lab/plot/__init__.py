@@ -18,61 +18,65 @@ changes of rates in percentage points::
     tables = lab.open_study("out/study").tables   # every table of the folder's report
     fig = plot.swaps_heatmap(tables.sweep, players=3)
 
-Project Dreamscape (:mod:`analyses.lab.plot.dreamscape`): :func:`seat_win_rates`,
+The chart functions are each game's own, in its lab wing, and this module finds them through the game
+registry (the wing's ``charts`` hook), never by importing a game: ``plot.<name>`` is the default game's
+(Project Dreamscape, :mod:`analyses.games.dreamscape.plot`): :func:`seat_win_rates`,
 :func:`variant_comparison`, :func:`final_scores`, :func:`game_lengths`, :func:`type_strength`,
 :func:`card_strength`, :func:`swaps_heatmap`, :func:`tournament`, :func:`skill_vs_luck`,
 :func:`strength_ladder`, :func:`solo_bands`, :func:`exploit_table`, :func:`budget_ladder`,
-:func:`restricted_play`, :func:`suggested_fixes`. Pleasant Dreams and Counting Zzzzs: the modules
-:mod:`analyses.lab.plot.pleasant_dreams` and :mod:`analyses.lab.plot.counting_zzzzs`, each function
-taking the folder's ``tables``. :func:`study_figures` draws every chart a study folder's report has.
+:func:`restricted_play`, :func:`suggested_fixes`. :func:`charts` gives any game's (Pleasant Dreams:
+:mod:`analyses.games.pleasant_dreams_plot`; Counting Zzzzs: :mod:`analyses.games.counting_zzzzs_plot`), each
+function taking the folder's ``tables``. :func:`study_figures` draws every chart a study folder's report has.
 """
 from __future__ import annotations
 
-from analyses.lab.plot.dreamscape import (budget_ladder, card_strength, exploit_bots, exploit_table, final_scores,
-                                          game_lengths, restricted_play, seat_win_rates, skill_vs_luck, solo_bands,
-                                          strength_ladder, suggested_fixes, swap_players, swaps_heatmap, tournament,
-                                          type_strength, variant_comparison)
+from analyses.lab.frames import game_wing_of_folder, study_tables
+
+
+def charts(game: str | None = None):
+    """A game's chart functions (its wing's ``charts`` hook; default: the default game), or one line.
+
+    ``plot.charts("counting-zzzzs").first_player(tables)``; a game without charts (a designer's
+    installed game) raises :class:`analyses.lab.errors.LabInputError`.
+    """
+    from analyses.games import DEFAULT_GAME, get_wing
+    from analyses.lab.errors import LabInputError
+
+    wing = get_wing(game or DEFAULT_GAME)
+    if wing.charts is None:
+        raise LabInputError(f"{wing.game.name} has no report charts (its lab wing fills in no charts; "
+                            "open_study(folder).seats draws with plot.seat_win_rates)")
+    return wing.charts()
 
 
 def game_charts(folder):
-    """The chart module of a study folder's game (``analyses.lab.plot.<game>``): its ``tables`` and ``figures``.
-
-    Found by the game's registry name (``pleasant-dreams`` -> :mod:`analyses.lab.plot.pleasant_dreams`); a
-    game without one (a designer's installed game) is one line.
-    """
-    import importlib
-    import importlib.util
-
-    from analyses.lab.errors import LabInputError
-    from analyses.study.folder import folder_game
-
-    game = folder_game(folder)
-    name = f"{__name__}.{game.replace('-', '_')}"
-    if importlib.util.find_spec(name) is None:
-        raise LabInputError(f"{folder}: {game} has no report charts in analyses.lab.plot (open_study(folder).seats "
-                            "draws with seat_win_rates)")
-    return importlib.import_module(name)
-
-
-def study_tables(folder):
-    """Every table a study folder's report is drawn from, in the Python API's conventions (seats from 1).
-
-    Project Dreamscape: a :class:`analyses.lab.frames.StudyTables` (``seats``, ``compare``, ``sweep``,
-    ``solo``, ``ladder``, ``exploit``, ...); Pleasant Dreams: its summary (a dict of row lists,
-    :func:`analyses.games.pleasant_dreams.pd_summary`); Counting Zzzzs: a dict of DataFrames
-    (``first_player``, ``game_shape``, ``action_kinds``, ``element_cards``, ``bot_strength``). Each is what
-    that game's chart functions take.
-    """
-    return game_charts(folder).tables(folder)
+    """The chart functions of a study folder's game (:func:`charts` of the game its manifest names)."""
+    return charts(game_wing_of_folder(folder).game.name)
 
 
 def study_figures(folder) -> dict:
     """Every chart of a study folder's report (any game with charts), by name: ``{"seats": Figure, ...}``."""
-    charts = game_charts(folder)
-    return charts.figures(charts.tables(folder))
+    from analyses.lab.errors import LabInputError
+
+    wing = game_wing_of_folder(folder)
+    if wing.figures is None:
+        raise LabInputError(f"{folder}: {wing.game.name} has no report charts (its lab wing fills in no figures; "
+                            "open_study(folder).seats draws with plot.seat_win_rates)")
+    return wing.figures(study_tables(folder))
 
 
-__all__ = ["seat_win_rates", "variant_comparison", "final_scores", "game_lengths", "type_strength", "card_strength",
-           "swaps_heatmap", "swap_players", "tournament", "skill_vs_luck", "strength_ladder", "solo_bands",
-           "exploit_table", "exploit_bots", "budget_ladder", "restricted_play", "suggested_fixes", "study_tables",
-           "study_figures", "game_charts"]
+def __getattr__(name: str):
+    """``plot.seat_win_rates`` and the default game's other charts, looked up in its wing when first used."""
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    game_charts_module = charts()
+    if name not in getattr(game_charts_module, "__all__", ()):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(game_charts_module, name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(getattr(charts(), "__all__", ())))
+
+
+__all__ = ["charts", "study_tables", "study_figures", "game_charts"]

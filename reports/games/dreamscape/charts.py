@@ -1,8 +1,8 @@
 """The charts of a report: one page per chart the study has data for, drawn by :mod:`analyses.lab.plot`.
 
-Every function takes a :class:`~analyses.lab.frames.StudyTables` and returns a list of
+Every function takes a :class:`~analyses.games.dreamscape.frames.StudyTables` and returns a list of
 :class:`Chart` (empty when the study has no data for it), so a report holds only pages with data.
-The figures are the Python API's (``analyses.lab.plot``): a chart drawn from a notebook and the
+The figures are the Python API's (``analyses.lab.plot``, the game's :mod:`analyses.games.dreamscape.plot`): a chart drawn from a notebook and the
 report's page are the same drawing, from the same frames in the same conventions (seats counted
 from 1, rates in percent, every estimate with its 95% interval).
 """
@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import polars as pl
 
-from analyses.lab.frames import StudyTables, Tournament, lab_tables, round_robins
-from analyses.lab.plot import dreamscape as plot
-from analyses.lab.plot.dreamscape import METRICS, SWEEP_METRICS, option_variants, shown_variants  # noqa: F401
+from analyses.games.dreamscape import plot
+from analyses.games.dreamscape.frames import StudyTables, Tournament, lab_tables, round_robins
+from analyses.games.dreamscape.plot import METRICS, SWEEP_METRICS, option_variants, shown_variants  # noqa: F401
 from reports.charts import MAX_SERIES, PAGE, PNG_DPI, STYLE, STYLES, Chart, styled  # noqa: F401
 
 

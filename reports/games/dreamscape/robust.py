@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from analyses.lab.frames import LEVEL_ORDER, level_key  # noqa: F401 - the ladder order, shared with the charts
+from analyses.games.dreamscape.frames import LEVEL_ORDER, level_key  # noqa: F401 - the ladder order, shared with the charts
 from reports.games.dreamscape.data import StudyTables, homogeneous
 from reports.games.dreamscape.findings import Finding
 from reports.numbers import change_with_interval, rate_with_interval

@@ -18,8 +18,9 @@ import polars as pl
 from matplotlib.colors import Normalize, TwoSlopeNorm
 from matplotlib.figure import Figure
 
-from analyses.lab.frames import homogeneous, level_key, main_strategy, round_robins, skill_rows
-from analyses.lab.plot.dreamscape_words import (OPTION_ORDER, options_label, split_variant, strategies_label, type_name,
+from analyses.games.dreamscape.frames import (collect, homogeneous, lab_tables, level_key, main_strategy, round_robins,
+                                              skill_rows)
+from analyses.games.dreamscape.words import (OPTION_ORDER, options_label, split_variant, strategies_label, type_name,
                                                variant_label)
 from analyses.lab.plot.numbers import change_with_interval
 from analyses.lab.plot.page import (MAX_SERIES, PALETTE, SIGNIFICANT, STYLES, error_lengths, forest, interval_rows,
@@ -787,9 +788,7 @@ def suggested_fixes(fixes: pl.DataFrame) -> Figure | None:
 
 
 def tables(folder):
-    """A study folder's report tables (:func:`analyses.lab.frames.collect`) with seats counted from 1."""
-    from analyses.lab.frames import collect, lab_tables
-
+    """A study folder's report tables (:func:`analyses.games.dreamscape.frames.collect`) with seats counted from 1."""
     return lab_tables(collect(folder))
 
 
@@ -823,3 +822,9 @@ def figures(t) -> dict[str, Figure]:
         out[f"exploit-{bot}"] = exploit_table(t.exploit, bot)
     out.update(doubling=budget_ladder(t.doubling), restrict=restricted_play(t.restrict), fixes=suggested_fixes(t.fixes))
     return {name: fig for name, fig in out.items() if fig not in (None, False)}
+
+
+# the charts of the Python API (``analyses.lab.plot.<name>`` finds these through the registry)
+__all__ = ["seat_win_rates", "variant_comparison", "final_scores", "game_lengths", "type_strength", "card_strength",
+           "swaps_heatmap", "swap_players", "tournament", "skill_vs_luck", "strength_ladder", "solo_bands",
+           "exploit_table", "exploit_bots", "budget_ladder", "restricted_play", "suggested_fixes"]

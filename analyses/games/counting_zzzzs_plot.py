@@ -1,7 +1,7 @@
-"""Counting Zzzzs' charts, one matplotlib figure each, from its study tables.
+"""Counting Zzzzs' charts, one matplotlib figure each, from its study tables (its lab wing's ``charts``).
 
 Each function takes the tables of a Counting Zzzzs study folder (``lab.open_study(f).tables``: a dict of
-DataFrames, :func:`analyses.lab.frames.counting_zzzzs_tables`; seats from 1, rates as fractions) and
+DataFrames, :func:`analyses.games.counting_zzzzs.counting_zzzzs_tables`; seats from 1, rates as fractions) and
 returns a :class:`~matplotlib.figure.Figure`, or None when the study did not play that question. The
 report draws its pages with these same functions (:mod:`reports.games.counting_zzzzs`).
 """
@@ -138,15 +138,7 @@ FIGURES = {
 }
 
 
-def tables(folder) -> dict:
-    """A Counting Zzzzs study folder's report tables (:func:`analyses.lab.frames.counting_zzzzs_tables`)."""
-    from analyses.lab.frames import counting_zzzzs_tables, read_counting_zzzzs
-
-    rows, configs, names, _, _ = read_counting_zzzzs(folder)
-    return counting_zzzzs_tables(rows, configs, names)
-
-
 def figures(tables) -> dict[str, Figure]:
-    """Every chart of a study's tables (:func:`tables`), by its report page's file stem, in report order."""
+    """Every chart of a study's tables (:func:`analyses.games.counting_zzzzs.report_tables`), by its report page's file stem, in report order."""
     drawn = {name: draw(tables) for name, draw in FIGURES.items()}
     return {name: fig for name, fig in drawn.items() if fig is not None}

@@ -1,4 +1,4 @@
-"""Pleasant Dreams' charts, one matplotlib figure each, from its study summary.
+"""Pleasant Dreams' charts, one matplotlib figure each, from its study summary (its lab wing).
 
 Each function takes the summary of a Pleasant Dreams study folder (``lab.open_study(f).tables``, the same
 dict as :func:`analyses.games.pleasant_dreams.pd_summary`: row lists with rates as fractions) and returns
@@ -173,16 +173,7 @@ FIGURES = {
 }
 
 
-def tables(folder) -> dict:
-    """A Pleasant Dreams study folder's summary (:func:`analyses.games.pleasant_dreams.pd_summary`), checked first."""
-    from analyses.games.pleasant_dreams import pd_summary
-    from analyses.study.folder import check_study
-
-    check_study(folder)
-    return pd_summary(folder)
-
-
 def figures(tables) -> dict[str, Figure]:
-    """Every chart of a study's tables (:func:`tables`), by its report page's file stem, in report order."""
+    """Every chart of a study's summary (:func:`analyses.games.pleasant_dreams.report_tables`), by its report page's file stem, in report order."""
     drawn = {name: draw(tables) for name, draw in FIGURES.items()}
     return {name: fig for name, fig in drawn.items() if fig is not None}
