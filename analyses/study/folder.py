@@ -63,7 +63,7 @@ from analyses.study.chunks import ChunkFn, play_chunk, study_adapter
 from analyses.study.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
                             StudyManifest, deck_key, exploit_cell)
 from analyses.study.progress import progress_bar
-from simcore.files import read_text_file
+from simcore.files import WRITE_FAILURES, read_text_file
 from simcore.rng import MAX_GAMES, MAX_SEED
 
 MANIFEST = "manifest.json"
@@ -173,7 +173,7 @@ def save_manifest(folder: Path, manifest: StudyManifest) -> None:
     write_study_file(Path(folder) / MANIFEST, json.dumps(manifest.to_json(), separators=(",", ":")).encode())
 
 
-DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # every write failure a rerun can get past
 
 
 def write_study_file(path: Path, data: bytes) -> None:
@@ -187,11 +187,18 @@ def write_study_file(path: Path, data: bytes) -> None:
     except OSError as exc:
         if exc.errno not in DISK_FULL:
             raise
-        raise disk_full(path, len(data)) from None
+        raise disk_full(path, len(data), exc.errno) from None
 
 
-def disk_full(path: Path, size: int) -> StudyError:
-    """The line of a write that found the disk full: the file, the space it needs and the space free."""
+def disk_full(path: Path, size: int, code: int = errno.ENOSPC) -> StudyError:
+    """The line of a write that found the disk full: the file, the space it needs and the space free.
+
+    ``code`` EFBIG: the file is over the process's file-size limit (``ulimit -f``), not the disk's space;
+    the line names the file all the same (os.write's own error carries no file name).
+    """
+    if code == errno.EFBIG:
+        return StudyError(f"writing {path}: {WRITE_FAILURES[errno.EFBIG]} ({size:,} bytes); raise the limit "
+                          "and run the same command again to resume")
     where = Path(path).parent
     while not where.exists() and where != where.parent:
         where = where.parent
