@@ -331,7 +331,8 @@ def test_two_player_difficulty_rows_are_labelled_a_variant():
     from analyses.games.pleasant_dreams import difficulty_rows
     from reports.games.pleasant_dreams import make_findings
     rows = [{"players": p, "bots": [("threshold", ())] * p, "expansion": False, "actions": -1, "start": st,
-             "games": 100, "seat_rates": [(0.5, 0.4, 0.6)] * p, "turns": 9.0} for p in (1, 2) for st in (1, 4)]
+             "games": 100, "seat_rates": [(0.5, 0.4, 0.6)] * p, "turns": 9.0,
+             "variant": "base" if st == 1 else f"start={st}"} for p in (1, 2) for st in (1, 4)]  # as a study's rows
     out = difficulty_rows(rows)
     assert [(r["players"], r["start"], r["rulebook"]) for r in out] == [(1, 1, True), (1, 4, True), (2, 1, True),
                                                                        (2, 4, False)]
