@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from simcore.games.numbers import markdown_table as knob_table
+
 from .cards import load_cards
 from .common import ACTION_KINDS, ELEMENT_KINDS, RULEBOOK_REMOVED, SEAT_COUNTS, THEMES
 from .config import KNOB_BY_TOKEN
@@ -66,12 +68,4 @@ def rulebook_numbers() -> list[RulebookNumber]:
 
 def markdown_table() -> str:
     """The Counting Zzzzs table of docs/guide/knobs.md (between its two marker comments)."""
-    lines = [
-        "| rule | number | rulebook value | status | range | meaning |",
-        "|---|---|---|---|---|---|",
-    ]
-    for n in rulebook_numbers():
-        status = f"`{n.status}`" if n.status.startswith("knob:") else \
-            "the card file (`--cards`)" if n.status == "card file" else "not a knob"
-        lines.append(f"| {n.rule} | {n.what} | {n.value} | {status} | {n.range} | {n.meaning} |")
-    return "\n".join(lines) + "\n"
+    return knob_table(rulebook_numbers())
