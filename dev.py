@@ -9,8 +9,8 @@
 install (``dreamscape warmup``: two processes, timed, each part announced), so the first real command
 answers in seconds instead of looking hung. ``study`` leaves the compile to the study itself, which
 starts playing as soon as the expert bot's game loop is compiled and compiles the search loop in the
-background meanwhile. ``test`` compiles the other games' engines and the rollout loop in one more process while
-pytest runs (pytest plays on one core, the compile takes the other).
+background meanwhile. ``test`` runs pytest on every core (up to two, pytest-xdist, each test file whole in one
+worker) and compiles the other games' engines and the rollout loop in one more process meanwhile.
 
 Extra arguments are passed on (``python3 dev.py test -m slow``, ``python3 dev.py study --seed 7``).
 The virtual environment is reinstalled whenever pyproject.toml changes.
@@ -21,6 +21,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -54,15 +55,16 @@ def ensure_environment(warm: bool = True) -> None:
         subprocess.run([str(BIN / "dreamscape"), "warmup"], cwd=ROOT, check=True)
 
 
-# The install compiles the default game's two main-study loops only. pytest plays on one core; this process
-# compiles on the other core meanwhile, into the same numba cache, every other registered game's engine and
-# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play), so the tests that
-# first play them load them instead of each compiling in turn (a cold run's longest waits). When the cache
-# holds them already it ends in seconds.
+# The install compiles the default game's two main-study loops only. While the pytest workers start (each
+# imports every test module first), this process compiles, into the same numba cache, every other registered
+# game's engine and bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play),
+# so the tests that first play them load them instead of each worker compiling them in turn (a cold run's
+# longest waits; numba does not stop two processes compiling the same kernel at once). When the cache holds
+# them already it ends in seconds.
 WARM_OTHER_GAMES = """
 from analyses import lab
 from analyses.games import DEFAULT_GAME, game_names
-from analyses.study.warmup import compile_loop
+from analyses.games.dreamscape.warmup import compile_loop
 for name in game_names():
     if name != DEFAULT_GAME:
         lab.warmup(name, say=lambda line: None)
@@ -70,9 +72,48 @@ compile_loop("rollout")
 """
 
 
-def warm_other_games() -> subprocess.Popen:
+def pytest_workers() -> int:
+    """How many pytest processes ``test`` runs: one per core this process may use, at most two.
+
+    Two is what the suite is measured and kept safe on (2-core machines, CI included); more would mostly add
+    another copy of the loaded engine per worker while the tests that run the CLI in a subprocess already use
+    the spare cores. ``python3 dev.py test -n 4`` asks for more, ``-n 0`` runs in one process.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(2, cores)
+
+
+def pytest_arguments(extra: list[str]) -> list[str]:
+    """pytest's arguments: ``-n N --dist loadfile`` (pytest-xdist), then the caller's, unless they chose the workers.
+
+    ``loadfile`` keeps each test file in one worker, in its order, so a module's shared fixtures (a study
+    played once for many tests) are built once and a test that reads what an earlier one of its file left
+    (tests/test_docs_data.py's replays) finds it.
+    """
+    chosen = any(arg in ("-n", "--numprocesses", "no:xdist", "-pno:xdist")
+                 or arg.startswith(("-n", "--numprocesses=", "--dist")) for arg in extra)
+    workers = pytest_workers()
+    if chosen or workers < 2:
+        return extra
+    return ["-n", str(workers), "--dist", "loadfile", *extra]
+
+
+def warm_other_games(errors) -> subprocess.Popen:
     return subprocess.Popen([str(PYTHON), "-c", WARM_OTHER_GAMES], cwd=ROOT, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=errors)
+
+
+def report_failed_warm(code: int | None, errors) -> None:
+    """One line when the background compile broke (the tests then compile what they play themselves)."""
+    if code in (None, 0) or code < 0:  # still running, done, or ended by us after a short run
+        return
+    errors.seek(0)
+    lines = errors.read().decode("utf-8", "replace").strip().splitlines()
+    print(f"dev.py: the background compile of the other games failed (exit {code}): "
+          f"{lines[-1] if lines else 'no message'}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:
@@ -87,13 +128,14 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(BIN / "dreamscape"), "warmup", *extra], cwd=ROOT)
     if command == "study":
         return subprocess.call([str(BIN / "dreamscape"), "study", *extra], cwd=ROOT)
-    warming = warm_other_games()
-    try:
-        code = subprocess.call([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)
-    finally:
-        if warming.poll() is None:  # a short run ended first: the compile is not left running behind it
-            warming.terminate()
-        warming.wait()
+    with tempfile.TemporaryFile() as errors:
+        warming = warm_other_games(errors)
+        try:
+            code = subprocess.call([str(PYTHON), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT)
+        finally:
+            if warming.poll() is None:  # a short run ended first: the compile is not left running behind it
+                warming.terminate()
+            report_failed_warm(warming.wait(), errors)
     if code == 5:  # pytest: no test was collected, which here can only mean a broken checkout
         print("dev.py: pytest collected no tests", file=sys.stderr)
         return 1
