@@ -58,14 +58,19 @@ def site(tmp_path_factory):
     groups = install_without_pip(site)
     assert set(groups) == {"dreamscape.games", "dreamscape.reports"}
     aside = {name: sys.modules.pop(name) for name in list(sys.modules) if name.split(".")[0] == "goofspiel"}
+    from analyses.study import gamechunks
+
+    # a test file run before this one in the same process (any order under pytest-xdist) may have played the
+    # template's own classes: their cached setups would be refused by the copy's engine
+    registry.unregister("goofspiel")
+    gamechunks._SETUPS.clear()
+    gamechunks._CARDS.clear()
     sys.path.insert(0, str(site))
     importlib.invalidate_caches()
     try:
         yield site
     finally:
         registry.unregister("goofspiel")
-        from analyses.study import gamechunks
-
         gamechunks._SETUPS.clear()   # setups of the copy's classes, which the template's engine would refuse
         gamechunks._CARDS.clear()
         sys.path.remove(str(site))
