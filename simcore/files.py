@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
+import sys
 import tempfile
 import tomllib
 from pathlib import Path
@@ -45,6 +47,18 @@ def shown(value: object, limit: int = MAX_ECHO) -> str:
     """``repr(value)`` for an error line, cut to ``limit`` characters (a 10 MB field is not echoed whole)."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def as_weight(value: int | float) -> float:
+    """A number read from a file as a float; a whole number too large for one (over 308 digits) is infinite.
+
+    ``float()`` raises ``OverflowError`` on such a number (TOML reads up to 4,300 digits): a reader that
+    refuses non-finite weights then refuses it in its own one line.
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _read_limited(path: Path, what: str, error: type[Exception], max_bytes: int) -> bytes:
@@ -124,6 +138,14 @@ def _check_depth(text: str, label: str, error: type[Exception]) -> None:
         raise error(f"{label}: nested more than {MAX_DEPTH} deep (tables or arrays inside each other)")
 
 
+def _parse_failure(exc: ValueError) -> str:
+    """A parser's ValueError in a user's words: Python's advice to call sys.set_int_max_str_digits is not theirs."""
+    text = str(exc)
+    if "integer string conversion" in text:  # Python refuses to read a whole number of more than 4,300 digits
+        return f"a whole number of more than {sys.get_int_max_str_digits():,} digits; no number here needs so many"
+    return text[:MAX_ECHO * 2]
+
+
 def parse_toml(text: str, label: str, error: type[Exception] = ValueError) -> dict:
     """``text`` parsed as TOML, else ``error`` in one line starting with ``label`` (the file's name)."""
     _check_depth(text, label, error)
@@ -134,7 +156,7 @@ def parse_toml(text: str, label: str, error: type[Exception] = ValueError) -> di
     except (RecursionError, MemoryError):
         raise error(f"{label}: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits (Python's int conversion limit)
-        raise error(f"{label}: {str(exc)[:MAX_ECHO * 2]}") from None
+        raise error(f"{label}: {_parse_failure(exc)}") from None
 
 
 def parse_json(text: str, label: str, error: type[Exception] = ValueError):
@@ -147,7 +169,7 @@ def parse_json(text: str, label: str, error: type[Exception] = ValueError):
     except (RecursionError, MemoryError):
         raise error(f"{label}: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise error(f"{label}: {str(exc)[:MAX_ECHO * 2]}") from None
+        raise error(f"{label}: {_parse_failure(exc)}") from None
 
 
 def read_toml_file(path: str | Path, what: str, error: type[Exception] = ValueError,
