@@ -172,3 +172,12 @@ def test_an_error_echoes_no_more_than_a_short_piece_of_the_field(tmp_path, case)
     assert str(path) in message and "\n" not in message
     assert len(message) < len(str(path)) + 300, message[:400]  # the file, the problem, <= MAX_ECHO of the field
     assert MAX_ECHO < 300
+
+
+@pytest.mark.parametrize("content", [b"hello", b"", b"\x80\x04K\x01.", b"[weights]\ndelta = 1\n"])
+def test_a_file_that_is_no_archive_is_called_no_value_file(tmp_path, content):
+    """Text, an empty file or a pickle: numpy's answer was "contains pickled data ... load it unsafely"."""
+    path = write(tmp_path, "v.npz", content)
+    with pytest.raises(StrategyError, match="is not a strong value file") as info:
+        read_value(path)
+    assert "pickle" not in str(info.value)

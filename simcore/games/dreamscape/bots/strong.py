@@ -150,6 +150,10 @@ def read_value(path: str | Path) -> ValueModel:
     what = f"strong file {path}"
     try:
         raw = _read_value_bytes(path, what)
+        if not raw.startswith((b"PK", np.lib.format.MAGIC_PREFIX)):  # else numpy tries it as a pickle and
+            # says so, with advice to load it unsafely: not a user's problem nor a thing to do
+            raise StrategyError(f"{what} is not a strong value file (.npz: a zip archive of {', '.join(ARRAYS)} "
+                                "and meta)")
         _check_array_headers(raw, what)  # before np.load: a header claiming an enormous array is refused
         data = np.load(io.BytesIO(raw), allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
