@@ -191,10 +191,26 @@ def error_line(exc: Exception, limit: int = MAX_LINE) -> str:
     :func:`write_file`, says its own line): it names the file and what to do, and a study folder resumes.
     """
     if isinstance(exc, OSError):
-        return (f"{write_failure(exc) or 'the disk is full'} writing {exc.filename or 'a study file'}: free some "
-                "space (or raise the limit) and run the same command again to resume")
+        meaning = write_failure(exc) or "the disk is full"
+        if exc.filename:
+            return (f"{meaning} writing {exc.filename}: free some space (or raise the limit) and run the same "
+                    "command again to resume")
+        # no name: not a study folder's write (those name their file); numba saving a compile, most often
+        return f"{meaning} writing {_unnamed_file(exc)}: free some space (or raise the limit) and run the same command again"
     text = " ".join(str(exc).splitlines()) or type(exc).__name__
     return text if len(text) <= limit else f"{text[:limit - 40]}... ({len(text):,} characters in all)"
+
+
+def _unnamed_file(exc: OSError) -> str:
+    """The file a write without a name was writing: numba's compile cache (its ``path``), else "a file"."""
+    frame_tb, found = exc.__traceback__, None
+    while frame_tb is not None:
+        code = frame_tb.tb_frame.f_code.co_filename.replace(os.sep, "/")
+        if code.endswith("numba/core/caching.py"):
+            path = frame_tb.tb_frame.f_locals.get("path")
+            found = f"numba's compile cache ({path})" if isinstance(path, str) else "numba's compile cache"
+        frame_tb = frame_tb.tb_next
+    return found or "a file"
 
 
 def write_failure(exc: OSError) -> str | None:

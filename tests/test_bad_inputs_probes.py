@@ -9,6 +9,7 @@ one line with exit code 2.
 """
 from __future__ import annotations
 
+import errno
 import io
 import json
 import re
@@ -181,3 +182,26 @@ def test_a_file_that_is_no_archive_is_called_no_value_file(tmp_path, content):
     with pytest.raises(StrategyError, match="is not a strong value file") as info:
         read_value(path)
     assert "pickle" not in str(info.value)
+
+
+def _raise_in(filename: str, code: int):
+    """An OSError without a file name, raised by code that says it is ``filename`` (as os.write's is)."""
+    source = "def _save_data(path):\n    raise OSError(code, 'File too large')\n"
+    scope = {"OSError": OSError, "code": code}
+    exec(compile(source, filename, "exec"), scope)
+    try:
+        scope["_save_data"]("/venv/engine/__pycache__/game.nbc")
+    except OSError as exc:
+        return exc
+
+
+def test_a_write_without_a_file_name_is_not_called_a_study_file_nor_resumable():
+    """train --strategy strong under ``ulimit -f 16`` failed in numba saving a compile: the line said "writing
+    a study file ... run the same command again to resume", though no study folder was being written."""
+    import cli
+
+    line = cli.one_line(_raise_in("/venv/site-packages/numba/core/caching.py", errno.EFBIG))
+    assert "numba's compile cache (/venv/engine/__pycache__/game.nbc)" in line and "file-size limit" in line
+    assert "study file" not in line and "resume" not in line
+    line = cli.one_line(_raise_in("/somewhere/else.py", errno.ENOSPC))
+    assert "the disk is full writing a file" in line and "study file" not in line and "resume" not in line
