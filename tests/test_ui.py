@@ -112,7 +112,8 @@ def test_the_study_file_plays_the_same_configurations(tmp_path):
     change = core.Change(kind="knob", name="start-z", value="0,1,1", games=GAMES, seed=3)
     path = tmp_path / "whatif.toml"
     path.write_text(core.study_file(change), encoding="utf-8")
-    plan = study_plan("dreamscape", config=path)
+    assert "--seed 3" in core.study_file(change)  # the command's --seed sets a study's seed, so the file says it
+    plan = study_plan("dreamscape", config=path, seed=3)
     assert [(c.players, c.variant) for c in plan.configs] == [(3, "base"), (3, "knob:start-z=0,1,1")]
     assert plan.seed == 3 and plan.games_of(plan.configs[0]) == GAMES
 

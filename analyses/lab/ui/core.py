@@ -26,7 +26,6 @@ from analyses.lab.errors import LabInputError
 
 KINDS = ("knob", "variant", "swap", "cards")  # what a change can be
 DEFAULT_GAMES = 20_000
-DISTANCE_SECONDS = 20  # about what the bots' distance from search adds to a run (the page says so)
 # Games per chunk: the page's bar and its Cancel move once per chunk. Results do not depend on it (a game's
 # deal is its own random stream (seed, game), simcore.rng), so the exported command line, which plays
 # 50,000-game chunks, gives the same numbers.
@@ -361,7 +360,9 @@ def study_file(change: Change) -> str:
     same deals: a group of the two variants (a card file: the uploaded cards, under the printed rules)."""
     the = get_game(change.game)
     strategy = change.strategy or the.default_strategy
-    lines = [f"# What-if: {change.label()} (dreamscape ui)", f"game = {json.dumps(change.game)}",
+    lines = [f"# What-if: {change.label()} (dreamscape ui)",
+             f"# Play it: dreamscape study --config whatif.toml --seed {change.seed} (--seed sets the study's seed)",
+             f"game = {json.dumps(change.game)}",
              f"name = {json.dumps('what-if: ' + change.label())}", f"seed = {change.seed}",
              f"games = {change.games}"]
     if change.kind == "cards":

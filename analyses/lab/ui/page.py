@@ -112,7 +112,7 @@ def build(history: core.History, runner: Runner) -> None:
                 games = ui.number("games", value=core.DEFAULT_GAMES, min=1, max=1_000_000, step=1000, format="%d") \
                     .classes("w-28 whatif-games")
                 seed = ui.number("seed", value=1, min=0, step=1, format="%d").classes("w-20 whatif-seed")
-            distance = ui.checkbox(f"bots' distance from search (about {core.DISTANCE_SECONDS} s more)", value=True) \
+            distance = ui.checkbox("bots' distance from search (a few hundred search games more)", value=True) \
                 .classes("whatif-distance")
             with ui.row():
                 go = ui.button("Run", icon="play_arrow").classes("whatif-run")
