@@ -119,6 +119,7 @@ def build(history: core.History, runner: Runner) -> None:
                 stop = ui.button("Cancel", icon="stop", color="negative").classes("whatif-cancel")
             stop.disable()
             bar = ui.linear_progress(value=0, show_value=False).classes("whatif-progress")
+            bar.set_visibility(False)
             status = ui.label("").classes("text-sm whatif-status")
             message = ui.label("").classes("text-red-700 whatif-message")
 
@@ -251,6 +252,8 @@ def build(history: core.History, runner: Runner) -> None:
         runner.progress("starting", 0, 0)
         go.disable()
         stop.enable()
+        bar.value = 0
+        bar.set_visibility(True)
         timer = ui.timer(0.25, lambda: show_progress())
         try:
             result = await run.io_bound(core.run, change, runner.progress, runner.cancel)
@@ -265,7 +268,7 @@ def build(history: core.History, runner: Runner) -> None:
             runner.lock.release()
             go.enable()
             stop.disable()
-            bar.value = 0
+            bar.set_visibility(False)
             status.text = ""
         if result is None:  # the server is shutting down
             return
