@@ -158,3 +158,23 @@ def test_the_command_takes_no_bad_port():
     done = subprocess.run([str(Path(sys.executable).parent / "dreamscape"), "ui", "--port", "0", "--no-browser"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--port" in done.stderr
+
+
+def test_a_card_file_equal_to_the_games_own_changes_nothing(tmp_path):
+    """The uploaded file is compared with the game's own cards on the same deals: the same cards played on the
+    same deals give the same games, so every paired change is exactly 0 (compare_decks' own check)."""
+    own = core.own_card_file(core.get_game("pleasant-dreams"))
+    copy = core.keep_card_file("same.toml", own.read_bytes(), tmp_path)
+    change = core.Change(game="pleasant-dreams", players=2, kind="cards", value=str(copy), games=200, distance=False)
+    result = core.run(change)
+    assert result["compared"] == "decks" and result["rows"]
+    assert all(r["diff"] == 0 and r["diff_low"] == 0 == r["diff_high"] for r in result["rows"])
+    assert all(s["win_rate_diff"] == 0 for s in result["seats"])
+    assert "--cards" in core.command_line(change) and str(own) in core.command_line(change)
+
+
+def test_a_swap_is_played_as_its_variant():
+    change = core.Change(kind="swap", value="FF:ID", players=2, games=200, distance=False)
+    result = core.run(change)
+    assert result["sides"] == ["base", "FF:ID"] and result["players"] == [2]
+    assert {r["metric"] for r in result["rows"]} == {"seat_spread", "first_seat_win", "winning_score", "game_length"}
