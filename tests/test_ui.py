@@ -178,3 +178,17 @@ def test_a_swap_is_played_as_its_variant():
     result = core.run(change)
     assert result["sides"] == ["base", "FF:ID"] and result["players"] == [2]
     assert {r["metric"] for r in result["rows"]} == {"seat_spread", "first_seat_win", "winning_score", "game_length"}
+
+
+def test_a_taken_port_is_one_line():
+    import socket
+
+    env = dict(os.environ, DREAMSCAPE_SERVER="off")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run([str(Path(sys.executable).parent / "dreamscape"), "ui", "--port", str(port),
+                               "--no-browser"], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2 and done.stderr.strip() == \
+        f"dreamscape: error: port {port} is taken on 127.0.0.1: give another --port, or none for a free one"
