@@ -215,15 +215,17 @@ def run(change: Change, progress: Callable[[str, int, int], None] | None = None,
     from analyses.study.progress import listen
 
     check(change)
-    bars: list[int] = []
+    bars: list[list[int]] = []  # (done, total) of each bar so far: the first are the paired games'
+    game_bars = 2 if change.kind == "cards" else 1  # two card files: one study folder (and bar) each
 
     def told(done: int, total: int) -> None:
         if cancel is not None and cancel.is_set():
             raise RunCancelled("cancelled")
-        if done == 0 or not bars or total != bars[-1]:
-            bars.append(total)
+        if not bars or done <= bars[-1][0] or total != bars[-1][1]:
+            bars.append([done, total])  # a new bar: its count starts again
+        bars[-1][0] = done
         if progress is not None:
-            progress("games" if len(bars) == 1 else "distance", done, total)
+            progress("games" if len(bars) <= game_bars else "distance", done, total)
 
     listen(told)
     try:
