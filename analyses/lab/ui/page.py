@@ -195,7 +195,7 @@ def build(history: core.History, runner: Runner) -> None:
             ui.label(core.sentence(result)).classes("whatif-sentence")
             figure = core.effect_figure(result)
             if figure is not None:
-                ui.image(_png(figure)).classes("w-full max-w-4xl")
+                ui.image(_png(figure)).props("no-transition no-spinner").classes("w-full max-w-4xl")
             ui.html(metrics_table(result), sanitize=False)
             ui.html(seats_table(result), sanitize=False).classes("mt-2")
             ui.label("* the 95% paired interval leaves out 0. Rates in %, their changes in percentage points.") \
