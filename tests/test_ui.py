@@ -192,3 +192,18 @@ def test_a_taken_port_is_one_line():
                                "--no-browser"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and done.stderr.strip() == \
         f"dreamscape: error: port {port} is taken on 127.0.0.1: give another --port, or none for a free one"
+
+
+@pytest.mark.parametrize("game, players, cards", [
+    ("pleasant-dreams", 2, "simcore/games/pleasant_dreams/cards.toml"),
+    ("dreamscape", 3, "simcore/games/dreamscape/data/default_deck.toml"),
+])
+def test_the_study_file_of_a_card_file_plays_it(game, players, cards, tmp_path):
+    from analyses.lab.studies import study_plan
+
+    change = core.Change(game=game, players=players, kind="cards", value=str(ROOT / cards), games=GAMES)
+    path = tmp_path / "whatif.toml"
+    path.write_text(core.study_file(change), encoding="utf-8")
+    plan = study_plan(game, config=path, seed=1)
+    assert [(c.players, c.variant) for c in plan.configs] == [(players, "base")]
+    assert plan.game.cards is not None or plan.game.deck is not None  # the file's cards are the study's

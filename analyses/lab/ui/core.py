@@ -368,7 +368,7 @@ def study_file(change: Change) -> str:
              f"name = {json.dumps('what-if: ' + change.label())}", f"seed = {change.seed}",
              f"games = {change.games}"]
     if change.kind == "cards":
-        lines.append(f"cards = {json.dumps(str(change.value))}  # the changed cards; the printed game is "
+        lines.append(f"{card_key(the)} = {json.dumps(str(change.value))}  # the changed cards; the printed game's: "
                      f"{json.dumps(str(own_card_file(the)))}")
         variants_text = '["base"]'
     else:
@@ -376,6 +376,16 @@ def study_file(change: Change) -> str:
     lines += ["", "[[configs]]", 'label = "what-if"', f"players = {change.players}", f"variants = {variants_text}",
               f"strategy = {json.dumps(strategy)}", ""]
     return "\n".join(lines)
+
+
+def card_key(game) -> str:
+    """The study-file key that names a card file in the game's study files (``cards``, or ``deck`` where the
+    game's own reader of study files names it so: Project Dreamscape's decks, R1.3)."""
+    from analyses.games import wing_of
+
+    rules = wing_of(game).study_file
+    keys = rules().top_keys if rules is not None else frozenset({"cards"})
+    return "cards" if "cards" in keys or "deck" not in keys else "deck"
 
 
 # --------------------------------------------------------------------------- history
