@@ -264,6 +264,10 @@ def check_output_file(path: str | Path, what: str, error: type[Exception] = Valu
         raise error(f"{label}: is a folder; give a file name")
     if _broken_link(path):
         raise error(f"{label}: is a symbolic link that leads nowhere (a loop or a missing target); give another file name")
+    if path.exists() and not path.is_file():
+        # a device or pipe (--out /dev/full): the file is written whole under another name and renamed into
+        # place (write_file), which for a user allowed to write in /dev would replace the device itself
+        raise error(f"{label}: is a device or pipe, not a file; give a file name")
     if path.exists():
         try:
             with open(path, "ab"):

@@ -12,7 +12,9 @@ from __future__ import annotations
 import errno
 import io
 import json
+import os
 import re
+import stat
 import zipfile
 from pathlib import Path
 
@@ -205,3 +207,23 @@ def test_a_write_without_a_file_name_is_not_called_a_study_file_nor_resumable():
     assert "study file" not in line and "resume" not in line
     line = cli.one_line(_raise_in("/somewhere/else.py", errno.ENOSPC))
     assert "the disk is full writing a file" in line and "study file" not in line and "resume" not in line
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/null"])
+def test_out_naming_a_device_is_refused_before_any_work(tmp_path, device):
+    """``train --out /dev/full`` trained, then renamed its file over the device (root may write in /dev)."""
+    before = os.stat(device)
+    for args in (["train", "--players", "2", "--games", "10", "--iterations", "1", "--check-games", "0"],
+                 ["train", "--strategy", "strong", "--players", "2", "--games", "20"],
+                 ["tune", "--players", "2", "--budget", "2", "--games-per-eval", "10"]):
+        one_line(invoke([*args, "--out", device]), device, "device or pipe")
+    after = os.stat(device)
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_out_naming_a_fifo_is_refused(tmp_path):
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(fifo)
+    one_line(invoke(["tune", "--players", "2", "--budget", "2", "--games-per-eval", "10", "--out", fifo]),
+             str(fifo), "device or pipe")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
