@@ -184,14 +184,28 @@ def write_pdf(pdf_path: Path, png_path: Path, title: str, pages: list, charts: l
                 out.savefig(fig)
             for chart in charts:
                 out.savefig(chart.figure)
-                png = png_path / f"{chart.name}.png"
-                chart.figure.savefig(png, dpi=PNG_DPI)
-                pngs.append(png)
+                pngs.append(_write_png(chart, png_path / f"{chart.name}.png"))
         tmp.replace(pdf_path)
+    except OSError as exc:
+        if exc.filename is None:  # a full disk's write error names no file: the line names the report's
+            raise OSError(exc.errno, exc.strerror, str(pdf_path)) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()
     return pngs
+
+
+def _write_png(chart: Chart, png: Path) -> Path:
+    """One chart's PNG, whole or not at all: a full disk left an empty PNG behind (issue #44 probes)."""
+    tmp = png.with_name(f".{png.name}.tmp")
+    try:
+        chart.figure.savefig(tmp, dpi=PNG_DPI, format="png")
+        tmp.replace(png)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(png)) from None
+    return png
 
 
 def write_report(folder: Path, pdf, png_dir, *, pdf_title: str, heading: str, subtitle: str,

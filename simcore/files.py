@@ -192,9 +192,9 @@ def error_line(exc: Exception, limit: int = MAX_LINE) -> str:
     """
     if isinstance(exc, OSError):
         meaning = write_failure(exc) or "the disk is full"
-        if exc.filename:
-            return (f"{meaning} writing {exc.filename}: free some space (or raise the limit) and run the same "
-                    "command again to resume")
+        if exc.filename:  # a report's PDF or PNG is written again whole: only a study folder resumes
+            again = "again" if str(exc.filename).endswith((".pdf", ".png")) else "again to resume"
+            return f"{meaning} writing {exc.filename}: free some space (or raise the limit) and run the same command {again}"
         # no name: not a study folder's write (those name their file); numba saving a compile, most often
         return f"{meaning} writing {_unnamed_file(exc)}: free some space (or raise the limit) and run the same command again"
     text = " ".join(str(exc).splitlines()) or type(exc).__name__

@@ -227,3 +227,30 @@ def test_out_naming_a_fifo_is_refused(tmp_path):
     one_line(invoke(["tune", "--players", "2", "--budget", "2", "--games-per-eval", "10", "--out", fifo]),
              str(fifo), "device or pipe")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_a_full_disk_while_a_report_writes_leaves_no_partial_png_and_names_the_file(tmp_path):
+    """``report F --png-dir`` on a full 64 kB tmpfs left an empty ``scores.png`` and said "writing a study
+    file ... to resume"."""
+    import cli
+    from matplotlib.figure import Figure
+    from reports.charts import Chart
+    from reports.pdf import write_pdf
+
+    def png_on_a_full_disk(fname, *args, **kwargs):
+        if kwargs.get("format") != "png":  # the PDF page of the chart: written as usual
+            return Figure.savefig(bad, fname, *args, **kwargs)
+        Path(fname).write_bytes(b"\x89PNG")  # a few bytes, then the disk is full (no file name, as os.write)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    good, bad = Figure(), Figure()
+    bad.savefig = png_on_a_full_disk
+    charts = [Chart("seats", "Seats", good), Chart("scores", "Scores", bad)]
+    png_dir = tmp_path / "charts"
+    with pytest.raises(OSError) as info:
+        write_pdf(tmp_path / "report.pdf", png_dir, "t", [], charts)
+    assert info.value.filename == str(png_dir / "scores.png")
+    assert not (png_dir / "scores.png").exists() and not list(png_dir.glob(".*.tmp"))
+    assert not (tmp_path / "report.pdf").exists() and not list(tmp_path.glob(".report.pdf.*"))
+    line = cli.one_line(info.value)
+    assert "the disk is full writing " + str(png_dir / "scores.png") in line and "resume" not in line
