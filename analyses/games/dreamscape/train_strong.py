@@ -13,6 +13,10 @@ Two steps, both reproducible from the seed:
    stopping, ``random_state=seed``) on the rows of every game but each tenth;
    the tenth games' rows are held out and their R² reported. Minutes on 2 cores.
 
+The file's ``meta["versions"]`` records the libraries that made it (:func:`trainer_versions`:
+scikit-learn, whose trees the same rows and seed give only in the same version, numpy, numba, which
+plays the games, and Python), so a value that cannot be made again says why.
+
 Why win credit from plain expert games and not search labels: the value is
 asked at the end of a turn the strong bot looks ahead to, and what it needs
 there is who wins from that position; expert self-play gives that in seconds,
@@ -110,6 +114,23 @@ def fit_value(rows: ValueRows, trees: int, leaves: int, learning_rate: float, se
                    "held_out_r2": 1.0 - mse / var if var > 0 else 0.0, "held_out_mse": mse, "fit_seconds": seconds}
 
 
+TRAINER_LIBRARIES = ("scikit-learn", "numpy", "numba", "scipy")
+
+
+def trainer_versions() -> dict[str, str]:
+    """The versions of the libraries a value is made with (a library not installed is left out)."""
+    import platform
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for dist in TRAINER_LIBRARIES:
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
 def train_strong(players: int, options: Options, variant: str, deck: Deck, games: int, seed: int, trees: int = 100,
                  leaves: int = 63, learning_rate: float = 0.1, deck_at_most: int = 20,
                  progress: Callable[[str, int, int], None] | None = None) -> ValueModel:
@@ -125,7 +146,7 @@ def train_strong(players: int, options: Options, variant: str, deck: Deck, games
         "name": f"strong-{players}p-{variant}", "game": "project-dreamscape", "players": players, "variant": variant,
         "deck": deck.label, "games": games, "seed": seed, "deck_at_most": deck_at_most, "leaves": leaves,
         "learning_rate": learning_rate, "games_seconds": round(rows.seconds, 1),
-        "seconds": round(time.perf_counter() - t0, 1),
+        "seconds": round(time.perf_counter() - t0, 1), "versions": trainer_versions(),
         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in figures.items()},
     }
     meta["fit_seconds"] = round(figures["fit_seconds"], 1)
