@@ -34,7 +34,7 @@ from simcore.games.dreamscape.fast.scratch import (
 )
 from simcore.games.dreamscape.fast.strategies import get_record
 from simcore.games.dreamscape.fast.value import N_VIEW, VALUE_AT, encode_view, tree_value
-from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.rules import DECISION_ID, Options
 from tests.test_fast_search import FIELDS, _position, _shuffle_hidden
 
 # the shipped values: 2-4 players x base and Sleep Token, and 3 players with the shifting tokens (issue #41)
@@ -356,6 +356,55 @@ def test_the_hidden_order_check_catches_a_bot_that_peeks(where):
     stack of four cards or fewer in place) or the Sleep Deck's last card is caught on most decisions."""
     seen, differ, _ = _reads_the_unknown_order(_peeking_bot(where))
     assert seen >= 30 and differ >= seen // 2
+
+
+def test_strong_looks_ahead_only_at_the_kinds_and_phase_it_is_made_for():
+    """The kind mask: in the late game strong looks ahead at every decision with 2+ options except taking a Z
+    card, buying and Collective Dream's choice, which it leaves to the expert table (bots/strong.py); before the
+    late third of the Sleep Deck it looks ahead at nothing."""
+    passed = {DECISION_ID["take_z"], DECISION_ID["buy"], DECISION_ID["collective_dream"]}
+    kinds = set()
+    for players, st, wk, fw, args, seed in _late_positions():
+        for skip in range(6):
+            decided = _strong_decides(st, wk, fw, args, skip)
+            if decided is None:
+                break
+            kinds.add(decided[0])
+            assert decided[2] >= 2  # a decision of one option is nobody's to look ahead at
+    assert not kinds & passed
+    assert {DECISION_ID["perform"], DECISION_ID["floating_free"], DECISION_ID["shifting_dreams"]} <= kinds
+    a, b = deck_arrays(deck_from_swap_texts([]))
+    for players in (2, 3, 4):  # the first rounds: more than a third of the Sleep Deck left
+        experts = strategy_args(["expert"] * players, players, Options())
+        seats = ["strong"] + ["expert"] * (players - 1)
+        for game in range(3):
+            st, wk, fw = _position(a, b, players, False, False, knob_vector(Options(), players), seed_key(8), game, 0,
+                                   *experts)
+            assert (st[H_N_CARDS] - st[H_DECK_PTR]) * 3 > st[H_N_CARDS]
+            assert _strong_decides(st, wk, fw, strategy_args(seats, players, Options()), 0) is None
+
+
+def test_strong_looks_ahead_at_sixteen_options_drawn_at_random_and_takes_the_best_of_them():
+    """The 16-option cap: the 120 orders (5!) of the five Dreamscape cards (Shifting Dreams) or cost tokens (the
+    shifting tokens) get a value for exactly 16 of them, a
+    different draw at each decision (not the first 16), and the option taken is the best valued one."""
+    drawn = []
+    for players, st, wk, fw, args, seed in _late_positions():
+        for skip in range(6):
+            decided = _strong_decides(st, wk, fw, args, skip)
+            if decided is None:
+                break
+            kind, seat, n, values, best = decided
+            valued = np.flatnonzero(values > -1e8)  # the others are marked unvalued (-1e9)
+            if n <= 16:
+                assert valued.size == n
+                continue
+            assert kind in (DECISION_ID["shifting_dreams"], DECISION_ID["shifting_tokens"]) and n == 120
+            assert valued.size == 16 and best in valued and values[best] == values[valued].max()
+            drawn.append(frozenset(valued.tolist()))
+    # the draw follows the decision's stream: positions of two rule sets on the same game stream may share it
+    assert len(set(drawn)) >= 4
+    assert all(max(d) >= 16 for d in drawn)  # not the first sixteen options
 
 
 def test_same_seed_same_games_whatever_the_chunk_size_or_threads():
