@@ -86,3 +86,31 @@ def test_the_trainer_makes_the_same_value_from_the_same_seed_and_records_its_lib
     if pinned is None:
         pytest.skip(f"no digest pinned for scikit-learn {sklearn.__version__}: {first.digest()}")
     assert first.digest() == pinned
+
+
+def test_the_trainer_keeps_the_better_of_two_fits(rows):
+    """Two settings on the same rows: the value kept is the one whose held-out games scikit-learn's own
+    squared error scores better, whichever of the two was asked for first; the file lists both fits."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+    from sklearn.metrics import mean_squared_error
+
+    held = rows.game % HOLD_OUT == 0
+    good, poor = (TREES, LEAVES, 0.1), (1, 2, 0.01)
+    errors = {}
+    for trees, leaves, rate in (good, poor):  # scikit-learn alone, as the trainer's docstring says it fits
+        model = HistGradientBoostingRegressor(max_iter=trees, learning_rate=rate, max_leaf_nodes=leaves,
+                                              early_stopping=False, random_state=SEED)
+        model.fit(rows.enc[~held], rows.win[~held])
+        errors[(trees, leaves, rate)] = mean_squared_error(rows.win[held], model.predict(rows.enc[held]))
+    assert errors[good] < errors[poor]  # a single shallow, slow tree predicts the held-out games worse
+    deck = deck_from_swap_texts([])
+    alone = train_strong(PLAYERS, Options(), "base", deck, GAMES, SEED, trees=TREES, leaves=LEAVES)
+    for first, second in ((good, poor), (poor, good)):
+        kept = train_strong(PLAYERS, Options(), "base", deck, GAMES, SEED, trees=first[0], leaves=first[1],
+                            learning_rate=first[2], also=second)
+        assert kept.digest() == alone.digest()  # the good fit, as it would be fitted alone
+        assert [f["kept"] for f in kept.meta["fits"]] == [first == good, second == good]
+        for fit in kept.meta["fits"]:
+            setting = (fit["trees"], fit["leaves"], fit["learning_rate"])
+            assert fit["held_out_mse"] == pytest.approx(errors[setting], rel=1e-6)
+        assert kept.meta["leaves"] == LEAVES and kept.n_trees == TREES
