@@ -304,3 +304,21 @@ def test_the_training_line_is_in_the_finding_with_the_distance():
     assert "Read under expert; its distance from search: search:expert@8:late in one seat gains +1.0 (+0.0 to +2.0)" \
         in change.finding.text and "the largest of 4 cells" in change.finding.text
     assert change.finding.text.endswith("Bots' training on Sleep Token: linear rule-aware; expert fitted.")
+
+
+def test_the_report_says_which_correction_over_how_many_claims_and_each_levels_distance():
+    from reports.games.dreamscape.report import CORRECTED_NOTE, correction_fact, skill_level_pages
+
+    t = tables()
+    findings, checks = check_findings(make_findings(t), t)
+    # 3 seat findings x 3 levels and 2 changes x 2 levels (see tables()): 13 claims in one family
+    assert correction_fact(checks) == ("Multiple comparisons", "the significance of the 5 findings read at every skill "
+                                       "level is Holm-corrected as one family of 13 claims (every finding at every "
+                                       "level; family-wise error 5%); the other findings' stars are their own 95% "
+                                       "intervals'")
+    assert "Holm's correction" in CORRECTED_NOTE
+    (page,) = skill_level_pages(checks)
+    words = [text.get_text() for text in page.texts]
+    assert any("Holm's correction across the page's 13 claims" in w for w in words)
+    assert "distance" in words and words.count("not measured") == 1  # 3 players' compare: no Sleep Token cell
+    assert "+3.0 (+1.0 to +5.0)" in words  # expert's worst 3-player base seat, read by the seat findings

@@ -20,7 +20,7 @@ from reports.games.dreamscape.topics import TOPICS
 from reports.games.dreamscape.labels import SIGNIFICANT, split_variant, variant_label
 from reports.games.dreamscape.robust import CORRECTION, EQUIVALENCE_MARGIN, Check, check_findings, level_cell, level_key
 from reports.numbers import change_with_interval
-from reports.pdf import ReportFiles, continued, duration_text, write_report
+from reports.pdf import BULLET, SIGNIFICANCE_NOTE, STAR, ReportFiles, continued, duration_text, write_report
 
 # ============================================================================ title page
 
@@ -179,6 +179,18 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
 
 # ============================================================================ the report
 
+CORRECTED_NOTE = (f"{STAR} significant: the 95% interval excludes the fair share (rates) or zero (changes); for the "
+                  f"findings checked at every skill level, after {CORRECTION}'s correction.   {BULLET} not significant.")
+
+
+def correction_fact(checks: list[Check]) -> tuple[str, str]:
+    """The title page's line on the multiple comparisons: which correction, over how many claims."""
+    family = sum(len(c.levels) for c in checks)
+    return ("Multiple comparisons", f"the significance of the {len(checks)} findings read at every skill level is "
+                                    f"{CORRECTION}-corrected as one family of {family} claims (every finding at every "
+                                    "level; family-wise error 5%); the other findings' stars are their own 95% "
+                                    "intervals'")
+
 
 def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread") -> ReportFiles:
     """Write the report of a study folder.
@@ -208,18 +220,17 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     findings, checks = check_findings(make_findings(t), t)
     level_figs = skill_level_pages(checks)
     facts = title_facts(t)
+    note = SIGNIFICANCE_NOTE
     if checks:
-        family = sum(len(c.levels) for c in checks)
-        facts.append(("Multiple comparisons", f"the significance of the {len(checks)} findings read at every skill "
-                      f"level is {CORRECTION}-corrected as one family of {family} claims (every finding at every "
-                      "level; family-wise error 5%); the other findings' stars are their own 95% intervals'"))
+        facts.append(correction_fact(checks))
+        note = CORRECTED_NOTE
     name = t.manifest.meta.get("name") if isinstance(getattr(t.manifest, "meta", None), dict) else None
     return write_report(folder, pdf, png_dir, pdf_title=f"Project Dreamscape balance report: {folder.name}",
                         heading="Project Dreamscape balance report",
                         subtitle=(f"{name}: " if name else "") + f"study folder {t.folder}",
                         facts=facts, simulated=configuration_lines(t.manifest), findings=findings,
                         topics=TOPICS, extra_pages=list(zip(continued(LEVELS_TITLE, len(level_figs)), level_figs)),
-                        charts=make_charts(t, swap_metric), tables=t)
+                        charts=make_charts(t, swap_metric), tables=t, note=note)
 
 
 def summary_output(folder, as_json: bool) -> list[str]:
