@@ -136,7 +136,13 @@ def test_one_bot_only_leaves_the_findings_alone():
     before = make_findings(t)
     texts = [f.text for f in before]
     after, checks = check_findings(before, t)
-    assert checks == [] and [f.text for f in after] == texts
+    assert checks == [] and len(after) == len(texts)
+    for f, text in zip(after, texts):
+        if f.row.get("variant", "base") == "base":
+            assert f.text == text  # the printed game: nothing added
+        else:  # Sleep Token, a changed game: the bot's training status and its distance, no verdict (#41 item 4)
+            assert f.text.startswith(text + " Bots' training on Sleep Token: expert fitted. Read under expert; its "
+                                            "distance from search: ")
 
 
 def test_ladder_order():

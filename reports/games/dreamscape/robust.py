@@ -368,7 +368,14 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
     """
     main = main_bot(findings)
     checked = [f for f in findings if f.topic in CHECKED_TOPICS]
+    exploit = getattr(t, "exploit", None)
     if main is None or len({bot_of(f.row.get("strategies", "")) for f in checked}) < 2:
+        for f in checked:  # one bot: no verdict, but a changed game still names the bot's training and distance
+            own = Level(bot_of(f.row.get("strategies", "")), 0.0, 0.0, 0.0, 0.0, 0, False)
+            line = training_line([own], f.topic, f.row)
+            if line:
+                distance = level_distance(exploit, own.bot, f.topic, f.row)
+                f.text = f"{f.text} {line} {distance_words(own, distance, f.topic, f.row)}"
         return findings, []
     out, checks = [], []
     for f in findings:
@@ -382,7 +389,6 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
         checks.append(Check(f, claim_of(f), levels))
         out.append(f)
     correct_levels(checks)
-    exploit = getattr(t, "exploit", None)
     for check in checks:
         f, levels = check.finding, check.levels
         top = reading_level(levels)
