@@ -5,6 +5,8 @@ What is checked against what was worked out independently:
 * the view's one-hot against the seat order of the rulebook (play passes to the left);
 * the lookahead's values against a hidden order shuffled (it must not read what its seat cannot know), and the
   check itself against bots built to peek (its positive control);
+* the decisions it looks ahead at (the kind mask, the late game only), the 16 options it values of 120, and a
+  turn that ends the game scored by its result under a hand-made flat value, the win taken;
 * the games against other chunk sizes and thread counts, and against the reference engine's replay;
 * every kind of bad file against one line naming it.
 """
@@ -256,8 +258,8 @@ def test_a_configuration_without_its_own_value_plays_no_other_configurations_val
         user.value_for((2, False, False))
 
 
-def _late_positions():
-    """Late positions of expert self-play, the active seat playing strong: (players, options, state, scratch, seats'
+def _late_positions(bot: str = "strong"):
+    """Late positions of expert self-play, the active seat playing ``bot``: (players, state, scratch, seats'
     arguments, seed) for the rules options with their own values (the shifting tokens' trained for issue #41) and a
     changed game the inputs read the numbers of (rule-aware: the costs and chain knobs, R2.3, R8.2)."""
     a, b = deck_arrays(deck_from_swap_texts([]))
@@ -273,7 +275,7 @@ def _late_positions():
                 if (st[H_N_CARDS] - st[H_DECK_PTR]) * 3 > st[H_N_CARDS]:
                     continue
                 seats = ["expert"] * players
-                seats[int(st[2])] = "strong"
+                seats[int(st[2])] = bot
                 yield players, st, wk, fw, strategy_args(seats, players, opt), game * 100 + turns
 
 
@@ -405,6 +407,34 @@ def test_strong_looks_ahead_at_sixteen_options_drawn_at_random_and_takes_the_bes
     # the draw follows the decision's stream: positions of two rule sets on the same game stream may share it
     assert len(set(drawn)) >= 4
     assert all(max(d) >= 16 for d in drawn)  # not the first sixteen options
+
+
+def test_a_turn_that_ends_the_game_is_scored_by_its_result_and_strong_takes_the_win():
+    """The fallback from the value to the result: a lookahead whose turn ends the game scores it as a playout
+    does, win credit (R8.3: 1, 1/k shared, 0) + score margin / 1000, not by the value. With a hand-made value
+    worth 0.5 everywhere, every option is then exactly 0.5 or a result, and where one option wins outright
+    (1 or more) the bot takes a win, the largest margin first."""
+    from simcore.games.dreamscape.fast.strategies import register_strong
+
+    flat = ValueModel([-1], [0.0], [0], [0], [0.25], [0], [0.25], {"players": 2})  # 0.25 + one leaf of 0.25
+    tables = StrongTables({(p, sleep, shift): flat for p in (2, 3, 4) for sleep in (False, True)
+                           for shift in (False, True)})
+    register_strong("strong-flat-test", tables, get_record("expert").tables[(3, False, False)], worlds=1)
+    results = wins = 0
+    for players, st, wk, fw, args, seed in _late_positions("strong-flat-test"):
+        for skip in range(6):
+            kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
+            if kind < 0:
+                break
+            valued = values[values > -1e8]
+            for v in valued[valued != 0.5]:  # a result: a credit and a whole number of points / 1000
+                margins = [(v - credit) * 1000 for credit in (0.0, 1 / 4, 1 / 3, 1 / 2, 1.0)]
+                assert any(abs(m - round(m)) < 1e-6 and abs(m) < 100 for m in margins), v
+                results += 1
+            assert values[best] == valued.max()
+            if valued.max() >= 1.0:
+                wins += 1
+    assert results >= 20 and wins >= 10
 
 
 def test_same_seed_same_games_whatever_the_chunk_size_or_threads():
