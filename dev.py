@@ -62,7 +62,7 @@ def ensure_environment(warm: bool = True) -> None:
 WARM_OTHER_GAMES = """
 from analyses import lab
 from analyses.games import DEFAULT_GAME, game_names
-from analyses.study.warmup import compile_loop
+from analyses.games.dreamscape.warmup import compile_loop
 for name in game_names():
     if name != DEFAULT_GAME:
         lab.warmup(name, say=lambda line: None)
