@@ -32,7 +32,7 @@ STAMP = VENV / ".dreamscape-installed"
 
 
 def ensure_environment(warm: bool = True) -> None:
-    """Create .venv and install the package with its test, dask and docs extras when missing or stale.
+    """Create .venv and install the package with its test, dask, docs and ui extras when missing or stale.
 
     ``warm``: compile the engine right after an install (``dreamscape warmup``).
     """
@@ -46,7 +46,7 @@ def ensure_environment(warm: bool = True) -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing the package and its dependencies (first run takes a minute)", flush=True)
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask,docs]"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask,docs,ui]"], check=True)
     STAMP.write_text(wanted)
     # numba compiles the fast engine into its on-disk cache here, once per install, and says how long it
     # took, so the first real command answers in seconds instead of looking hung for a minute.
