@@ -56,17 +56,22 @@ def ensure_environment(warm: bool = True) -> None:
 
 # The install compiles the default game's two main-study loops only. pytest plays on one core; this process
 # compiles on the other core meanwhile, into the same numba cache, every other registered game's engine and
-# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play), so the tests that
-# first play them load them instead of each compiling in turn (a cold run's longest waits). When the cache
-# holds them already it ends in seconds.
+# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play) and the strong
+# trainer's self-play games, so the tests that first play them load them instead of each compiling in turn
+# (a cold run's longest waits). When the cache holds them already it ends in seconds.
 WARM_OTHER_GAMES = """
 from analyses import lab
 from analyses.games import DEFAULT_GAME, game_names
-from analyses.study.warmup import compile_loop
+from analyses.games.dreamscape.warmup import compile_loop
 for name in game_names():
     if name != DEFAULT_GAME:
         lab.warmup(name, say=lambda line: None)
 compile_loop("rollout")
+# the strong trainer's games (expert self-play rows), which its test plays on tiny data
+from analyses.games.dreamscape.train_strong import value_rows
+from simcore.games.dreamscape.decks import deck_from_swap_texts
+from simcore.games.dreamscape.rules import Options
+value_rows(2, Options(), deck_from_swap_texts([]), 1, 1)
 """
 
 
