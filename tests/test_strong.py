@@ -171,7 +171,7 @@ BAD_FILES = {
     "other engine": (lambda d, g: _rewrite(g, d / "inputs.npz", meta=_meta(g, inputs=N_VIEW + 1)), "inputs"),
     "other format": (lambda d, g: _rewrite(g, d / "format.npz", meta=_meta(g, format=99)), "unknown format"),
     "solo": (lambda d, g: _rewrite(g, d / "solo.npz", meta=_meta(g, players=1)), "players must be 2 to 4"),
-    "meta not json": (lambda d, g: _rewrite(g, d / "json.npz", meta=np.array("{players")), "not JSON"),
+    "meta not json": (lambda d, g: _rewrite(g, d / "json.npz", meta=np.array("{players")), "its meta: not a readable JSON"),
     "pickled": (lambda d, g: _rewrite(g, d / "pickle.npz", roots=np.array([{"a": 1}], dtype=object)),
                 "not a strong value file"),
 }
