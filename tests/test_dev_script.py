@@ -22,13 +22,16 @@ def test_the_background_compile_imports_and_warms_every_other_game_and_the_rollo
     from analyses.games import DEFAULT_GAME, game_names
     from analyses.games.dreamscape import warmup
 
-    warmed, loops = [], []
+    from analyses.games.dreamscape import train_strong
+
+    warmed, loops, trained = [], [], []
     monkeypatch.setattr(lab, "warmup", lambda name, say: warmed.append(name))
     monkeypatch.setattr(warmup, "compile_loop", loops.append)
+    monkeypatch.setattr(train_strong, "value_rows", lambda players, *rest: trained.append(players))
     exec(compile(dev.WARM_OTHER_GAMES, "WARM_OTHER_GAMES", "exec"), {})
     assert DEFAULT_GAME == "dreamscape" and "dreamscape" not in warmed  # the install compiled it already
     assert {"pleasant-dreams", "counting-zzzzs"} <= set(warmed) == set(game_names()) - {"dreamscape"}
-    assert loops == ["rollout"]
+    assert loops == ["rollout"] and trained == [2]  # and the strong trainer's self-play games
 
 
 @pytest.mark.parametrize("extra, wanted", [
