@@ -11,6 +11,7 @@ from analyses.study.model import RunConfig, StudyError
 from analyses.study.folder import Study, load_manifest, scan_games
 from simcore.games.dreamscape.cards import N_TYPES
 from simcore.games.dreamscape.fast.runner import SimResult
+from simcore.games.dreamscape.study_tables import study_result
 from simcore.rng import mix64
 
 CONFIG = RunConfig("sleep-token", 3, ("greedy", "greedy", "random"))
@@ -27,12 +28,12 @@ def fake_chunk(task):
     win[score == best] = 1.0
     win /= win.sum(axis=1, keepdims=True)
     perf = (vals[:, :, None] >> np.arange(N_TYPES, dtype=np.uint64)) % np.uint64(3)
-    return SimResult(
+    return study_result(SimResult(
         players=p, strategies=list(config.strategies), first_game=first,
         score=score, z=(vals % np.uint64(5)).astype(np.int32) + 1, turns=np.full((games, p), 12, np.int32),
         win=win, length=np.full(games, 36, np.int32), aborted=np.zeros(games, bool),
         performed=perf.astype(np.int32), chain_by_type=(perf * 2).astype(np.int32),
-    )
+    ))
 
 
 def table(folder) -> pl.DataFrame:
