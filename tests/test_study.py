@@ -334,3 +334,29 @@ def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
     assert texts[0] == texts[1]
     wins = json.loads(texts[0])["seats"]
     assert sum(r["win_rate"] for r in wins if r["variant"] == "base") < 1  # shared and aborted games: credits of 1/k
+
+
+def test_a_declared_table_is_written_as_declared_and_a_mismatch_is_one_line():
+    """A game's declared study table becomes a chunk frame: config first, each seat's strategy after seat, the
+    declared dtypes; a column missing, undeclared or of another dtype is one StudyError naming it."""
+    import dataclasses
+
+    from analyses.games import get_game
+    from analyses.study.gamechunks import table_frame
+
+    schema = (("seat", "int8"), ("card", "str"), ("copies", "int64"))
+    game = dataclasses.replace(get_game("counting-zzzzs"), study_tables={"held": schema})
+    config = RunConfig("base", 2, ("alpha", "beta"))
+    cols = {"seat": np.array([0, 0, 1], np.int8), "card": np.array(["x", "y", "x"], dtype=object),
+            "copies": np.array([1, 2, 3], np.int64)}
+    frame = table_frame(game, "held", cols, config)
+    assert frame.columns == ["config", "seat", "strategy", "card", "copies"]
+    assert frame["config"].to_list() == [config.id] * 3 and frame["strategy"].to_list() == ["alpha", "alpha", "beta"]
+    assert (frame.schema["seat"], frame.schema["card"], frame.schema["copies"]) == (pl.Int8, pl.Utf8, pl.Int64)
+    for broken, words in (({**cols, "copies": cols["copies"].astype(np.int32)}, "column 'copies' is int32, declared int64"),
+                          ({**cols, "card": np.array([1, 2, 3])}, "column 'card' is int64, declared str"),
+                          ({k: v for k, v in cols.items() if k != "card"}, "lacks its declared column 'card'"),
+                          ({**cols, "spare": cols["copies"]}, "does not declare: 'spare'")):
+        with pytest.raises(StudyError, match=words) as info:
+            table_frame(game, "held", broken, config)
+        assert "\n" not in str(info.value)
