@@ -118,13 +118,13 @@ def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: i
         config = SimConfig(players=setup.players, options=setup.variant.options, deck=setup.deck())
         parts = list(iter_chunks(config, n_games, seed, names, chunk_size=max(n_games, 1), first_game=first_game))
         if tables:
-            from simcore.games.dreamscape.fast.runner import SimResult, _alloc, card_labels
+            from simcore.games.dreamscape.fast.runner import SimResult
 
             from .study_tables import study_result
 
-            return study_result(parts[0] if len(parts) == 1 else SimResult.concat(parts) if parts else SimResult(
-                setup.players, names, first_game, *_alloc(0, setup.players, len(config.deck)),
-                card_labels=card_labels(config.deck)))
+            if not parts:
+                raise GameError("a study's chunk plays at least one game")
+            return study_result(parts[0] if len(parts) == 1 else SimResult.concat(parts))
         score = np.concatenate([p.score for p in parts]) if parts else np.zeros((0, setup.players), np.int32)
         return {
             "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
