@@ -128,6 +128,10 @@ def test_a_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_back
     # every chunk recorded once, the same chunks as locally: 0, 500, .., 2000 (the last one 400 games)
     expected = [(f, min(500, 2400 - f)) for f in range(0, 2400, 500)]
     assert chunk_list(dask) == chunk_list(local) == {c.id: expected for c in CONFIGS}
+    # byte for byte: every chunk file (agg, games and the held cards' pairs) has the local one's size and sha256
+    checks = {folder: {(cid, r.first): r.checks for cid, recs in load_manifest(folder).chunks.items() for r in recs}
+              for folder in (local, dask)}
+    assert checks[dask] == checks[local] and all(set(c) == {"agg", "games", "pairs"} for c in checks[local].values())
 
 
 def test_workers_load_the_engine_from_the_disk_cache_once(dask_backend):
