@@ -50,6 +50,9 @@ class CardSwaps(Protocol):
         """The variants a sweep plays: every swap deck of ``swaps`` (``all``, or a list) under every rules option of
         ``options``, on the composition ``spec`` (None: the game's own cards)."""
 
+    def swap_decks(self, swaps: str = "all", spec=None) -> list[str]:
+        """The swap decks ``swaps`` selects (``all``, ``none``, ``single``, patterns such as ``FF:*``), ``base`` first."""
+
     def swap_deck_table(self, spec, swaps: str) -> dict:
         """``dreamscape decks``: the swap decks of ``swaps`` on the composition ``spec`` (``source``, ``rows``, ``decks``)."""
 
