@@ -313,8 +313,11 @@ def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
 
     config = RunConfig("base", 2, ("random", "greedy"))
     result = play_chunk(ChunkTask(config, 5, 10, 40))
-    assert result.n_games == 40 and result.first_game == 10
-    assert result.held is not None and len(result.card_labels) == 52
+    assert list(result["game"]) == list(range(10, 50)) and result["win"].shape == (40, 2)
+    tables = result["tables"]  # what the game declares it records (simcore.games.dreamscape.study_tables)
+    assert list(tables["agg"]["n"]) == [40, 40] and list(tables["games"]["game"][::2]) == list(range(10, 50))
+    cards = list(tables["pairs"]["card"])  # every card label of the deck, once per seat
+    assert cards and cards[: len(cards) // 2] == cards[len(cards) // 2:] and len(set(cards)) == len(cards) // 2
 
 
 def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
