@@ -12,6 +12,7 @@ import numpy as np
 
 from simcore.games.dreamscape.cards import N_TYPES
 from simcore.games.dreamscape.fast.runner import SimResult
+from simcore.games.dreamscape.study_tables import study_result
 
 CARD_LABELS = ["FF/IS", "FF/IS", "NT/LD", "PR/RD", "CD/SD", "CD/SD"]
 STRENGTH = {"random": -6, "greedy": 0, "chain": 1, "economist": 2, "spoiler": 1, "linear": 4, "rollout": 6}  # score bonus
@@ -64,6 +65,7 @@ def fake_result(config, seed: int, first: int, games: int) -> SimResult:
     )
 
 
-def fake_chunk(task) -> SimResult:
-    """Chunk function of a :class:`analyses.study.backends.ChunkTask` (module-level: picklable)."""
-    return fake_result(task.config, task.seed, task.first, task.games)
+def fake_chunk(task) -> dict:
+    """Chunk function of a :class:`analyses.study.backends.ChunkTask` (module-level: picklable): what the game's
+    ``play_games(..., tables=True)`` returns for these games, as the study's chunk function does."""
+    return study_result(fake_result(task.config, task.seed, task.first, task.games))

@@ -271,7 +271,8 @@ def test_a_study_tournament_equals_the_in_memory_tournament(tmp_path):
     Study(tmp_path / "t", configs, 300, 4, chunk_size=128).run(fake_chunk, progress=False)
 
     def play(players, variant, seating, seed, first, games):
-        return fake_result(RunConfig(variant, players, seating), seed, first, games)
+        result = fake_result(RunConfig(variant, players, seating), seed, first, games)
+        return {"win": result.win, "score": result.score}
 
     memory = run_tournament(names, 3, "base", 300, seed=4, play=play)
     study = tournament_from_study(tmp_path / "t")

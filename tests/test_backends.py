@@ -86,17 +86,26 @@ def test_results_travel_narrowed_and_arrive_equal_in_dtype_and_value():
         chain_by_type=-rng.integers(0, 40_000, (n, p, 11)).astype(np.int32),  # fits int32 only
         held=rng.integers(0, 2, (n, p, 52)).astype(np.int8), card_labels=["FF/IS"] * 52,
     )
-    packed = pack_result(result)
+    from simcore.games.dreamscape.study_tables import study_result
+
+    chunk = {**study_result(result), "held": result.held, "chain": result.chain_by_type}  # wide arrays too
+    packed = pack_result(chunk)
     assert isinstance(packed, PackedResult)
     back = unpack_result(packed)
-    assert type(back) is SimResult
-    for name, value in vars(result).items():
-        got = getattr(back, name)
-        if isinstance(value, np.ndarray):
-            assert got.dtype == value.dtype and got.shape == value.shape and np.array_equal(got, value), name
+
+    def same(a, b, where):
+        assert type(a) is type(b), where
+        if isinstance(a, dict):
+            assert list(a) == list(b), where
+            for k in a:
+                same(a[k], b[k], f"{where}.{k}")
         else:
-            assert got == value, name
-    assert unpack_result(pack_result(42)) == 42  # anything else travels as it is
+            assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), where
+
+    same(chunk, back, "result")
+    narrowed = [k for k, v in packed.values.items() if not isinstance(v, (np.ndarray, dict))]
+    assert {"held", "score"} <= set(narrowed) and "chain" not in narrowed  # narrowed where a narrower type holds them
+    assert not isinstance(packed.values["tables"]["games"]["score"], np.ndarray)  # inside the game's tables too
 
 
 # ----------------------------------------------------------------------------- on a LocalCluster
@@ -119,6 +128,10 @@ def test_a_study_on_a_local_cluster_equals_the_local_backend(tmp_path, dask_back
     # every chunk recorded once, the same chunks as locally: 0, 500, .., 2000 (the last one 400 games)
     expected = [(f, min(500, 2400 - f)) for f in range(0, 2400, 500)]
     assert chunk_list(dask) == chunk_list(local) == {c.id: expected for c in CONFIGS}
+    # byte for byte: every chunk file (agg, games and the held cards' pairs) has the local one's size and sha256
+    checks = {folder: {(cid, r.first): r.checks for cid, recs in load_manifest(folder).chunks.items() for r in recs}
+              for folder in (local, dask)}
+    assert checks[dask] == checks[local] and all(set(c) == {"agg", "games", "pairs"} for c in checks[local].values())
 
 
 def test_workers_load_the_engine_from_the_disk_cache_once(dask_backend):

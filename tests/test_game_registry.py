@@ -113,4 +113,5 @@ def test_the_built_in_wings_carry_their_own_steps():
     assert callable(ds.prepare_engine) and callable(ds.simulate_summary) and callable(ds.train)
     assert pd.prepare_engine is None and cz.prepare_engine is None and cz.train is None
     assert pd.strategy_note and "/no-" in pd.strategy_note
-    assert all(w.game.has("report") for w in (ds, pd, cz))  # each found through dreamscape.reports
+    assert all(w.report is not None for w in (ds, pd, cz))  # each found through dreamscape.reports
+    assert callable(ds.card_swaps) and callable(ds.fix_seats) and pd.card_swaps is None and cz.fix_seats is None

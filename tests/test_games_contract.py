@@ -231,7 +231,7 @@ def test_declared_study_plans_and_extensions_exist(game):
         assert kind in ("main", "quick") and path.is_file(), (kind, path)
     for capability, load in game.extensions.items():
         assert capability in CAPABILITIES and load() is not None, capability
-        assert game.has(capability) and game.extension(capability) is not None
+        assert game.has(capability)
 
 
 def test_every_game_has_a_lab_wing_that_keeps_the_protocol(game):
@@ -241,8 +241,8 @@ def test_every_game_has_a_lab_wing_that_keeps_the_protocol(game):
     for hook in HOOKS:
         assert getattr(wing, hook) is None or callable(getattr(wing, hook)), hook
     assert wing.strategy_note is None or (isinstance(wing.strategy_note, str) and "\n" not in wing.strategy_note)
-    if game.has("report"):  # its entry in dreamscape.reports
-        assert callable(game.extension("report").build_report) and callable(game.extension("report").summary_output)
+    if wing.report is not None:  # its entry in dreamscape.reports
+        assert callable(wing.report().build_report) and callable(wing.report().summary_output)
 
 
 def test_a_protocol_breaking_wing_is_refused():
@@ -255,16 +255,56 @@ def test_a_protocol_breaking_wing_is_refused():
 
 
 def test_a_wings_typed_study_hooks_keep_their_protocols(game):
-    """A wing's study chunks, study-file rules and strategy shipping are objects of their written protocols; a
-    game that records a deck in the manifest can read its record back (both deck hooks, or neither)."""
-    from analyses.games import StrategyShipping, StudyChunks, StudyFileRules
+    """A wing's study-file rules, strategy shipping, card swaps, seat fixes and report are objects of their written
+    protocols; a game that records a deck in the manifest can read its record back (both deck hooks, or neither)."""
+    from analyses.games import CardSwaps, SeatFixes, StrategyShipping, StudyFileRules, StudyReport
 
     wing = get_wing(game.name)
-    for hook, protocol in (("study_chunks", StudyChunks), ("study_file", StudyFileRules),
-                           ("strategy_shipping", StrategyShipping)):
+    for hook, protocol in (("study_file", StudyFileRules), ("strategy_shipping", StrategyShipping),
+                           ("card_swaps", CardSwaps), ("fix_seats", SeatFixes), ("report", StudyReport)):
         loader = getattr(wing, hook)
         assert loader is None or isinstance(loader(), protocol), hook
     assert (wing.deck_record is None) == (wing.deck_of_record is None)
     if wing.deck_record is not None:
         cards = game.load_cards(None)  # the game's own cards, through its record and back
         assert wing.deck_of_record(wing.deck_record(cards)) == cards
+
+
+def test_a_hook_the_game_lacks_is_refused_in_one_line_naming_it(game):
+    """need_hook: a game without card swaps, the rules-knob search or a report is one line naming what it lacks
+    and the command (the command line's exit 2); one that has the hook gets what it gives."""
+    from analyses.games import HOOK_NEEDS, need_hook
+
+    wing = get_wing(game.name)
+    for hook, words in HOOK_NEEDS.items():
+        if getattr(wing, hook) is not None:
+            assert need_hook(game, hook, "some-command") is not None
+            continue
+        with pytest.raises(GameError) as info:
+            need_hook(game, hook, "some-command")
+        assert str(info.value) == f"{game.title} has no {words}, which `dreamscape some-command` needs"
+
+
+def test_declared_study_tables_are_what_play_games_records(game):
+    """A game that declares study tables returns exactly them from play_games(tables=True): every declared column,
+    no other, of its declared dtype and one row per seat (agg), per game and seat (games)."""
+    if not game.study_tables:
+        pytest.skip(f"{game.title} declares no study tables (the lab sums its arrays)")
+    players = max(game.seat_counts)
+    setup = game.setup(players)
+    bot = game.reference_strategies(setup)[0]
+    result = game.play_games(setup, [bot] * players, SEED, 7, 5, engine="fast", tables=True)
+    tables = result["tables"]
+    assert set(tables) <= set(game.study_tables) and {"agg", "games"} <= set(tables)
+    for name, columns in tables.items():
+        schema = dict(game.study_tables[name])
+        assert list(columns) == list(schema), name  # the declared file order
+        for col, dtype in schema.items():
+            a = np.asarray(columns[col])
+            assert (a.dtype.kind in "OUS") if dtype == "str" else a.dtype == np.dtype(dtype), (name, col)
+    assert len(tables["agg"]["seat"]) == players and list(tables["games"]["game"][::players]) == [7, 8, 9, 10, 11]
+    assert np.array_equal(np.asarray(tables["agg"]["n"]), np.full(players, 5))
+    # the same games as without tables: the win credit summed per seat in agg is the plain call's
+    plain = game.play_games(setup, [bot] * players, SEED, 7, 5, engine="fast")
+    assert np.array_equal(np.asarray(result["win"]), np.asarray(plain["win"]))
+    assert np.allclose(tables["agg"]["sum_win"], game.seat_wins(plain, setup).sum(axis=0), rtol=0, atol=1e-12)

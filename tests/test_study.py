@@ -11,6 +11,7 @@ from analyses.study.model import RunConfig, StudyError
 from analyses.study.folder import Study, load_manifest, scan_games
 from simcore.games.dreamscape.cards import N_TYPES
 from simcore.games.dreamscape.fast.runner import SimResult
+from simcore.games.dreamscape.study_tables import study_result
 from simcore.rng import mix64
 
 CONFIG = RunConfig("sleep-token", 3, ("greedy", "greedy", "random"))
@@ -27,12 +28,12 @@ def fake_chunk(task):
     win[score == best] = 1.0
     win /= win.sum(axis=1, keepdims=True)
     perf = (vals[:, :, None] >> np.arange(N_TYPES, dtype=np.uint64)) % np.uint64(3)
-    return SimResult(
+    return study_result(SimResult(
         players=p, strategies=list(config.strategies), first_game=first,
         score=score, z=(vals % np.uint64(5)).astype(np.int32) + 1, turns=np.full((games, p), 12, np.int32),
         win=win, length=np.full(games, 36, np.int32), aborted=np.zeros(games, bool),
         performed=perf.astype(np.int32), chain_by_type=(perf * 2).astype(np.int32),
-    )
+    ))
 
 
 def table(folder) -> pl.DataFrame:
@@ -312,8 +313,11 @@ def test_the_real_engine_chunk_function_takes_a_task(tmp_path):
 
     config = RunConfig("base", 2, ("random", "greedy"))
     result = play_chunk(ChunkTask(config, 5, 10, 40))
-    assert result.n_games == 40 and result.first_game == 10
-    assert result.held is not None and len(result.card_labels) == 52
+    assert list(result["game"]) == list(range(10, 50)) and result["win"].shape == (40, 2)
+    tables = result["tables"]  # what the game declares it records (simcore.games.dreamscape.study_tables)
+    assert list(tables["agg"]["n"]) == [40, 40] and list(tables["games"]["game"][::2]) == list(range(10, 50))
+    cards = list(tables["pairs"]["card"])  # every card label of the deck, once per seat
+    assert cards and cards[: len(cards) // 2] == cards[len(cards) // 2:] and len(set(cards)) == len(cards) // 2
 
 
 def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
@@ -333,3 +337,29 @@ def test_the_summary_is_byte_identical_for_every_chunk_size(tmp_path):
     assert texts[0] == texts[1]
     wins = json.loads(texts[0])["seats"]
     assert sum(r["win_rate"] for r in wins if r["variant"] == "base") < 1  # shared and aborted games: credits of 1/k
+
+
+def test_a_declared_table_is_written_as_declared_and_a_mismatch_is_one_line():
+    """A game's declared study table becomes a chunk frame: config first, each seat's strategy after seat, the
+    declared dtypes; a column missing, undeclared or of another dtype is one StudyError naming it."""
+    import dataclasses
+
+    from analyses.games import get_game
+    from analyses.study.gamechunks import table_frame
+
+    schema = (("seat", "int8"), ("card", "str"), ("copies", "int64"))
+    game = dataclasses.replace(get_game("counting-zzzzs"), study_tables={"held": schema})
+    config = RunConfig("base", 2, ("alpha", "beta"))
+    cols = {"seat": np.array([0, 0, 1], np.int8), "card": np.array(["x", "y", "x"], dtype=object),
+            "copies": np.array([1, 2, 3], np.int64)}
+    frame = table_frame(game, "held", cols, config)
+    assert frame.columns == ["config", "seat", "strategy", "card", "copies"]
+    assert frame["config"].to_list() == [config.id] * 3 and frame["strategy"].to_list() == ["alpha", "alpha", "beta"]
+    assert (frame.schema["seat"], frame.schema["card"], frame.schema["copies"]) == (pl.Int8, pl.Utf8, pl.Int64)
+    for broken, words in (({**cols, "copies": cols["copies"].astype(np.int32)}, "column 'copies' is int32, declared int64"),
+                          ({**cols, "card": np.array([1, 2, 3])}, "column 'card' is int64, declared str"),
+                          ({k: v for k, v in cols.items() if k != "card"}, "lacks its declared column 'card'"),
+                          ({**cols, "spare": cols["copies"]}, "does not declare: 'spare'")):
+        with pytest.raises(StudyError, match=words) as info:
+            table_frame(game, "held", broken, config)
+        assert "\n" not in str(info.value)

@@ -3,8 +3,6 @@ import numpy as np
 import pytest
 
 from analyses.tools.tournament import run_tournament, schedule
-from simcore.games.dreamscape.cards import N_TYPES
-from simcore.games.dreamscape.fast.runner import SimResult
 
 STRENGTH = {"weak": 0.0, "mid": 3.0, "strong": 6.0, "rock": 0.0, "paper": 0.0, "scissors": 0.0}
 BEATS = {("rock", "scissors"), ("scissors", "paper"), ("paper", "rock")}
@@ -21,9 +19,7 @@ def stand_in(players, variant, seating, seed, first, games):
     score = np.round(score).astype(np.int32)
     win = (score == score.max(axis=1, keepdims=True)).astype(float)
     win /= win.sum(axis=1, keepdims=True)
-    z = np.ones((games, players), np.int32)
-    return SimResult(players, list(seating), first, score, z, z, win, np.full(games, 30, np.int32),
-                     np.zeros(games, bool), np.zeros((games, players, N_TYPES), np.int32), np.zeros((games, players, N_TYPES), np.int32))
+    return {"win": win, "score": score}
 
 
 def test_schedule_rotates_every_group_through_every_seat():

@@ -6,8 +6,8 @@ Two halves, one per layer:
   (``play_games``), win credit, scenarios and narration. It lives in the game's
   ``simcore/games/<game>`` package and names no module of an upper layer.
 * :class:`GameWing` is what a game's *lab wing* (``analyses/games/<game>``) gives the lab: the
-  game itself (``game``, its capabilities of the upper layers loaded by
-  :meth:`~simcore.games.Game.extension`) and the game's own steps of the lab's commands where it
+  game itself (``game``, with the capabilities of the upper layers it declares in
+  :attr:`~simcore.games.Game.extensions`) and the game's own steps of the lab's commands where it
   has more to say than the generic step (:class:`LabWing`'s hooks; None: the generic one).
 
 Games are registered *from above*: every entry point of the group ``dreamscape.games``
@@ -42,21 +42,56 @@ LISTING_ORDER = ("dreamscape", "pleasant-dreams", "counting-zzzzs")
 
 
 @runtime_checkable
-class StudyChunks(Protocol):
-    """A game's own study chunks (:attr:`LabWing.study_chunks`): how one chunk is played and which files it becomes.
+class CardSwaps(Protocol):
+    """A game's card swaps (:attr:`LabWing.card_swaps`; Project Dreamscape's swap decks, R1.4): what
+    ``dreamscape sweep`` and ``dreamscape decks`` ask of it."""
 
-    The lab's generic chunks (:mod:`analyses.study.gamechunks`) keep this shape too: every study
-    folder is written by the one pipeline (:mod:`analyses.study.folder`) through it.
-    """
+    def sweep_variants(self, swaps: str, options: str, spec) -> list[str]:
+        """The variants a sweep plays: every swap deck of ``swaps`` (``all``, or a list) under every rules option of
+        ``options``, on the composition ``spec`` (None: the game's own cards)."""
 
-    def play_chunk(self, task) -> Any:
-        """Play one :class:`~analyses.study.model.ChunkTask` (module-level, so a Dask worker can run it)."""
+    def swap_decks(self, swaps: str = "all", spec=None) -> list[str]:
+        """The swap decks ``swaps`` selects (``all``, ``none``, ``single``, patterns such as ``FF:*``), ``base`` first."""
 
-    def result_games(self, result) -> int:
-        """Games in a chunk's result."""
+    def swap_deck_table(self, spec, swaps: str) -> dict:
+        """``dreamscape decks``: the swap decks of ``swaps`` on the composition ``spec`` (``source``, ``rows``, ``decks``)."""
 
-    def chunk_frames(self, result, config, aggregate_only: bool) -> list[tuple[str, Any]]:
-        """The chunk's files as ``[(kind, polars frame), ...]``, the per-chunk sums ``agg`` first."""
+
+@runtime_checkable
+class SeatFixes(Protocol):
+    """A game's search of its rules knobs for seat balance (:attr:`LabWing.fix_seats`): ``dreamscape fix-seats``."""
+
+    def base_variant(self, setup) -> str:
+        """The variant the search starts from (its knobs at their printed values)."""
+
+    def parse_search(self, text: str | None) -> tuple[str, ...]:
+        """The knob families of ``--search`` (None: the game's default); ValueError naming a bad one."""
+
+    def check_search(self, families: tuple[str, ...], base: str) -> None:
+        """ValueError when ``families`` cannot be searched from ``base``."""
+
+    def search(self, *args, **kwargs):
+        """``(measured, tried)``: the baseline measured and every trial of the search."""
+
+    def best_candidates(self, trials: list[dict], k: int) -> list[str]:
+        """The ``k`` best variants of the trials."""
+
+    def fixes_table(self, folder, baseline: str, candidates: list[str], target: float):
+        """The verified candidates as the report's "Suggested fixes" table (a polars frame)."""
+
+    def save_fixes(self, folder, frame, meta: dict):
+        """Keep that table (and ``meta``) in the study folder."""
+
+
+@runtime_checkable
+class StudyReport(Protocol):
+    """A game's report (:attr:`LabWing.report`; the entry point of ``dreamscape.reports`` under its name)."""
+
+    def build_report(self, folder, pdf=None, png_dir=None):
+        """Write the report of a study folder; returns its files (``pdf``, ``pages``, ``pngs``)."""
+
+    def summary_output(self, folder, as_json: bool) -> list[str]:
+        """``dreamscape summarize``: the folder's summary as lines (one line of JSON with ``as_json``)."""
 
 
 @runtime_checkable
@@ -109,7 +144,7 @@ class GameWing(Protocol):
     ``game``
         The :class:`simcore.games.Game`, with the capabilities its wing implements in the
         analyses layer declared in :attr:`~simcore.games.Game.extensions` (``analyses``: its findings;
-        ``trainer``, ``tuner``, ``knobs``, ``card_swaps``, ``solo_bands``).
+        ``trainer``, ``tuner``, ``solo_bands``).
 
     Then one hook per step of a lab command where the game has more to say than the generic
     step; each is a callable or None (None: the lab's generic step). :class:`LabWing` documents
@@ -118,7 +153,9 @@ class GameWing(Protocol):
 
     game: Game
     strategy_note: str | None
-    study_chunks: Callable[[], StudyChunks] | None
+    card_swaps: Callable[[], CardSwaps] | None
+    fix_seats: Callable[[], SeatFixes] | None
+    report: Callable[[], StudyReport] | None
     deck_record: Callable[[Any], dict] | None
     deck_of_record: Callable[[dict], Any] | None
     study_file: Callable[[], StudyFileRules] | None
@@ -148,7 +185,7 @@ class GameWing(Protocol):
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
-HOOKS = ("study_chunks", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
+HOOKS = ("card_swaps", "fix_seats", "report", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
          "distance_search", "charts", "report_tables", "figures")
 
@@ -161,10 +198,15 @@ class LabWing:
 
     Hooks
     -----
-    study_chunks() -> StudyChunks
-        The game's own study chunks (:class:`StudyChunks`; Project Dreamscape: its SimResult as the
-        ``agg``, ``games`` and ``pairs`` files its analyses read); None: the lab's
-        (:mod:`analyses.study.gamechunks`: the arrays of :meth:`~simcore.games.Game.play_games`).
+    card_swaps() -> CardSwaps
+        The game's card swaps (:class:`CardSwaps`; Project Dreamscape's swap decks, R1.4): ``dreamscape
+        sweep`` and ``dreamscape decks``, and the ``--sleep-token``/``--swap``/``--deck`` flags. None: those
+        commands refuse the game in one line (:func:`need_hook`).
+    fix_seats() -> SeatFixes
+        The game's search of its rules knobs for seat balance (:class:`SeatFixes`): ``dreamscape fix-seats``.
+    report() -> StudyReport
+        The game's report (:class:`StudyReport`). Filled in by the registry from the entry point of
+        ``dreamscape.reports`` under the game's name when the wing leaves it None.
     deck_record(cards) -> dict, deck_of_record(record) -> cards
         A game whose study folders record a card composition in the manifest's ``deck`` (Project
         Dreamscape's ``--deck``): the game's cards (:meth:`~simcore.games.Game.load_cards`) as that JSON
@@ -224,7 +266,9 @@ class LabWing:
 
     game: Game
     strategy_note: str | None = None
-    study_chunks: Callable[[], StudyChunks] | None = None
+    card_swaps: Callable[[], CardSwaps] | None = None
+    fix_seats: Callable[[], SeatFixes] | None = None
+    report: Callable[[], StudyReport] | None = None
     deck_record: Callable[[Any], dict] | None = None
     deck_of_record: Callable[[dict], Any] | None = None
     study_file: Callable[[], StudyFileRules] | None = None
@@ -304,13 +348,26 @@ def check_wing(wing: object, where: str) -> None:
 
 
 def _with_report(wing: GameWing) -> GameWing:
-    """The wing, its game declaring the report the group ``dreamscape.reports`` has under its name."""
-    game = wing.game
-    ep = _entry_points(REPORT_ENTRY_POINTS).get(game.name)
-    if ep is None or "report" in game.extensions:
+    """The wing with the report the group ``dreamscape.reports`` has under its game's name (unless it has one)."""
+    ep = _entry_points(REPORT_ENTRY_POINTS).get(wing.game.name)
+    if ep is None or wing.report is not None or not dataclasses.is_dataclass(wing):
         return wing
-    game = dataclasses.replace(game, extensions={**game.extensions, "report": ep.load})
-    return dataclasses.replace(wing, game=game) if dataclasses.is_dataclass(wing) else wing
+    return dataclasses.replace(wing, report=ep.load)
+
+
+# What a game lacking a hook lacks, in the words of the one line that refuses it (need_hook).
+HOOK_NEEDS = {"card_swaps": "card swaps (expansion decks)", "fix_seats": "rules knobs", "report": "study report"}
+
+
+def need_hook(game: Game | str, hook: str, command: str):
+    """What the game's wing gives for ``hook`` (the hook called); GameError naming what the game lacks and the
+    command that needs it when the wing leaves the hook None (one line, exit 2)."""
+    wing = wing_of(game)
+    step = getattr(wing, hook)
+    if step is None:
+        raise GameError(f"{wing.game.title} has no {HOOK_NEEDS.get(hook, hook.replace('_', ' '))}, "
+                        f"which `dreamscape {command}` needs")
+    return step()
 
 
 def get_wing(name: str) -> GameWing:
@@ -339,6 +396,13 @@ def get_wing(name: str) -> GameWing:
             raise GameError(f"entry point {ENTRY_POINTS} {name} = {ep.value} is the game {wing.game.name!r}")
     wing = _LOADED[name] = _with_report(wing)
     return wing
+
+
+def recorded_game(name: str | None) -> str:
+    """The ``--game`` name a record holds (a study folder's manifest ``meta``, a study file's ``game``): ``name``, or
+    :data:`DEFAULT_GAME` for a record that names none (folders and study files of the default game name none, as
+    those written before there were other games). The one place a record's missing game is read."""
+    return DEFAULT_GAME if name is None else name
 
 
 def get_game(name: str) -> Game:
@@ -373,6 +437,6 @@ def extension_loaders(**modules: Callable[[], Any]) -> Mapping[str, Callable[[],
     return dict(modules)
 
 
-__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "StudyChunks", "StudyFileRules", "HOOKS", "game_names",
-           "get_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
+__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "StudyFileRules", "CardSwaps", "SeatFixes", "StudyReport", "HOOKS", "HOOK_NEEDS", "need_hook", "game_names",
+           "get_game", "recorded_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
            "extension_loaders"]

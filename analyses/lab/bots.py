@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import polars as pl
@@ -15,15 +14,7 @@ from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
-from analyses.games import DEFAULT_GAME, wing_of
-
-
-class Played(NamedTuple):
-    """One seating's games as a tournament reads them, whatever the game's result type."""
-
-    n_games: int
-    score: np.ndarray  # (games, seats)
-    win: np.ndarray  # (games, seats) win credit
+from analyses.games import DEFAULT_GAME, need_hook, wing_of
 
 
 def chunk_player(the, cards: Path | None = None):
@@ -33,13 +24,12 @@ def chunk_player(the, cards: Path | None = None):
 
     game = deal(the, cards)["game"]
 
-    def play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int) -> Played:
+    def play(players: int, variant: str, seating: tuple[str, ...], seed: int, first: int, games: int) -> dict:
         result = play_chunk(ChunkTask(RunConfig(variant, players, tuple(seating)), seed, first, games, game))
-        if isinstance(result, dict):  # a game played through the plug-in interface (analyses.study.gamechunks)
-            win = np.asarray(result["win"], dtype=np.float64)
-            score = np.asarray(result.get("score", win))
-            return Played(win.shape[0], score if score.shape == win.shape else win, win)
-        return Played(result.n_games, np.asarray(result.score), np.asarray(result.win))
+        win = np.asarray(result["win"], dtype=np.float64)
+        # a game without one score per seat (Pleasant Dreams: a shared win) is scored by its win credit
+        score = np.asarray(result.get("score", win))
+        return {"win": win, "score": score if score.shape == win.shape else win}
 
     return play
 
@@ -334,7 +324,7 @@ def fix_seats(game: str = DEFAULT_GAME, players: int = 3, variant: str | None = 
     from analyses.study.studyfile import StudyPlan
 
     the = game_of(game)
-    knobs = the.extension("knobs", "fix-seats")
+    knobs = need_hook(the, "fix_seats", "fix-seats")
     prepare(the, progress, interrupts=interrupts)
     check_players(the, players, 2, "fix-seats needs {players} 2 to 4 (one seat has no seat advantage)")
     base = knobs.base_variant(the.setup(players, variant or "base"))

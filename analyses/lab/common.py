@@ -197,7 +197,7 @@ def variant_text(variant: str | None, flags: dict[str, object], swaps: Sequence[
 def rules_flags(game, given: dict[str, object]) -> None:
     """Flags that only a game with card swaps has (--sleep-token, --swap, --deck): one line for another game."""
     used = [name for name, value in given.items() if value]
-    if used and not game.has("card_swaps"):
+    if used and wing_of(game).card_swaps is None:
         raise LabInputError(f"{', '.join(used)} {'is' if len(used) == 1 else 'are'} not {game.title}'s: "
                             f"give its rules as --variant")
 

@@ -12,7 +12,7 @@ from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.lab.whatif import bot_notes
 from analyses.study.progress import progress_bar
-from analyses.games import DEFAULT_GAME, wing_of
+from analyses.games import DEFAULT_GAME, need_hook, wing_of
 
 
 def setup_of(game, players: int | None = None, variant: str | None = None, cards: Path | None = None, *,
@@ -262,7 +262,7 @@ def decks(game: str = DEFAULT_GAME, deck: Path | None = None, swaps: str = "all"
     """The game's swap decks (Project Dreamscape: the Controlled Study decks, R1.4): ``source``, ``rows``, ``decks``."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    swapper = the.extension("card_swaps", "decks")
+    swapper = need_hook(the, "card_swaps", "decks")
     return swapper.swap_deck_table(the.load_cards(deck), swaps)
 
 

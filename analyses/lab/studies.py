@@ -4,7 +4,7 @@ Every function here writes (or resumes) one study folder and returns it; its
 numbers are read back with :func:`open_study` (or ``dreamscape summarize``).
 The main study's orchestration, once in ``reports.main_study``, is
 :func:`run_study`: the lab plays the study, and the game's declared report
-(:meth:`simcore.games.Game.extension` ``"report"``) writes the report.
+(its wing's ``report`` hook, :attr:`analyses.games.LabWing.report`) writes the report.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from analyses.lab.errors import ParameterError, parameter_error
 from analyses.lab.validate import check_arguments
 from analyses.study.model import GameDeal, RunConfig, StudyError
 from analyses.study.studyfile import StudyPlan
-from analyses.games import DEFAULT_GAME, wing_of
+from analyses.games import DEFAULT_GAME, need_hook, wing_of
 
 # --------------------------------------------------------------------------- the study-folder options
 
@@ -200,7 +200,7 @@ def sweep_folder(game: str = DEFAULT_GAME, swaps: str = "all", players: Sequence
     """Sweep the game's swap decks x player counts x rules options into a study folder (needs ``card_swaps``)."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
-    swapper = the.extension("card_swaps", "sweep")
+    swapper = need_hook(the, "card_swaps", "sweep")
     opts = _folder_options(options, **{"chunk_size": 5_000, **folder})
     counts = [check_players(the, p, 2, "the sweep compares seats: {players} must be 2 to 4 (use `dreamscape solo` "
                                        "for one player)") for p in (players or [c for c in the.seat_counts if c > 1])]
@@ -532,7 +532,7 @@ def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game
     if report:
         t1 = time.perf_counter()
         say(f"simulation done in {t1 - t0:.0f} s; writing the report")
-        files = the.extension("report", "study").build_report(folder)
+        files = need_hook(the, "report", "study").build_report(folder)
         where = files.pngs[0].parent if files.pngs else folder
         say(f"report: {files.pdf} ({len(files.pages)} pages; {len(files.pngs)} charts in {where}) in "
             f"{time.perf_counter() - t1:.0f} s")

@@ -377,8 +377,8 @@ def _play_on_worker(fn: ChunkFn, task: ChunkTask, recipes: dict, expected: tuple
 
 # ============================================================================ sending results back
 #
-# A chunk's SimResult is mostly small integers in wide arrays (int32 counts,
-# int8 0/1 holdings): about 485 bytes per game with 3 seats. Sent as they are,
+# A chunk's result is mostly small integers in wide arrays (int16 and int32 counts,
+# 0/1 flags): hundreds of bytes per game. Sent as they are,
 # fetching a 100,000-game chunk takes a noticeable share of its playing time.
 # Each integer array travels in the narrowest integer type that holds its
 # values (0/1 arrays as bits) and is restored to its own dtype on arrival:
@@ -386,12 +386,11 @@ def _play_on_worker(fn: ChunkFn, task: ChunkTask, recipes: dict, expected: tuple
 
 
 class PackedResult:
-    """A chunk result with its integer arrays narrowed for the trip to the driver."""
+    """A chunk result (a dict of arrays, with its game's ``tables``) with its integer arrays narrowed for the trip."""
 
-    __slots__ = ("cls", "values")
+    __slots__ = ("values",)
 
-    def __init__(self, cls: type, values: dict) -> None:
-        self.cls = cls
+    def __init__(self, values: dict) -> None:
         self.values = values
 
 
@@ -432,23 +431,32 @@ def _widen(v):
     return v.data.astype(v.dtype)
 
 
-def pack_result(result):
-    """``result`` with its integer arrays narrowed (objects without a ``__dict__`` as they are)."""
+def _pack(value):
+    """An array narrowed; a dict of them (a chunk's ``tables``) narrowed inside; anything else as it is."""
     import numpy as np
 
-    values = getattr(result, "__dict__", None)
-    if values is None:
-        return result
-    return PackedResult(type(result), {k: _narrow(v) if isinstance(v, np.ndarray) else v for k, v in values.items()})
+    if isinstance(value, np.ndarray):
+        return _narrow(value)
+    if isinstance(value, dict):
+        return {k: _pack(v) for k, v in value.items()}
+    return value
 
 
-def unpack_result(packed):
+def _unpack(value):
+    if isinstance(value, dict):
+        return {k: _unpack(v) for k, v in value.items()}
+    return _widen(value)
+
+
+def pack_result(result: dict) -> PackedResult:
+    """A chunk's result (:func:`analyses.study.gamechunks.play_chunk`: a dict of arrays and the game's tables)
+    with its integer arrays narrowed."""
+    return PackedResult(_pack(result))
+
+
+def unpack_result(packed: PackedResult) -> dict:
     """The result :func:`pack_result` packed, every array in its own dtype again."""
-    if not isinstance(packed, PackedResult):
-        return packed
-    obj = object.__new__(packed.cls)
-    obj.__dict__.update({k: _widen(v) for k, v in packed.values.items()})
-    return obj
+    return _unpack(packed.values)
 
 
 def _warm_worker(recipes: dict, expected: tuple[str, str]) -> dict:

@@ -59,7 +59,8 @@ import numpy as np
 import polars as pl
 
 from analyses.study.backends import LocalBackend
-from analyses.study.chunks import ChunkFn, play_chunk, study_adapter
+from analyses.study import gamechunks
+from analyses.study.chunks import ChunkFn, play_chunk
 from analyses.study.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
                             StudyManifest, deck_key, exploit_cell)
 from analyses.study.progress import progress_bar
@@ -585,13 +586,12 @@ class Study:
 
     def record(self, config: RunConfig, first: int, result, seconds: float, save: bool = True) -> None:
         """Write one finished chunk's files, then list it in the manifest (in that order)."""
-        adapter = study_adapter(self.game)
-        n = adapter.result_games(result)
+        n = gamechunks.result_games(result)
         sub = self.folder / "chunks" / config.id
         sub.mkdir(parents=True, exist_ok=True)
         files: dict[str, str] = {}
         checks: dict[str, tuple[int, str]] = {}
-        frames = adapter.chunk_frames(result, config, self.manifest.aggregate_only)
+        frames = gamechunks.chunk_frames(result, config, self.manifest.aggregate_only, gamechunks.load_game(self.game.game))
         agg = frames[0][1]
         # The agg file says which seed and games it holds: a manifest copied from another study is told by it.
         ident = json.dumps({"seed": self.manifest.seed, "config": config.id, "first": first, "games": n})
@@ -646,7 +646,7 @@ class Study:
             return 0
         game = self.game
         fn = chunk_fn or play_chunk
-        count = study_adapter(game).result_games
+        count = gamechunks.result_games
         tasks = [ChunkTask(c, self.manifest.seed, first, games, game) for c, first, games in pending]
         own_backend = backend is None
         backend = backend or LocalBackend()
@@ -692,7 +692,7 @@ def _seat_stats_of(agg: pl.DataFrame) -> tuple[int, np.ndarray, np.ndarray]:
     wins = agg.select(units("sum_win"))["sum_win"].to_numpy()  # in units: summed exactly by seat_stats
     band_columns = sorted((c for c in agg.columns if c.startswith("band_")), key=lambda c: int(c[5:]))
     bands = np.stack([agg[c].to_numpy() for c in band_columns], axis=1).astype(np.float64) if band_columns \
-        else np.zeros((agg.height, 0))  # score bands: games whose study adapter writes them (solo, R10.5)
+        else np.zeros((agg.height, 0))  # score bands: games whose declared agg table has them (solo, R10.5)
     return n, wins, bands
 
 
@@ -745,7 +745,7 @@ def has_games(folder: str | Path) -> bool:
 
 
 def scan_aggs(folder: str | Path) -> pl.LazyFrame:
-    """All per-chunk aggregates (the ``agg`` frames of the game's study adapter, :mod:`analyses.study.chunks`) of a study as a lazy frame."""
+    """All per-chunk aggregates (the ``agg`` files, :mod:`analyses.study.gamechunks`) of a study as a lazy frame."""
     folder = Path(folder)
     m = read_manifest(folder)
     _nonempty(folder, m)

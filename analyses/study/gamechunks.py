@@ -1,11 +1,16 @@
-"""The study chunks of any game through its interface (:meth:`simcore.games.Game.play_games`).
+"""The study chunks of every game, through its interface (:meth:`simcore.games.Game.play_games`).
 
-A game without a ``study`` capability of its own (:mod:`analyses.study.chunks`)
-is played by :func:`play_chunk` (module-level and driven by a
+Every game's chunk is played by :func:`play_chunk` (module-level and driven by a
 picklable :class:`~analyses.study.model.ChunkTask` only, so a Dask worker can run it)
-and summed by :func:`game_agg_frame` / :func:`game_rows_frame` from whatever
-arrays its ``play_games`` returns, so the study folder's mechanics (manifest,
-lock, chunk checks, resume, backends, progress) serve every game:
+and filed by :func:`chunk_frames`, so the study folder's mechanics (manifest,
+lock, chunk checks, resume, backends, progress) serve every game the same way.
+
+A game that declares :attr:`~simcore.games.Game.study_tables` (Project Dreamscape) is asked for
+them (``play_games(..., tables=True)``) and each becomes the chunk file of its name
+(:func:`table_frame`: ``config`` in front, each seat's ``strategy`` after ``seat``, every column
+checked against its declared name and dtype). The lab's own ``agg`` and ``games`` files, for a game
+that declares none of that name, are summed by :func:`game_agg_frame` / :func:`game_rows_frame`
+from whatever arrays ``play_games`` returns:
 
 * an array of shape (games,) becomes ``sum_KEY``/``sum2_KEY`` on every seat row;
 * (games, seats) becomes the seat's ``sum_KEY``/``sum2_KEY``;
@@ -25,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analyses.study.model import MAX_SEATS, ChunkTask, GameDeal, RunConfig
+from analyses.study.model import MAX_SEATS, ChunkTask, GameDeal, RunConfig, StudyError
 
 _CARDS: dict[tuple[str, str], object] = {}
 _SETUPS: dict[tuple, object] = {}
@@ -55,21 +60,42 @@ def cards_from_text(game, text: str | None):
     return cards
 
 
+def deal_cards(deal: GameDeal):
+    """The cards a deal plays: its deck record read back by the game's wing
+    (:attr:`analyses.games.LabWing.deck_of_record`), else its card file's text (:func:`cards_from_text`)."""
+    from analyses.games import wing_of
+
+    game = load_game(deal.game)
+    if deal.deck is None:
+        return cards_from_text(game, deal.cards)
+    key = (deal.game, "deck", deal.deck)
+    cards = _CARDS.get(key)
+    if cards is None:
+        read = wing_of(game).deck_of_record
+        if read is None:
+            raise StudyError(f"{game.title} keeps no deck record, but this study's deal carries one")
+        cards = _CARDS[key] = read(deal.deck_record)
+    return cards
+
+
 def config_setup(deal: GameDeal, config: RunConfig):
     """The game setup a configuration plays (cached per process)."""
     key = (deal, config.variant, config.players)
     setup = _SETUPS.get(key)
     if setup is None:
         game = load_game(deal.game)
-        setup = _SETUPS[key] = game.parse_setup(config.players, config.variant, cards_from_text(game, deal.cards))
+        setup = _SETUPS[key] = game.parse_setup(config.players, config.variant, deal_cards(deal))
     return setup
 
 
 def play_chunk(task: ChunkTask) -> dict[str, np.ndarray]:
-    """Play one chunk of a plug-in game on its fast engine; its arrays plus ``win`` (games, seats)."""
+    """Play one chunk of ``task.game`` on its fast engine: its arrays plus ``win`` (games, seats), and the
+    ``tables`` its game declares (:attr:`~simcore.games.Game.study_tables`)."""
     game = load_game(task.game.game)
     setup = config_setup(task.game, task.config)
-    result = dict(game.play_games(setup, list(task.config.strategies), task.seed, task.first, task.games, engine="fast"))
+    ask = {"tables": True} if game.study_tables else {}  # only a game that declares tables takes the keyword
+    result = dict(game.play_games(setup, list(task.config.strategies), task.seed, task.first, task.games,
+                                  engine="fast", **ask))
     result["win"] = game.seat_wins(result, setup)
     return result
 
@@ -79,12 +105,51 @@ def result_games(result: dict) -> int:
     return int(np.asarray(result["game"]).shape[0])
 
 
-def chunk_frames(result: dict, config: RunConfig, aggregate_only: bool) -> list[tuple[str, pl.DataFrame]]:
-    """The files of one chunk, in the order they are written: ``agg``, then ``games`` unless aggregate only."""
-    frames = [("agg", game_agg_frame(result, config))]
+def chunk_frames(result: dict, config: RunConfig, aggregate_only: bool, game) -> list[tuple[str, pl.DataFrame]]:
+    """The files of one chunk of ``game``, in the order they are written: ``agg``, then ``games`` unless aggregate
+    only (the game's declared tables of those names, else the lab's sums), then the game's other declared tables
+    in their declared order (those the result holds)."""
+    declared = game.study_tables
+    tables = result.get("tables") or {}
+    missing = [name for name in declared if name in LAB_TABLES and name not in tables]
+    if missing:
+        raise StudyError(f"{game.title}'s play_games(tables=True) returned no {missing[0]!r} table, which it declares")
+
+    def frame(name: str, own) -> pl.DataFrame:
+        return table_frame(game, name, tables[name], config) if name in declared else own(result, config)
+
+    frames = [("agg", frame("agg", game_agg_frame))]
     if not aggregate_only:
-        frames.append(("games", game_rows_frame(result, config)))
+        frames.append(("games", frame("games", game_rows_frame)))
+    frames += [(name, table_frame(game, name, tables[name], config)) for name in declared
+               if name not in LAB_TABLES and name in tables]
     return frames
+
+
+LAB_TABLES = ("agg", "games")  # the chunk files every study writes (the lab's own unless the game declares them)
+
+
+def table_frame(game, name: str, columns: dict, config: RunConfig) -> pl.DataFrame:
+    """A declared table of ``game`` as a chunk file's frame: ``config`` first, then the declared columns in their
+    order, each seat's ``strategy`` right after ``seat``; StudyError when a column is missing, undeclared or of
+    another dtype than declared (a game's engine and its declaration out of step)."""
+    schema = game.study_tables[name]
+    extra = sorted(set(columns) - {col for col, _ in schema})
+    if extra:
+        raise StudyError(f"{game.title}'s {name} table has a column it does not declare: {extra[0]!r}")
+    seat = np.asarray(columns.get("seat", ()))
+    cols: dict[str, object] = {"config": pl.repeat(config.id, len(seat), eager=True, dtype=pl.Utf8)}
+    for col, dtype in schema:
+        if col not in columns:
+            raise StudyError(f"{game.title}'s {name} table lacks its declared column {col!r}")
+        a = np.asarray(columns[col])
+        text = a.dtype.kind in "OUS"
+        if (dtype == "str") != text or (not text and a.dtype != np.dtype(dtype)):
+            raise StudyError(f"{game.title}'s {name} column {col!r} is {a.dtype}, declared {dtype}")
+        cols[col] = pl.Series(col, a.tolist(), dtype=pl.Utf8) if text else a
+        if col == "seat":
+            cols["strategy"] = pl.Series("strategy", np.array(config.strategies, dtype=object)[a], dtype=pl.Utf8)
+    return pl.DataFrame(cols)
 
 
 def _seat_arrays(result: dict, p: int):

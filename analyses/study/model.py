@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from analyses.games import DEFAULT_GAME
+from analyses.games import DEFAULT_GAME, recorded_game
 
 FORMAT_VERSION = 2  # study folder format: every chunk lists its files ({"agg": ..., "games": ..., "pairs": ...})
 # Seat columns of the per-seat sums (sum_winx_0..3): the most seats of any game the lab plays (Project Dreamscape's
@@ -225,7 +225,7 @@ class GameDeal(NamedTuple):
     def of_meta(meta: dict, deck: dict | None = None) -> "GameDeal":
         """The game a manifest's ``meta`` records (folders written before there were other games name none:
         they hold the registry's default game), with the manifest's ``deck`` record."""
-        return GameDeal(meta.get("game") or DEFAULT_GAME, meta.get("cards"), deck_text(deck))
+        return GameDeal(recorded_game(meta.get("game")), meta.get("cards"), deck_text(deck))
 
     @staticmethod
     def default() -> "GameDeal":
@@ -264,4 +264,4 @@ class ChunkTask(NamedTuple):
     seed: int
     first: int
     games: int
-    game: GameDeal = GameDeal(DEFAULT_GAME)  # which game plays it (analyses.study.chunks.study_adapter)
+    game: GameDeal = GameDeal(DEFAULT_GAME)  # which game plays it (analyses.study.gamechunks.play_chunk)

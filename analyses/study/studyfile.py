@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from analyses.games import DEFAULT_GAME, wing_of
+from analyses.games import recorded_game, wing_of
 from analyses.stats.precision import DEFAULT_MAX_GAMES, run_to_precision
 from analyses.study.folder import Study
 from analyses.study.gamechunks import cards_text
@@ -395,7 +395,7 @@ def file_game(path: str | Path) -> str:
 
 
 def _game_key(data: dict, where: str) -> str:
-    game = data.get("game", DEFAULT_GAME)
+    game = recorded_game(data.get("game"))
     if not isinstance(game, str):
         raise StudyError(f"{where}: game must be a text, e.g. \"pleasant-dreams\"")
     return game

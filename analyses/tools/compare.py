@@ -25,7 +25,7 @@ from analyses.stats.intervals import Estimate, mean_ci, sample_variance, welch_f
 from analyses.study.folder import finished_configs, has_games, read_manifest, scan_games, seat_totals, to_output
 from analyses.tools.gameplay import as_game
 from analyses.tools.seats import seat_spread, winning_score
-from analyses.games import DEFAULT_GAME
+from analyses.games import recorded_game
 from simcore.games import Game, GameError
 
 METRICS = ("seat_spread", "first_seat_win", "winning_score", "game_length")
@@ -43,7 +43,7 @@ LENGTH_COLUMNS = ("length", "turns")
 
 def folder_game(folder: str | Path) -> Game:
     """The game a study folder played (a folder that names none played the default game)."""
-    return as_game(read_manifest(folder).meta.get("game") or DEFAULT_GAME)
+    return as_game(recorded_game(read_manifest(folder).meta.get("game")))
 
 
 def canonical_variant(game: Game, players: int, text: str) -> str:

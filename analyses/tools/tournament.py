@@ -32,9 +32,8 @@ from analyses.tools.gameplay import as_game, check_counts
 from simcore.games import Game, GameError
 
 # (players, variant, seating (strategy per seat), seed, first game, games) -> the games' result: a dict of
-# arrays with "win" (games, seats) and, when the game reports them, "score" (games, seats); or an object with
-# .n_games, .win and .score (a fast-engine SimResult).
-PlayFn = Callable[[int, str, tuple[str, ...], int, int, int], object]
+# arrays with "win" (games, seats) and, when the game reports them, "score" (games, seats).
+PlayFn = Callable[[int, str, tuple[str, ...], int, int, int], Mapping]
 
 
 def game_play(game: Game | str | None = None) -> PlayFn:
@@ -160,12 +159,11 @@ def run_tournament(
     )
 
 
-def _seating_arrays(result) -> tuple[np.ndarray, np.ndarray | None]:
-    """(win credit, score or None) of one seating's games, from a result dict or a SimResult-like object."""
-    if isinstance(result, Mapping):
-        score = result.get("score")
-        return np.asarray(result["win"], dtype=np.float64), (None if score is None else np.asarray(score))
-    return np.asarray(result.win, dtype=np.float64), np.asarray(result.score)
+def _seating_arrays(result: Mapping) -> tuple[np.ndarray, np.ndarray | None]:
+    """(win credit, score or None) of one seating's games: the ``win`` (games, seats) and ``score`` (None for a game
+    without scores) of the play function's result (:data:`PlayFn`, the arrays of ``play_games``)."""
+    score = result.get("score")
+    return np.asarray(result["win"], dtype=np.float64), (None if score is None else np.asarray(score))
 
 
 def standings_table(games: pl.DataFrame, players: int, rating_games: int = 20_000, seed: int = 1) -> pl.DataFrame:

@@ -13,12 +13,13 @@ whose targets are the games' lab wings in ``analyses/games/<game>``).
 
 Beyond the parts every game has, a game *declares* what else it can do
 (:data:`CAPABILITIES`): a search player, restricted play, variants to compare,
-a trainer, rules knobs, card swaps, solo score bands, its default studies and
-report. A tool asks for the capability it needs with :meth:`Game.need`; a game
-without it is one line naming what is missing (the command line's exit 2).
-Capabilities that live in the upper layers (a game's own analyses and report)
-are filled in by the game's lab wing as loaders (:attr:`Game.extensions`), so
-this layer neither imports nor names any of them.
+a trainer, solo score bands, its own analyses, its default studies. A tool asks for
+the capability it needs with :meth:`Game.need`; a game without it is one line naming
+what is missing (the command line's exit 2). Capabilities that live in the upper
+layers are declared by the game's lab wing (:attr:`Game.extensions`), so this layer
+neither imports nor names any of them; what the lab calls of the upper layers (card
+swaps, the rules-knob search, the report, ...) is a typed hook of the wing
+(:class:`analyses.games.LabWing`).
 
 A game's ``setup`` is its own frozen object (TAG's Parameters) with at least
 ``players``; ``play_games`` returns a dict of NumPy arrays indexed by game
@@ -70,10 +71,7 @@ CAPABILITIES = {
     "restrictions": "restricted play (bots that may not take an action)",
     "trainer": "trainer for its bots",
     "tuner": "tuner for its bots' weights",
-    "knobs": "rules knobs",
-    "card_swaps": "card swaps (expansion decks)",
     "solo_bands": "solo score bands",
-    "report": "study report",
     "analyses": "analyses of its own",
 }
 
@@ -105,7 +103,9 @@ class Game:
     check_strategy : callable (spec, setup) -> str
         The canonical strategy spec, or one of ``errors``.
     play_games : callable (setup, strategies, seed, first_game, n_games, *, engine) -> dict of arrays
-        Games ``first_game ..`` on the ``fast`` or ``reference`` engine (identical results).
+        Games ``first_game ..`` on the ``fast`` or ``reference`` engine (identical results). A game
+        that declares :attr:`study_tables` also takes ``tables=True`` (a study's chunk, fast engine):
+        its result then holds ``"tables"``, ``{table: {column: array}}`` as declared.
     seat_wins : callable (result, setup) -> float64 (games, seats)
         The win credit of every seat in every game.
     check_scenario : callable (path, engine) -> str or None
@@ -143,10 +143,18 @@ class Game:
     """``(bot, restriction, setup)`` -> the spec of ``bot`` playing under ``restriction``."""
     study_plans: Mapping[str, Path] = field(default_factory=dict)
     """The game's default study files: ``main`` (``dreamscape study --game NAME``) and ``quick``."""
+    study_tables: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    """What a study records of each chunk beyond the lab's own sums, as tables of named, typed columns:
+    ``{table: ((column, dtype), ...)}`` in file order (dtype a NumPy name, or ``str`` for text). Every table
+    has a ``seat`` column (int8); the lab writes each one the result of ``play_games(..., tables=True)``
+    holds as the chunk file of that name, with ``config`` in front and each seat's ``strategy`` after
+    ``seat``. ``agg`` and ``games`` replace the lab's own per-chunk sums and per-game rows (which the lab
+    otherwise sums from the arrays of ``play_games``); ``agg`` keeps the lab's columns ``n``, ``sum_win``,
+    ``sum2_win`` and ``sum_winx_J``, and ``band_K`` where the game has score bands. Empty: the lab's own."""
     extensions: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
-    """Capability -> a loader of what implements it for this game in an upper layer (its module or object).
-
-    Filled in by the game's lab wing (:mod:`analyses.games`), never by the game package itself."""
+    """Capability -> a loader of what implements it for this game in an upper layer (its module or object):
+    the game declares it (:meth:`has`, :meth:`need`). Filled in by the game's lab wing (:mod:`analyses.games`),
+    never by the game package itself."""
     columns: Mapping[str, Any] = field(default_factory=dict)
     """What the game's ``simulate`` table shows beyond the seat, strategy and win rate, as data that one
     formatter prints for every game: ``seat`` and ``game`` are tuples of ``(key, label, format)`` (a key
@@ -168,18 +176,6 @@ class Game:
         """GameError naming the missing capability when the game lacks what ``command`` needs."""
         if not self.has(capability):
             raise GameError(f"{self.title} has no {CAPABILITIES[capability]}, which `dreamscape {command}` needs")
-
-    def extension(self, capability: str, command: str | None = None):
-        """What implements ``capability`` for this game in an upper layer (None when undeclared).
-
-        With ``command``, a missing extension is a GameError naming it instead.
-        """
-        load = self.extensions.get(capability)
-        if load is None:
-            if command is not None:
-                self.need(capability, command)
-            return None
-        return load()
 
     def setup(self, players: int, variant: str = "base", cards_file: str | Path | None = None):
         """A setup from a player count, variant text and card file (None: the default cards)."""
@@ -237,6 +233,7 @@ def game_of_package(pkg) -> Game:
         restrictions=getattr(pkg, "restrictions", None),
         restrict=getattr(pkg, "restrict_strategy", None),
         study_plans=dict(getattr(pkg, "STUDY_PLANS", {})),
+        study_tables=dict(getattr(pkg, "STUDY_TABLES", {})),
         columns=dict(getattr(pkg, "COLUMNS", {})),
         deck_of=getattr(pkg, "deck_of", None),
     )

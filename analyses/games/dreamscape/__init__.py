@@ -2,8 +2,8 @@
 
 :data:`WING` is what the lab's registry finds under ``dreamscape`` (the entry-point group
 ``dreamscape.games``): the game of :mod:`simcore.games.dreamscape` with the capabilities this
-wing implements (balance analyses, training, rules knobs, card swaps, solo bands), its study
-chunks, deck records and study files, and the steps of the lab's commands where it has more to say than the
+wing implements (balance analyses, training, solo bands), its card swaps and rules-knob search, its deck
+records and study files (its study chunks go the lab's one way: the tables its ``play_games`` records), and the steps of the lab's commands where it has more to say than the
 generic one (:mod:`analyses.games.dreamscape.commands`; they load the engine on first use).
 """
 from __future__ import annotations
@@ -112,15 +112,15 @@ def figures(tables) -> dict:
 
 
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
-    analyses=_analyses, trainer=_trainer, tuner=_tuner, knobs=_knobs, card_swaps=_card_swaps,
-    solo_bands=_solo_bands))
+    analyses=_analyses, trainer=_trainer, tuner=_tuner, solo_bands=_solo_bands))
 
 WING = LabWing(
     game=GAME,
     strategy_note=commands.STRATEGY_NOTE,
     strategy_shipping=_shipping,  # a strategy file (bot.py:function) travels to Dask workers as a recipe
     restriction_names=restriction_names,
-    study_chunks=_study,
+    card_swaps=_card_swaps,  # the swap decks of R1.4: sweep, decks, --swap/--deck
+    fix_seats=_knobs,  # the rules knobs searched for seat balance: fix-seats
     deck_record=deck_record,
     deck_of_record=deck_of_record,
     study_file=study_file,

@@ -6,7 +6,7 @@ from pathlib import Path
 import polars as pl
 
 from analyses.stats.intervals import mean_from_sums, wilson
-from analyses.games.dreamscape.study import BAND_LABELS
+from simcore.games.dreamscape.study_tables import BAND_LABELS
 from analyses.study.folder import seat_totals, to_output
 
 _SCHEMA = {

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from analyses.games import DEFAULT_GAME, game_names, get_game
+from analyses.games import DEFAULT_GAME, game_names, get_game, wing_of
 from analyses.lab.errors import LabInputError
 
 KINDS = ("knob", "variant", "swap", "cards")  # what a change can be
@@ -126,11 +126,10 @@ def variants(game_name: str, players: int) -> list[str]:
 
 def swaps(game_name: str) -> list[str]:
     """The game's single card swaps (Project Dreamscape's Controlled Study, R1.4: ``FF:ID``, ...), if it has any."""
-    the = get_game(game_name)
-    if not the.has("card_swaps"):
+    swaps_of = wing_of(game_name).card_swaps  # the wing's typed hook (analyses.games.CardSwaps); None: no swaps
+    if swaps_of is None:
         return []
-    swapper = the.extension("card_swaps")
-    return [s for s in swapper.swap_decks("single") if s != "base"]
+    return [s for s in swaps_of().swap_decks("single") if s != "base"]
 
 
 def own_card_file(game) -> Path | None:
@@ -243,7 +242,9 @@ def run(change: Change, progress: Callable[[str, int, int], None] | None = None,
 
 def _plain(value):
     """JSON for what a summary may hold beyond JSON's types (numpy numbers, paths)."""
-    if hasattr(value, "item"):
+    import numpy as np  # loaded with the first summary, as below
+
+    if isinstance(value, np.generic):  # numpy's numbers
         return value.item()
     return str(value)
 

@@ -28,6 +28,7 @@ from simcore.games.dreamscape.decks import DeckError, DeckSpec, default_spec, lo
 from simcore.games import Game, GameError
 from simcore.rng import GameRng
 from simcore.games.dreamscape.rules import MAX_PLAYERS, MIN_PLAYERS, KnobError
+from simcore.games.dreamscape.study_tables import STUDY_TABLES  # what a study records (play_games(tables=True))
 from simcore.games.dreamscape.variants import Variant, VariantError, check_variant_fits, parse_variant
 
 NAME = "dreamscape"
@@ -95,23 +96,35 @@ def reference_strategies(setup: Setup) -> tuple[str, ...]:
 
 
 def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: int, n_games: int,
-               *, engine: str = "fast") -> dict[str, np.ndarray]:
+               *, engine: str = "fast", tables: bool = False) -> dict[str, np.ndarray]:
     """Games ``first_game ..`` of run ``seed``: ``game``, ``win`` (credit, R8.3), ``score``, ``turns``, ``aborted``.
 
     ``engine="fast"`` plays exactly what ``dreamscape simulate`` plays; ``"reference"``
     plays the reference engine with its own bots (random and greedy), which the
     differential tests hold equal to the fast engine.
+
+    ``tables=True`` (a study's chunk, fast engine only): also ``"tables"``, what a study records of
+    the games (:data:`STUDY_TABLES`, :mod:`.study_tables`); each strategy spec is then loaded once
+    per process, as every chunk of a study plays the same bots.
     """
     if len(strategies) != setup.players:
         raise GameError(f"give one strategy per seat ({setup.players}), got {len(strategies)}")
     if engine == "fast":
         from simcore.games.dreamscape.fast import SimConfig, iter_chunks  # numba loads on first play, not with the registry
 
-        from .bots.api import load_strategy
+        from .bots.api import load_strategies, load_strategy
 
-        names = [load_strategy(s) for s in strategies]
+        names = load_strategies(strategies) if tables else [load_strategy(s) for s in strategies]
         config = SimConfig(players=setup.players, options=setup.variant.options, deck=setup.deck())
         parts = list(iter_chunks(config, n_games, seed, names, chunk_size=max(n_games, 1), first_game=first_game))
+        if tables:
+            from simcore.games.dreamscape.fast.runner import SimResult
+
+            from .study_tables import study_result
+
+            if not parts:
+                raise GameError("a study's chunk plays at least one game")
+            return study_result(parts[0] if len(parts) == 1 else SimResult.concat(parts))
         score = np.concatenate([p.score for p in parts]) if parts else np.zeros((0, setup.players), np.int32)
         return {
             "game": np.arange(first_game, first_game + n_games, dtype=np.int64),
@@ -120,6 +133,8 @@ def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: i
             "turns": np.concatenate([p.length for p in parts]) if parts else np.zeros(0, np.int32),
             "aborted": np.concatenate([p.aborted for p in parts]) if parts else np.zeros(0, bool),
         }
+    if tables:
+        raise GameError("a study's tables come from the fast engine only (engine='fast')")
     if engine != "reference":
         raise GameError(f"engine must be reference or fast, got {engine!r}")
     unknown = [s for s in strategies if s not in REFERENCE_BOTS]
@@ -252,6 +267,7 @@ GAME = Game(
     restrictions=restrictions,
     restrict=restrict_strategy,
     study_plans=STUDY_PLANS,
+    study_tables=STUDY_TABLES,
     columns=COLUMNS,
     deck_of=deck_of,
 )
