@@ -35,8 +35,9 @@ from simcore.games.dreamscape.fast.value import N_VIEW, VALUE_AT, encode_view, t
 from simcore.games.dreamscape.rules import Options
 from tests.test_fast_search import FIELDS, _position, _shuffle_hidden
 
-# the shipped values: 2-4 players x base and Sleep Token, and 2 and 3 players with the shifting tokens (issue #41)
-STRONG_KEYS = [(p, sleep, False) for p in (2, 3, 4) for sleep in (False, True)] + [(2, False, True), (3, False, True)]
+# the shipped values: 2-4 players x base, Sleep Token and the shifting tokens (issue #41)
+STRONG_KEYS = [(p, sleep, shifting) for p in (2, 3, 4)
+               for sleep, shifting in ((False, False), (True, False), (False, True))]
 
 
 def _same(a, b):
