@@ -598,6 +598,13 @@ def conformance(
         raise typer.Exit(2 if data["malformed"] else 1)
 
 
+@app.command(rich_help_panel=PLAY)
+def ui(port: option(Optional[int], "--port", min=1, max=65535, help="The port on 127.0.0.1 (default: a free one).") = None,
+       no_browser: option(bool, "--no-browser", help="Do not open the page in the browser.") = False) -> None:
+    """The what-if page: change a knob, variant, swap or card file, and see its paired effect (127.0.0.1 only)."""
+    lab().ui.serve(port, not no_browser)
+
+
 @app.command(rich_help_panel=SETUP)
 def warmup(
     game: GameOpt = DEFAULT_GAME,
@@ -632,7 +639,7 @@ def bench(
 
 PROJECT_ROOT = Path(__file__).resolve().parent
 SPARE_ENTRY = "import cli; cli.serve_spare()"
-_NO_SPARE_COMMANDS = {"server"}
+_NO_SPARE_COMMANDS = {"server", "ui"}  # ui: a page server of its own, not a spare's
 
 
 def wants_spare(argv: list[str]) -> bool:

@@ -32,7 +32,7 @@ STAMP = VENV / ".dreamscape-installed"
 
 
 def ensure_environment(warm: bool = True) -> None:
-    """Create .venv and install the package with its test, dask and docs extras when missing or stale.
+    """Create .venv and install the package with its test, dask, docs and ui extras when missing or stale.
 
     ``warm``: compile the engine right after an install (``dreamscape warmup``).
     """
@@ -46,7 +46,7 @@ def ensure_environment(warm: bool = True) -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     print("dev.py: installing the package and its dependencies (first run takes a minute)", flush=True)
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask,docs]"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test,dask,docs,ui]"], check=True)
     STAMP.write_text(wanted)
     # numba compiles the fast engine into its on-disk cache here, once per install, and says how long it
     # took, so the first real command answers in seconds instead of looking hung for a minute.
@@ -56,17 +56,22 @@ def ensure_environment(warm: bool = True) -> None:
 
 # The install compiles the default game's two main-study loops only. pytest plays on one core; this process
 # compiles on the other core meanwhile, into the same numba cache, every other registered game's engine and
-# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play), so the tests that
-# first play them load them instead of each compiling in turn (a cold run's longest waits). When the cache
-# holds them already it ends in seconds.
+# bots, then the default game's rollout loop (the flat Monte Carlo bot several tests play) and the strong
+# trainer's self-play games, so the tests that first play them load them instead of each compiling in turn
+# (a cold run's longest waits). When the cache holds them already it ends in seconds.
 WARM_OTHER_GAMES = """
 from analyses import lab
 from analyses.games import DEFAULT_GAME, game_names
-from analyses.study.warmup import compile_loop
+from analyses.games.dreamscape.warmup import compile_loop
 for name in game_names():
     if name != DEFAULT_GAME:
         lab.warmup(name, say=lambda line: None)
 compile_loop("rollout")
+# the strong trainer's games (expert self-play rows), which its test plays on tiny data
+from analyses.games.dreamscape.train_strong import value_rows
+from simcore.games.dreamscape.decks import deck_from_swap_texts
+from simcore.games.dreamscape.rules import Options
+value_rows(2, Options(), deck_from_swap_texts([]), 1, 1)
 """
 
 

@@ -114,8 +114,9 @@ WRAP = 128
 
 
 @styled
-def findings_pages(findings: list[Finding], topics: dict[str, str]) -> list[Figure]:
-    """The findings as bullet sentences under the topic headings (in ``topics`` order), as many pages as they need."""
+def findings_pages(findings: list[Finding], topics: dict[str, str], note: str = SIGNIFICANCE_NOTE) -> list[Figure]:
+    """The findings as bullet sentences under the topic headings (in ``topics`` order), as many pages as they need;
+    ``note`` under each page's title says what a star means (a game whose report corrects some stars says so)."""
     pages: list[Figure] = []
     fig, y = None, 0.0
 
@@ -123,7 +124,7 @@ def findings_pages(findings: list[Finding], topics: dict[str, str]) -> list[Figu
         f = Figure(figsize=PAGE)
         title = "Findings" if not pages else "Findings (continued)"
         f.text(0.05, 0.94, title, fontsize=20, fontweight="bold", va="top")
-        f.text(0.05, 0.885, SIGNIFICANCE_NOTE, fontsize=9.5, color="#333333", va="top")
+        f.text(0.05, 0.885, note, fontsize=9.5, color="#333333", va="top")
         pages.append(f)
         return f, 0.835
 
@@ -184,20 +185,34 @@ def write_pdf(pdf_path: Path, png_path: Path, title: str, pages: list, charts: l
                 out.savefig(fig)
             for chart in charts:
                 out.savefig(chart.figure)
-                png = png_path / f"{chart.name}.png"
-                chart.figure.savefig(png, dpi=PNG_DPI)
-                pngs.append(png)
+                pngs.append(_write_png(chart, png_path / f"{chart.name}.png"))
         tmp.replace(pdf_path)
+    except OSError as exc:
+        if exc.filename is None:  # a full disk's write error names no file: the line names the report's
+            raise OSError(exc.errno, exc.strerror, str(pdf_path)) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()
     return pngs
 
 
+def _write_png(chart: Chart, png: Path) -> Path:
+    """One chart's PNG, whole or not at all: a full disk left an empty PNG behind (issue #44 probes)."""
+    tmp = png.with_name(f".{png.name}.tmp")
+    try:
+        chart.figure.savefig(tmp, dpi=PNG_DPI, format="png")
+        tmp.replace(png)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror, str(png)) from None
+    return png
+
+
 def write_report(folder: Path, pdf, png_dir, *, pdf_title: str, heading: str, subtitle: str,
                  facts: list[tuple[str, str]], findings: list[Finding], topics: dict[str, str],
                  simulated: list[str] | None = None, extra_pages: list[tuple[str, Figure]] = (),
-                 charts: list[Chart] = (), tables: Any = None) -> ReportFiles:
+                 charts: list[Chart] = (), tables: Any = None, note: str = SIGNIFICANCE_NOTE) -> ReportFiles:
     """A whole report in the framework's order: title page, findings pages, the game's other text pages
     (title, figure), then one page per chart; the PDF (default ``folder/report.pdf``) and the PNGs
     (default ``folder/charts``)."""
@@ -208,7 +223,7 @@ def write_report(folder: Path, pdf, png_dir, *, pdf_title: str, heading: str, su
 
     training = folder_training_line(folder)  # every report page that reads a changed game names the bots' status
     facts = [*facts, ("Bots", training.removeprefix("Bots on the changed games: "))] if training else facts
-    finding_figs = findings_pages(findings, topics)
+    finding_figs = findings_pages(findings, topics, note)
     contents = continued("Findings", len(finding_figs)) + [t for t, _ in extra_pages] + [c.title for c in charts]
     title = title_page(heading, subtitle, facts, contents, simulated)
     pngs = write_pdf(pdf_path, png_path, pdf_title, [title, *finding_figs, *(f for _, f in extra_pages)], list(charts))

@@ -71,7 +71,19 @@ def simulation_lines(summary: dict) -> list[str]:
         lines.append(f"{s['seat'] + 1:<5}{s['strategy']:<{width}}{rate_with_interval(s['win_rate'], lo, hi):<26}{cells}")
     if columns["game"]:
         lines.append("per game: " + ", ".join(f"{c['label']} {cell(summary[c['key']], c['format'])}" for c in columns["game"]))
-    return lines + bot_note_lines(summary.get("bot_notes"))
+    return lines + capped_games_lines(summary) + bot_note_lines(summary.get("bot_notes"))
+
+
+def capped_games_lines(summary: dict) -> list[str]:
+    """A warning when games ended at the game's safety cap with no winner (Project Dreamscape R8.4): under
+    changed rules the bots may never end a game (e.g. ``knob:min-buys=0`` lets a seat pass forever), and the win
+    rates above would then describe capped games, not the game. Said in words, not left to a count in a column."""
+    capped = int(summary.get("aborted") or 0)
+    if not capped:
+        return []
+    share = capped / summary["games"]
+    return [f"warning: {capped:,} of {summary['games']:,} games ({share:.0%}) hit the safety cap on turns and have no "
+            "winner: the bots do not finish the game under these rules, so the rates above describe capped games"]
 
 
 KIND_WORDS = {"fitted": "fitted to this rule set", "rule-aware": "rule-aware",

@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
+import sys
 import tempfile
 import tomllib
 from pathlib import Path
@@ -45,6 +47,18 @@ def shown(value: object, limit: int = MAX_ECHO) -> str:
     """``repr(value)`` for an error line, cut to ``limit`` characters (a 10 MB field is not echoed whole)."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def as_weight(value: int | float) -> float:
+    """A number read from a file as a float; a whole number too large for one (over 308 digits) is infinite.
+
+    ``float()`` raises ``OverflowError`` on such a number (TOML reads up to 4,300 digits): a reader that
+    refuses non-finite weights then refuses it in its own one line.
+    """
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 def _read_limited(path: Path, what: str, error: type[Exception], max_bytes: int) -> bytes:
@@ -124,6 +138,14 @@ def _check_depth(text: str, label: str, error: type[Exception]) -> None:
         raise error(f"{label}: nested more than {MAX_DEPTH} deep (tables or arrays inside each other)")
 
 
+def _parse_failure(exc: ValueError) -> str:
+    """A parser's ValueError in a user's words: Python's advice to call sys.set_int_max_str_digits is not theirs."""
+    text = str(exc)
+    if "integer string conversion" in text:  # Python refuses to read a whole number of more than 4,300 digits
+        return f"a whole number of more than {sys.get_int_max_str_digits():,} digits; no number here needs so many"
+    return text[:MAX_ECHO * 2]
+
+
 def parse_toml(text: str, label: str, error: type[Exception] = ValueError) -> dict:
     """``text`` parsed as TOML, else ``error`` in one line starting with ``label`` (the file's name)."""
     _check_depth(text, label, error)
@@ -134,7 +156,7 @@ def parse_toml(text: str, label: str, error: type[Exception] = ValueError) -> di
     except (RecursionError, MemoryError):
         raise error(f"{label}: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits (Python's int conversion limit)
-        raise error(f"{label}: {str(exc)[:MAX_ECHO * 2]}") from None
+        raise error(f"{label}: {_parse_failure(exc)}") from None
 
 
 def parse_json(text: str, label: str, error: type[Exception] = ValueError):
@@ -147,7 +169,7 @@ def parse_json(text: str, label: str, error: type[Exception] = ValueError):
     except (RecursionError, MemoryError):
         raise error(f"{label}: nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-        raise error(f"{label}: {str(exc)[:MAX_ECHO * 2]}") from None
+        raise error(f"{label}: {_parse_failure(exc)}") from None
 
 
 def read_toml_file(path: str | Path, what: str, error: type[Exception] = ValueError,
@@ -169,10 +191,26 @@ def error_line(exc: Exception, limit: int = MAX_LINE) -> str:
     :func:`write_file`, says its own line): it names the file and what to do, and a study folder resumes.
     """
     if isinstance(exc, OSError):
-        return (f"{write_failure(exc) or 'the disk is full'} writing {exc.filename or 'a study file'}: free some "
-                "space (or raise the limit) and run the same command again to resume")
+        meaning = write_failure(exc) or "the disk is full"
+        if exc.filename:  # a report's PDF or PNG is written again whole: only a study folder resumes
+            again = "again" if str(exc.filename).endswith((".pdf", ".png")) else "again to resume"
+            return f"{meaning} writing {exc.filename}: free some space (or raise the limit) and run the same command {again}"
+        # no name: not a study folder's write (those name their file); numba saving a compile, most often
+        return f"{meaning} writing {_unnamed_file(exc)}: free some space (or raise the limit) and run the same command again"
     text = " ".join(str(exc).splitlines()) or type(exc).__name__
     return text if len(text) <= limit else f"{text[:limit - 40]}... ({len(text):,} characters in all)"
+
+
+def _unnamed_file(exc: OSError) -> str:
+    """The file a write without a name was writing: numba's compile cache (its ``path``), else "a file"."""
+    frame_tb, found = exc.__traceback__, None
+    while frame_tb is not None:
+        code = frame_tb.tb_frame.f_code.co_filename.replace(os.sep, "/")
+        if code.endswith("numba/core/caching.py"):
+            path = frame_tb.tb_frame.f_locals.get("path")
+            found = f"numba's compile cache ({path})" if isinstance(path, str) else "numba's compile cache"
+        frame_tb = frame_tb.tb_next
+    return found or "a file"
 
 
 def write_failure(exc: OSError) -> str | None:
@@ -226,6 +264,10 @@ def check_output_file(path: str | Path, what: str, error: type[Exception] = Valu
         raise error(f"{label}: is a folder; give a file name")
     if _broken_link(path):
         raise error(f"{label}: is a symbolic link that leads nowhere (a loop or a missing target); give another file name")
+    if path.exists() and not path.is_file():
+        # a device or pipe (--out /dev/full): the file is written whole under another name and renamed into
+        # place (write_file), which for a user allowed to write in /dev would replace the device itself
+        raise error(f"{label}: is a device or pipe, not a file; give a file name")
     if path.exists():
         try:
             with open(path, "ab"):

@@ -221,3 +221,31 @@ def test_search_choices_ignore_where_the_hidden_cards_are(seed, n):
     choice = search_choice(game, 0, "second", options, GameRng.decisions(3, 4), 4)
     assert [search_choice(m, 0, "second", options, GameRng.decisions(3, 4), 4) for m in moved] == [choice, choice]
     assert [fast_search(g, "second", 4) for g in [game] + moved] == [choice] * 3
+
+
+def peeking_choice(game: R.Game, seat: int, options: list[int]) -> int:
+    """A bot built to peek (the positive control): it picks by the next seat's hand and the deck's top card,
+    which its seat cannot see (Z17.2)."""
+    other = (seat + 1) % len(game.hands)
+    secret = sum(k * n for k, n in enumerate(game.hands[other])) + (game.deck[0] if game.deck else 0)
+    return options[secret % len(options)]
+
+
+@pytest.mark.parametrize("seed, n", [(1, 3), (2, 6), (4, 9)])
+def test_greedy_ignores_where_the_hidden_cards_are(seed, n):
+    game = position(seed, n)
+    options = R.second_options(game, 0)
+    choice = GreedyAgent().choose(game, 0, "second", options, None)
+    moved = [reshuffled(game, k) for k in range(20, 30)]
+    assert [GreedyAgent().choose(m, 0, "second", options, None) for m in moved] == [choice] * len(moved)
+
+
+def test_the_hidden_cards_check_catches_a_bot_that_peeks():
+    """The same reshuffles that leave search and greedy alone change a peeking bot's choice."""
+    caught = 0
+    for seed, n in [(1, 3), (2, 6), (4, 9)]:
+        game = position(seed, n)
+        options = R.second_options(game, 0)
+        mine = peeking_choice(game, 0, options)
+        caught += any(peeking_choice(m, 0, options) != mine for m in (reshuffled(game, k) for k in range(20, 30)))
+    assert caught == 3

@@ -109,7 +109,9 @@ def test_every_command_takes_json():
     group = typer.main.get_command(app)
     missing = [name for name, command in group.commands.items()
                if not any("--json" in getattr(param, "opts", ()) for param in command.params)]
-    assert len(group.commands) >= 20 and missing == []
+    # `ui` serves the what-if page until stopped: it prints no result to take as JSON (the page exports each
+    # run as the `compare --json` command that gives its numbers)
+    assert len(group.commands) >= 20 and missing == ["ui"]
 
 
 # ----------------------------------------------------------------------------- play --json: the narrated game as data

@@ -161,3 +161,28 @@ def test_exploit_and_restrict_name_the_game_in_their_words():
     # one row per action type the game can forbid (P: no-ACTION), each named once
     names = [r.split()[1] for r in kept[3:] if "%" in r]
     assert sorted(names) == sorted(r.removeprefix("no-") for r in pd.restrictions(pd.setup(2)))
+
+
+def test_games_ended_at_the_safety_cap_are_named_in_words():
+    """A run whose games end at the turn cap (no winner, R8.4) says so; a run without one says nothing."""
+    from reports.tables import capped_games_lines
+
+    assert capped_games_lines({"games": 10, "aborted": 0}) == []
+    assert capped_games_lines({"games": 10}) == []  # a game without a cap
+    (line,) = capped_games_lines({"games": 8, "aborted": 2})
+    assert line.startswith("warning: 2 of 8 games (25%) hit the safety cap")
+
+
+def test_a_rule_change_that_stalls_the_bots_warns_in_simulate():
+    """knob:min-buys=0 (R5.2) lets a seat buy nothing; greedy then never ends the game: every game is capped."""
+    from typer.testing import CliRunner
+    from cli import app
+
+    out = CliRunner().invoke(app, ["simulate", "--players", "3", "--strategy", "greedy", "--variant",
+                                   "knob:min-buys=0", "--games", "40", "--seed", "1", "--no-distance"])
+    assert out.exit_code == 0, out.output
+    capped = [line for line in out.output.splitlines() if line.startswith("warning: ")]
+    aborted = int(next(l for l in out.output.splitlines() if l.startswith("per game:")).rsplit("aborted games ", 1)[1])
+    assert aborted > 0 and capped == [capped[0]] and capped[0].startswith(f"warning: {aborted} of 40 games")
+    base = CliRunner().invoke(app, ["simulate", "--players", "3", "--games", "40", "--seed", "1"])
+    assert base.exit_code == 0 and "warning:" not in base.output

@@ -3,7 +3,10 @@
 What is checked against what was worked out independently:
 * the value's kernel against scikit-learn's own predictions and against a forest small enough to add by hand;
 * the view's one-hot against the seat order of the rulebook (play passes to the left);
-* the lookahead's values against a hidden order shuffled (it must not read what its seat cannot know);
+* the lookahead's values against a hidden order shuffled (it must not read what its seat cannot know), and the
+  check itself against bots built to peek (its positive control);
+* the decisions it looks ahead at (the kind mask, the late game only), the 16 options it values of 120, and a
+  turn that ends the game scored by its result under a hand-made flat value, the win taken;
 * the games against other chunk sizes and thread counts, and against the reference engine's replay;
 * every kind of bad file against one line naming it.
 """
@@ -25,14 +28,15 @@ from simcore.games.dreamscape.fast import SimConfig, simulate
 from simcore.games.dreamscape.fast.differential import compare_game
 from simcore.games.dreamscape.fast.encoding import N_ENC, encode_position
 from simcore.games.dreamscape.fast.isearch import first_search
-from simcore.games.dreamscape.fast.layout import H_DECK_PTR, H_GAME_OVER, H_N_CARDS, knob_vector
+from simcore.games.dreamscape.fast.layout import (H_DECK_PTR, H_GAME_OVER, H_N_CARDS, S_Z_LEN, knob_vector, off_deck,
+                                                  off_z, seat_base)
 from simcore.games.dreamscape.fast.runner import deck_arrays, strategy_args
 from simcore.games.dreamscape.fast.scratch import (
     LOOK_NESTED, LOOK_OFF, LOOK_VALUE, MD_LOOKAHEAD, MD_PLAYOUTS, MD_SCORE, MODE_EXPERT, MODE_SEARCH,
 )
 from simcore.games.dreamscape.fast.strategies import get_record
 from simcore.games.dreamscape.fast.value import N_VIEW, VALUE_AT, encode_view, tree_value
-from simcore.games.dreamscape.rules import Options
+from simcore.games.dreamscape.rules import DECISION_ID, Options
 from tests.test_fast_search import FIELDS, _position, _shuffle_hidden
 
 # the shipped values: 2-4 players x base, Sleep Token and the shifting tokens, and 2-3 players with both (issue #41)
@@ -169,7 +173,7 @@ BAD_FILES = {
     "other engine": (lambda d, g: _rewrite(g, d / "inputs.npz", meta=_meta(g, inputs=N_VIEW + 1)), "inputs"),
     "other format": (lambda d, g: _rewrite(g, d / "format.npz", meta=_meta(g, format=99)), "unknown format"),
     "solo": (lambda d, g: _rewrite(g, d / "solo.npz", meta=_meta(g, players=1)), "players must be 2 to 4"),
-    "meta not json": (lambda d, g: _rewrite(g, d / "json.npz", meta=np.array("{players")), "not JSON"),
+    "meta not json": (lambda d, g: _rewrite(g, d / "json.npz", meta=np.array("{players")), "its meta: not a readable JSON"),
     "pickled": (lambda d, g: _rewrite(g, d / "pickle.npz", roots=np.array([{"a": 1}], dtype=object)),
                 "not a strong value file"),
 }
@@ -256,18 +260,11 @@ def test_a_configuration_without_its_own_value_plays_no_other_configurations_val
         user.value_for((2, False, False))
 
 
-def test_the_strong_bot_does_not_read_the_hidden_order():
-    """Late positions of expert self-play; the active seat plays strong. Its lookahead values at the first three
-    decisions of the turn it looks ahead at are the same whatever the order of the cards nobody can see.
-
-    Strong leaves a turn's first decisions (take Z, buy) to the expert table and looks ahead from the first
-    perform on, after which a Night Terror may already have turned a target's top Z cards face up (R6.3, R3.3):
-    those stay in place, or the seat would legitimately have seen another card.
-    """
+def _late_positions(bot: str = "strong"):
+    """Late positions of expert self-play, the active seat playing ``bot``: (players, state, scratch, seats'
+    arguments, seed) for the rules options with their own values (the shifting tokens' trained for issue #41) and a
+    changed game the inputs read the numbers of (rule-aware: the costs and chain knobs, R2.3, R8.2)."""
     a, b = deck_arrays(deck_from_swap_texts([]))
-    seen = differing = 0
-    # the rules options with their own values (the shifting tokens' trained for issue #41) and a changed game the
-    # inputs read the numbers of (rule-aware: the costs and chain knobs, R2.3, R8.2)
     for players, opt in ((2, Options()), (3, Options(False, True)), (4, Options(True, True)),
                          (3, Options(costs=(2, 3, 4, 5, 6), chain=(3, 6, 9)))):
         for game in range(3):
@@ -280,19 +277,166 @@ def test_the_strong_bot_does_not_read_the_hidden_order():
                 if (st[H_N_CARDS] - st[H_DECK_PTR]) * 3 > st[H_N_CARDS]:
                     continue
                 seats = ["expert"] * players
-                seats[int(st[2])] = "strong"
-                args = strategy_args(seats, players, opt)
-                shuffled = _shuffle_hidden(st, game * 100 + turns, keep_z_top=4)
-                for skip in range(3):
-                    kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
-                    if kind < 0:
-                        break
-                    other = first_search(shuffled, wk, fw, *args, skip)
-                    assert (other[0], other[1], other[2], other[4]) == (kind, seat, n, best)
-                    assert np.array_equal(other[3], values), (players, game, turns, skip, values, other[3])
-                    seen += 1
-                    differing += len(set(values.tolist())) > 1
-    assert seen >= 30 and differing >= seen // 2
+                seats[int(st[2])] = bot
+                yield players, st, wk, fw, strategy_args(seats, players, opt), game * 100 + turns
+
+
+def _unknown_order(st, seed, skip):
+    """Another order of every card the seat to move cannot know at its decision ``skip`` of the turn: the Sleep
+    Deck below its top and the Deep Sleep stacks, each below its top ``skip`` cards only. Strong decides from the
+    turn's first perform on, and each perform before the decision may have been a Night Terror that removed a
+    target's top Z card face up (R6.3, R3.3): after ``skip`` performs at most the top ``skip`` cards of a stack have
+    been seen. At the first decision every Z card moves, short stacks included. None when nothing would move."""
+    try:
+        return _shuffle_hidden(st, seed * 3 + skip, keep_z_top=skip)
+    except AssertionError:  # every unknown card already in a place of its own kind: nothing to move
+        return None
+
+
+def _reads_the_unknown_order(decide) -> tuple[int, int, int]:
+    """How many of the late positions' decisions ``decide(st, wk, fw, args, skip)`` answers differently once the
+    cards its seat cannot know are put in another order (:func:`_unknown_order`); with the decisions seen and the
+    Z cards moved in stacks of four or fewer (the places an earlier version of this check never moved)."""
+    seen = differ = short_moved = 0
+    for players, st, wk, fw, args, seed in _late_positions():
+        for skip in range(3):
+            mine = decide(st, wk, fw, args, skip)
+            if mine is None:
+                break
+            shuffled = _unknown_order(st, seed, skip)
+            if shuffled is None:
+                continue
+            seen += 1
+            differ += not _same_decision(mine, decide(shuffled, wk, fw, args, skip))
+            short_moved += sum(skip < st[seat_base(s) + S_Z_LEN] <= 4 for s in range(players))
+    return seen, differ, short_moved
+
+
+def _same_decision(a, b) -> bool:
+    return (a[0], a[1], a[2], a[4]) == (b[0], b[1], b[2], b[4]) and np.array_equal(a[3], b[3])
+
+
+def _strong_decides(st, wk, fw, args, skip):
+    kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
+    return None if kind < 0 else (kind, seat, n, values, best)
+
+
+def test_the_strong_bot_does_not_read_the_hidden_order():
+    """Late positions of expert self-play; the active seat plays strong. Its lookahead values at the first three
+    decisions of the turn it looks ahead at are the same whatever the order of the cards it cannot know: the
+    Sleep Deck below its top and every Deep Sleep stack below the cards a Night Terror may have shown (none at
+    the first decision, so every Z card moves, short stacks included; :func:`_unknown_order`)."""
+    seen, differ, short_moved = _reads_the_unknown_order(_strong_decides)
+    assert differ == 0
+    assert seen >= 30 and short_moved >= 20  # decisions were read, and stacks of four or fewer did move
+
+
+def _peeking_bot(where):
+    """A bot built to peek (the check's positive control): strong's values, nudged by a card nobody can see."""
+    def decide(st, wk, fw, args, skip):
+        out = _strong_decides(st, wk, fw, args, skip)
+        if out is None:
+            return None
+        kind, seat, n, values, best = out
+        card = where(st)
+        peeked = values + 1e-6 * card * (np.arange(n) == 0)
+        return kind, seat, n, peeked, int(np.argmax(peeked))
+    return decide
+
+
+def _bottom_z_of_a_short_stack(st) -> int:
+    """The bottom card of the shortest non-empty Deep Sleep stack (-1: none), a card no seat has seen."""
+    stacks = [(int(st[seat_base(s) + S_Z_LEN]), s) for s in range(int(st[0])) if st[seat_base(s) + S_Z_LEN] > 0]
+    return int(st[off_z(st, min(stacks)[1])]) if stacks else -1
+
+
+def _last_card_of_the_sleep_deck(st) -> int:
+    return int(st[off_deck(st) + st[H_N_CARDS] - 1])
+
+
+@pytest.mark.parametrize("where", [_bottom_z_of_a_short_stack, _last_card_of_the_sleep_deck])
+def test_the_hidden_order_check_catches_a_bot_that_peeks(where):
+    """The positive control: a bot that reads the bottom Z card of a short stack (where the check once kept every
+    stack of four cards or fewer in place) or the Sleep Deck's last card is caught on most decisions."""
+    seen, differ, _ = _reads_the_unknown_order(_peeking_bot(where))
+    assert seen >= 30 and differ >= seen // 2
+
+
+def test_strong_looks_ahead_only_at_the_kinds_and_phase_it_is_made_for():
+    """The kind mask: in the late game strong looks ahead at every decision with 2+ options except taking a Z
+    card, buying and Collective Dream's choice, which it leaves to the expert table (bots/strong.py); before the
+    late third of the Sleep Deck it looks ahead at nothing."""
+    passed = {DECISION_ID["take_z"], DECISION_ID["buy"], DECISION_ID["collective_dream"]}
+    kinds = set()
+    for players, st, wk, fw, args, seed in _late_positions():
+        for skip in range(6):
+            decided = _strong_decides(st, wk, fw, args, skip)
+            if decided is None:
+                break
+            kinds.add(decided[0])
+            assert decided[2] >= 2  # a decision of one option is nobody's to look ahead at
+    assert not kinds & passed
+    assert {DECISION_ID["perform"], DECISION_ID["floating_free"], DECISION_ID["shifting_dreams"]} <= kinds
+    a, b = deck_arrays(deck_from_swap_texts([]))
+    for players in (2, 3, 4):  # the first rounds: more than a third of the Sleep Deck left
+        experts = strategy_args(["expert"] * players, players, Options())
+        seats = ["strong"] + ["expert"] * (players - 1)
+        for game in range(3):
+            st, wk, fw = _position(a, b, players, False, False, knob_vector(Options(), players), seed_key(8), game, 0,
+                                   *experts)
+            assert (st[H_N_CARDS] - st[H_DECK_PTR]) * 3 > st[H_N_CARDS]
+            assert _strong_decides(st, wk, fw, strategy_args(seats, players, Options()), 0) is None
+
+
+def test_strong_looks_ahead_at_sixteen_options_drawn_at_random_and_takes_the_best_of_them():
+    """The 16-option cap: the 120 orders (5!) of the five Dreamscape cards (Shifting Dreams) or cost tokens (the
+    shifting tokens) get a value for exactly 16 of them, a
+    different draw at each decision (not the first 16), and the option taken is the best valued one."""
+    drawn = []
+    for players, st, wk, fw, args, seed in _late_positions():
+        for skip in range(6):
+            decided = _strong_decides(st, wk, fw, args, skip)
+            if decided is None:
+                break
+            kind, seat, n, values, best = decided
+            valued = np.flatnonzero(values > -1e8)  # the others are marked unvalued (-1e9)
+            if n <= 16:
+                assert valued.size == n
+                continue
+            assert kind in (DECISION_ID["shifting_dreams"], DECISION_ID["shifting_tokens"]) and n == 120
+            assert valued.size == 16 and best in valued and values[best] == values[valued].max()
+            drawn.append(frozenset(valued.tolist()))
+    # the draw follows the decision's stream: positions of two rule sets on the same game stream may share it
+    assert len(set(drawn)) >= 4
+    assert all(max(d) >= 16 for d in drawn)  # not the first sixteen options
+
+
+def test_a_turn_that_ends_the_game_is_scored_by_its_result_and_strong_takes_the_win():
+    """The fallback from the value to the result: a lookahead whose turn ends the game scores it as a playout
+    does, win credit (R8.3: 1, 1/k shared, 0) + score margin / 1000, not by the value. With a hand-made value
+    worth 0.5 everywhere, every option is then exactly 0.5 or a result, and where one option wins outright
+    (1 or more) the bot takes a win, the largest margin first."""
+    from simcore.games.dreamscape.fast.strategies import register_strong
+
+    flat = ValueModel([-1], [0.0], [0], [0], [0.25], [0], [0.25], {"players": 2})  # 0.25 + one leaf of 0.25
+    tables = StrongTables({(p, sleep, shift): flat for p in (2, 3, 4) for sleep in (False, True)
+                           for shift in (False, True)})
+    register_strong("strong-flat-test", tables, get_record("expert").tables[(3, False, False)], worlds=1)
+    results = wins = 0
+    for players, st, wk, fw, args, seed in _late_positions("strong-flat-test"):
+        for skip in range(6):
+            kind, seat, n, values, best = first_search(st, wk, fw, *args, skip)
+            if kind < 0:
+                break
+            valued = values[values > -1e8]
+            for v in valued[valued != 0.5]:  # a result: a credit and a whole number of points / 1000
+                margins = [(v - credit) * 1000 for credit in (0.0, 1 / 4, 1 / 3, 1 / 2, 1.0)]
+                assert any(abs(m - round(m)) < 1e-6 and abs(m) < 100 for m in margins), v
+                results += 1
+            assert values[best] == valued.max()
+            if valued.max() >= 1.0:
+                wins += 1
+    assert results >= 20 and wins >= 10
 
 
 def test_same_seed_same_games_whatever_the_chunk_size_or_threads():

@@ -31,6 +31,7 @@ from analyses.lab.bots import exploit, fix_seats, restrict, tournament, tourname
 from analyses.lab.common import LabInputError
 from analyses.lab.play import (bench, conformance, decks, play_setup, seat_frame, simulate, simulate_summary,
                                strategies, warmup)
+from analyses.lab import ui  # the what-if page (dreamscape ui); light: NiceGUI loads when the page is served
 from analyses.lab.studies import (FolderOptions, LabStudy, check_folder_game, compare, compare_decks_folders,
                                   compare_folder, compared, comparison_summary, open_study, run_study, solo_folder,
                                   study, summary_data, sweep, sweep_folder)

@@ -64,7 +64,7 @@ from analyses.stats.precision import DEFAULT_MAX_GAMES, run_to_precision
 from analyses.study.folder import Study
 from analyses.study.gamechunks import cards_text
 from analyses.study.model import MAX_CHUNK_SIZE, GameDeal, RunConfig, StudyError
-from simcore.files import parse_toml, read_text_file
+from simcore.files import parse_toml, read_text_file, shown
 from simcore.games import CAPABILITIES
 from simcore.rng import MAX_GAMES, MAX_SEED
 
@@ -231,7 +231,7 @@ def whole_number(data: dict, key: str, where: str, low: int = 0, high: int = MAX
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise StudyError(f"{where}: {key} = {value!r}: expected a whole number from {low:,} to {high:,}")
+        raise StudyError(f"{where}: {key} = {shown(value)}: expected a whole number from {low:,} to {high:,}")
     return value
 
 
@@ -243,7 +243,7 @@ def text_list(data: dict, key: str, where: str) -> list[str] | None:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-        raise StudyError(f"{where}: {key} must be a text or a non-empty list of texts, got {value!r}")
+        raise StudyError(f"{where}: {key} must be a text or a non-empty list of texts, got {shown(value)}")
     return value
 
 
@@ -251,7 +251,7 @@ def _ints(data: dict, key: str, where: str, default: list[int]) -> list[int]:
     value = data.get(key, default)
     value = [value] if isinstance(value, int) and not isinstance(value, bool) else value
     if not isinstance(value, list) or not value or not all(isinstance(p, int) and not isinstance(p, bool) for p in value):
-        raise StudyError(f"{where}: {key} must be a whole number or a list of them, got {data.get(key)!r}")
+        raise StudyError(f"{where}: {key} must be a whole number or a list of them, got {shown(data.get(key))}")
     return value
 
 
@@ -429,7 +429,7 @@ def load_study_file(path: str | Path, seed: int | None = None, cards: str | Path
     precision = data.get("precision")
     if precision is not None:
         if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 0.5:
-            raise StudyError(f"{where}: precision = {precision!r}: expected a number between 0 and 0.5, e.g. 0.01")
+            raise StudyError(f"{where}: precision = {shown(precision)}: expected a number between 0 and 0.5, e.g. 0.01")
         precision = float(precision)
     max_games = whole_number(data, "max_games", where, 1) or DEFAULT_MAX_GAMES
     chunk = whole_number(data, "chunk_size", where, 1, MAX_CHUNK_SIZE) or DEFAULT_CHUNK

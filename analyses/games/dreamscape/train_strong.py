@@ -13,6 +13,10 @@ Two steps, both reproducible from the seed:
    stopping, ``random_state=seed``) on the rows of every game but each tenth;
    the tenth games' rows are held out and their R² reported. Minutes on 2 cores.
 
+The file's ``meta["versions"]`` records the libraries that made it (:func:`trainer_versions`:
+scikit-learn, whose trees the same rows and seed give only in the same version, numpy, numba, which
+plays the games, and Python), so a value that cannot be made again says why.
+
 Why win credit from plain expert games and not search labels: the value is
 asked at the end of a turn the strong bot looks ahead to, and what it needs
 there is who wins from that position; expert self-play gives that in seconds,
@@ -110,23 +114,70 @@ def fit_value(rows: ValueRows, trees: int, leaves: int, learning_rate: float, se
                    "held_out_r2": 1.0 - mse / var if var > 0 else 0.0, "held_out_mse": mse, "fit_seconds": seconds}
 
 
+TRAINER_LIBRARIES = ("scikit-learn", "numpy", "numba", "scipy")
+
+
+def trainer_versions() -> dict[str, str]:
+    """The versions of the libraries a value is made with (a library not installed is left out)."""
+    import platform
+    from importlib import metadata
+
+    out = {"python": platform.python_version()}
+    for dist in TRAINER_LIBRARIES:
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def better_fit(rows: ValueRows, settings: list[tuple[int, int, float]], seed: int,
+               progress: Callable[[int, int], None] | None = None) -> tuple[object, dict, list[dict]]:
+    """Step 2 with several settings (trees, leaves, learning rate) on the same rows: the fit whose held-out
+    games it predicts best (the smallest held-out squared error; the first on a tie), its figures, and every
+    fit's settings and held-out figures in order (``kept`` marks the one returned)."""
+    fits, tried = [], []
+    for trees, leaves, learning_rate in settings:
+        model, figures = fit_value(rows, trees, leaves, learning_rate, seed, progress)
+        fits.append((model, figures))
+        tried.append({"trees": trees, "leaves": leaves, "learning_rate": learning_rate,
+                      "held_out_mse": figures["held_out_mse"], "held_out_r2": figures["held_out_r2"]})
+    best = min(range(len(fits)), key=lambda i: (fits[i][1]["held_out_mse"], i))
+    for i, row in enumerate(tried):
+        row["kept"] = i == best
+    return fits[best][0], fits[best][1], tried
+
+
 def train_strong(players: int, options: Options, variant: str, deck: Deck, games: int, seed: int, trees: int = 100,
                  leaves: int = 63, learning_rate: float = 0.1, deck_at_most: int = 20,
-                 progress: Callable[[str, int, int], None] | None = None) -> ValueModel:
-    """Games, then the fit: the strong bot's value of one configuration (meta says how it was made)."""
+                 progress: Callable[[str, int, int], None] | None = None,
+                 also: tuple[int, int, float] | None = None) -> ValueModel:
+    """Games, then the fit: the strong bot's value of one configuration (meta says how it was made).
+
+    ``also``: a second setting (trees, leaves, learning rate) fitted to the same rows; the value kept is the
+    better of the two on the held-out games (:func:`better_fit`), and ``meta["fits"]`` lists both.
+    """
     t0 = time.perf_counter()
     rows = value_rows(players, options, deck, games, seed, deck_at_most,
                       progress=None if progress is None else (lambda d, t: progress("games", d, t)))
     if rows.game.size == 0:
         raise ValueError("the games reached no late turn start; raise --games")
-    model, figures = fit_value(rows, trees, leaves, learning_rate, seed,
-                               None if progress is None else (lambda d, t: progress("fit", d, t)))
+    fit_progress = None if progress is None else (lambda d, t: progress("fit", d, t))
+    tried = None
+    if also is None:
+        model, figures = fit_value(rows, trees, leaves, learning_rate, seed, fit_progress)
+    else:
+        model, figures, tried = better_fit(rows, [(trees, leaves, learning_rate), tuple(also)], seed, fit_progress)
+        kept = next(t for t in tried if t["kept"])
+        leaves, learning_rate = kept["leaves"], kept["learning_rate"]
     meta = {
         "name": f"strong-{players}p-{variant}", "game": "project-dreamscape", "players": players, "variant": variant,
         "deck": deck.label, "games": games, "seed": seed, "deck_at_most": deck_at_most, "leaves": leaves,
         "learning_rate": learning_rate, "games_seconds": round(rows.seconds, 1),
-        "seconds": round(time.perf_counter() - t0, 1),
+        "seconds": round(time.perf_counter() - t0, 1), "versions": trainer_versions(),
         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in figures.items()},
     }
     meta["fit_seconds"] = round(figures["fit_seconds"], 1)
+    if tried is not None:
+        meta["fits"] = tried
     return ValueModel.from_sklearn(model, meta)

@@ -18,8 +18,9 @@ from reports.games.dreamscape.data import StudyTables, collect
 from reports.games.dreamscape.findings import make_findings
 from reports.games.dreamscape.topics import TOPICS
 from reports.games.dreamscape.labels import SIGNIFICANT, split_variant, variant_label
-from reports.games.dreamscape.robust import Check, check_findings, level_cell, level_key
-from reports.pdf import ReportFiles, continued, duration_text, write_report
+from reports.games.dreamscape.robust import CORRECTION, EQUIVALENCE_MARGIN, Check, check_findings, level_cell, level_key
+from reports.numbers import change_with_interval
+from reports.pdf import BULLET, SIGNIFICANCE_NOTE, STAR, ReportFiles, continued, duration_text, write_report
 
 # ============================================================================ title page
 
@@ -124,48 +125,71 @@ LEVELS_TITLE = "Findings at every skill level"
 
 
 def skill_level_pages(checks: list[Check]) -> list[Figure]:
-    """Each checked finding's claim under every bot, with its verdict (no page without checks)."""
+    """Each checked finding's claim under every bot, the reading level's distance from search and the verdict
+    (no page without checks)."""
     if not checks:
         return []
     bots = sorted({lv.bot for c in checks for lv in c.levels}, key=level_key)
+    family = sum(len(c.levels) for c in checks)
     pages: list[Figure] = []
     fig, y = None, 0.0
-    col = 0.42
-    width = (0.98 - col) / (len(bots) + 1)
+    col = 0.36
+    width = (0.98 - col) / (len(bots) + 2)
 
     def new_page() -> tuple[Figure, float]:
         f = Figure(figsize=PAGE)
         f.text(0.05, 0.94, LEVELS_TITLE if not pages else f"{LEVELS_TITLE} (continued)", fontsize=20,
                fontweight="bold", va="top")
         f.text(0.05, 0.895, "Each headline finding of the main bot read again under every bot that played its "
-                            "configurations (* significant at 95%); the strongest bot weighs first.\n"
+                            f"configurations; * significant after {CORRECTION}'s correction across the page's "
+                            f"{family} claims (family-wise error 5%).\n"
+                            "The strongest bot weighs first; 'distance' is its search gain in one seat (worst seat "
+                            "read), and a finding holds only if larger than the distance's upper bound.\n"
                             "Robust: every level significant with the same sign. Strong play: the strongest level "
-                            "significant with it, nothing above against it.\nFlips: a level that counts significant "
-                            "with the opposite sign. Bot's effect: the strongest level finds none and rules the main "
-                            "bot's size out.\nNo effect: neither the main bot nor a level that counts finds one. "
-                            "Unconfirmed: not significant at the strongest level; more games would tell.",
-               fontsize=9.5, color="#333333", va="top", linespacing=1.4)
-        f.text(0.05, 0.785, "Claim", fontsize=9.5, fontweight="bold", va="top")
+                            "significant with it, nothing above against it. Within distance / unmeasured: so, but "
+                            "no larger\nthan the distance, or the distance not measured. Flips: a level that counts "
+                            "significant against it. Bot's effect: the strongest level finds none and rules the main "
+                            "bot's size out.\nNo effect: no level that counts finds one, the strongest level's "
+                            f"interval within +-{EQUIVALENCE_MARGIN * 100:.0f} points. Unconfirmed: none of these; "
+                            "more games at the strongest level would tell.",
+               fontsize=8.5, color="#333333", va="top", linespacing=1.4)
+        f.text(0.05, 0.77, "Claim", fontsize=9.5, fontweight="bold", va="top")
         for i, bot in enumerate(bots):
-            f.text(col + i * width, 0.785, bot, fontsize=9.5, fontweight="bold", va="top")
-        f.text(col + len(bots) * width, 0.785, "Verdict", fontsize=9.5, fontweight="bold", va="top")
+            f.text(col + i * width, 0.77, bot, fontsize=8.5, fontweight="bold", va="top")
+        f.text(col + len(bots) * width, 0.77, "distance", fontsize=9.5, fontweight="bold", va="top")
+        f.text(col + (len(bots) + 1) * width, 0.77, "Verdict", fontsize=9.5, fontweight="bold", va="top")
         pages.append(f)
-        return f, 0.755
+        return f, 0.74
 
     for c in checks:
         if fig is None or y < 0.05:
             fig, y = new_page()
         cells = {lv.bot: level_cell(lv, c.finding.topic) for lv in c.levels}
         colour = SIGNIFICANT if c.verdict == "flips" else "#000000"
-        fig.text(0.05, y, textwrap.shorten(c.claim, 70), fontsize=8.5, va="top")
+        fig.text(0.05, y, textwrap.shorten(c.claim, 60), fontsize=8.5, va="top")
         for i, bot in enumerate(bots):
             fig.text(col + i * width, y, cells.get(bot, "-"), fontsize=8, va="top")
-        fig.text(col + len(bots) * width, y, c.verdict, fontsize=8.5, color=colour, va="top")
+        d = c.distance
+        fig.text(col + len(bots) * width, y,
+                 "not measured" if d is None else change_with_interval(d.gain, d.low, d.high), fontsize=8, va="top")
+        fig.text(col + (len(bots) + 1) * width, y, c.verdict, fontsize=8.5, color=colour, va="top")
         y -= 0.024
     return pages
 
 
 # ============================================================================ the report
+
+CORRECTED_NOTE = (f"{STAR} significant: the 95% interval excludes the fair share (rates) or zero (changes); for the "
+                  f"findings checked at every skill level, after {CORRECTION}'s correction.   {BULLET} not significant.")
+
+
+def correction_fact(checks: list[Check]) -> tuple[str, str]:
+    """The title page's line on the multiple comparisons: which correction, over how many claims."""
+    family = sum(len(c.levels) for c in checks)
+    return ("Multiple comparisons", f"the significance of the {len(checks)} findings read at every skill level is "
+                                    f"{CORRECTION}-corrected as one family of {family} claims (every finding at every "
+                                    "level; family-wise error 5%); the other findings' stars are their own 95% "
+                                    "intervals'")
 
 
 def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread") -> ReportFiles:
@@ -195,13 +219,18 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
     t = collect(folder)
     findings, checks = check_findings(make_findings(t), t)
     level_figs = skill_level_pages(checks)
+    facts = title_facts(t)
+    note = SIGNIFICANCE_NOTE
+    if checks:
+        facts.append(correction_fact(checks))
+        note = CORRECTED_NOTE
     name = t.manifest.meta.get("name") if isinstance(getattr(t.manifest, "meta", None), dict) else None
     return write_report(folder, pdf, png_dir, pdf_title=f"Project Dreamscape balance report: {folder.name}",
                         heading="Project Dreamscape balance report",
                         subtitle=(f"{name}: " if name else "") + f"study folder {t.folder}",
-                        facts=title_facts(t), simulated=configuration_lines(t.manifest), findings=findings,
+                        facts=facts, simulated=configuration_lines(t.manifest), findings=findings,
                         topics=TOPICS, extra_pages=list(zip(continued(LEVELS_TITLE, len(level_figs)), level_figs)),
-                        charts=make_charts(t, swap_metric), tables=t)
+                        charts=make_charts(t, swap_metric), tables=t, note=note)
 
 
 def summary_output(folder, as_json: bool) -> list[str]:

@@ -10,14 +10,41 @@ share; a rules option raises or lowers a metric) and its *significance* (the
 The strongest level weighs first. The *reading level* is the strongest bot
 that played the configuration on every seat, not counting search players over
 it (:func:`level_key`: ``strong`` above ``expert`` above ``linear``); the search
-players over it are the levels *above* it. Verdicts:
+players over it are the levels *above* it.
 
-* ``robust``: every level has the data, every level is significant, and all
-  agree on the sign;
+**What the reading level could move.** A verdict rests on the reading level, so
+it names that level's *distance from search* in the configurations the finding
+reads (:func:`level_distance`): the win rate a search player gains in one seat
+over the bot there, the bot in the other seats, on the same deals (the study's
+``rotate = ["search:BOT@K", "BOT"]`` cells or a kept ``dreamscape exploit`` run;
+the largest upper bound over the seats and configurations read, so the worst
+case), or says plainly that it was not measured. A finding *holds* at a level
+only when its smallest size consistent with the data (the edge of its 95%
+interval nearest the fair share or zero) is larger than that distance's upper
+bound (:func:`beyond_distance`): a bot that leaves d points on the table in a
+seat could be moving a seat's win rate by about d, so an effect no larger than
+d may belong to the bot's mistakes rather than to the game. Without a measured
+distance a finding does not hold, however significant.
+
+**One family per page.** Every level's significance is Holm-corrected across
+all the claims the page checks (every finding at every level;
+:mod:`analyses.stats.multiple` says why Holm), so the verdicts' "significant"
+is the corrected one (:func:`correct_levels`).
+
+Verdicts:
+
+* ``robust``: every level has the data, every level is significant, all agree
+  on the sign, and the reading level's effect is larger than its distance;
 * ``strong play``: the reading level is stronger than the main bot, significant
-  with the main bot's sign, and no level above it is significant against it,
-  while some weaker level is not significant or disagrees: the finding holds
-  under strong play and belongs to the game, not to the weaker bots;
+  with the main bot's sign, no level above it is significant against it, and
+  its effect is larger than its distance, while some weaker level is not
+  significant or disagrees: the finding holds under strong play and belongs to
+  the game, not to the weaker bots;
+* ``within distance``: it would be ``robust`` or ``strong play``, but the
+  reading level's effect is not larger than its measured distance from search:
+  a stronger player could move it by as much;
+* ``unmeasured``: the same, but the reading level's distance from search was
+  never measured in the configurations read: nothing says what it could move;
 * ``flips``: the main bot's own estimate is significant and a level that
   counts is significant with the opposite sign: the finding depends on the
   style of play. When the reading level is stronger than the main bot, the
@@ -28,15 +55,20 @@ players over it are the levels *above* it. Verdicts:
   (stronger) is not, and its interval rules the main bot's estimate out: under
   strong play the effect is significantly smaller and not distinguishable from
   none, so its size belonged to the main bot's style of play;
-* ``no effect``: the main bot's estimate is not significant (it claims no
-  change, or no edge over the fair share), and neither is any level that
-  counts: no bot that counts finds an effect, and the reading level's interval
-  (quoted in the finding) bounds what could be there. A weaker level that finds
-  one is outweighed, as for ``strong play``;
+* ``no effect``: the main bot's estimate is not significant, neither is any
+  level that counts, and the reading level's interval lies inside the
+  equivalence margin (:data:`EQUIVALENCE_MARGIN`, 2 points either side of the
+  fair share or zero): whatever is there is smaller than a designer would act
+  on. A weaker level that finds one is outweighed, as for ``strong play``;
 * ``unconfirmed``: not significant at the reading level (or, without a stronger
   level, at some level) while nothing contradicts it and nothing rules the main
-  bot's estimate out: more games at the reading level would tell;
+  bot's estimate out, or a null whose interval reaches past the margin: more
+  games at the reading level would tell;
 * ``main only``: no other level played the configuration.
+
+A finding that reads a changed game (a rules option, a knob, a swap deck) also
+names each level's training status there in one line (:func:`training_line`,
+:func:`simcore.games.dreamscape.bots.training.training_status`).
 
 Only the topics whose configurations the other levels play are checked: seat
 advantage (``seats``), rules options (``compare``), dream types (``types``:
@@ -52,6 +84,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analyses.games.dreamscape.frames import LEVEL_ORDER, level_key  # noqa: F401 - the ladder order, shared with the charts
+from analyses.stats.multiple import holm, p_from_interval
 from reports.games.dreamscape.data import StudyTables, homogeneous
 from reports.games.dreamscape.findings import Finding
 from reports.numbers import change_with_interval, rate_with_interval
@@ -59,12 +92,18 @@ from reports.games.dreamscape.labels import players_label, seat_label, variant_l
 
 CHECKED_TOPICS = ("seats", "compare", "types", "swaps")
 RATE_TOPICS = ("seats", "types")  # a claim about a rate against its fair share; the others are changes
+# "No effect" needs the reading level's interval inside +-2 points of the fair share or zero: the smallest
+# seat-spread or win-rate change the designer's pages call worth a rules change (docs/guide/studies.md).
+EQUIVALENCE_MARGIN = 0.02
+CORRECTION = "Holm"  # analyses.stats.multiple: family-wise error at 5% across the page's claims
 VERDICT_WORDS = {
     "robust": "holds at every skill level",
     "strong play": "holds under strong play (a weaker bot does not confirm it)",
+    "within distance": "not confirmed: no larger than the reading level's distance from search could move",
+    "unmeasured": "not confirmed: the reading level's distance from search was not measured here",
     "bot's effect": "belongs to the bot (under strong play no effect, and significantly smaller)",
     "flips": "depends on the style of play (the sign flips with the bot)",
-    "no effect": "no effect at the levels that count (none finds one)",
+    "no effect": "no effect at the levels that count (none finds one, and the interval is within +-2 points)",
     "unconfirmed": "not confirmed at every skill level",
     "main only": "checked under one bot only",
 }
@@ -72,7 +111,12 @@ VERDICT_WORDS = {
 
 @dataclass
 class Level:
-    """A finding's claim read under one bot."""
+    """A finding's claim read under one bot.
+
+    ``significant`` is the claim's significance as the verdicts read it: its 95% interval's until
+    :func:`correct_levels` replaces it with the page's Holm-corrected one (``p`` then holds the claim's
+    uncorrected p-value).
+    """
 
     bot: str
     value: float  # the rate or change (a fraction)
@@ -81,10 +125,44 @@ class Level:
     reference: float  # the fair share (rates) or 0 (changes)
     games: int
     significant: bool
+    p: float | None = None
 
     @property
     def sign(self) -> int:
         return (self.value > self.reference) - (self.value < self.reference)
+
+    @property
+    def smallest_effect(self) -> float:
+        """The smallest size of the claim the interval allows (a fraction; 0 when it holds the reference)."""
+        if self.sign > 0:
+            return max(self.low - self.reference, 0.0)
+        if self.sign < 0:
+            return max(self.reference - self.high, 0.0)
+        return 0.0
+
+
+@dataclass
+class Distance:
+    """A level's measured distance from search where a finding reads it: the one-seat search gain (a
+    fraction of games won) of the worst-case cell, with the number of cells it is the worst of."""
+
+    bot: str
+    search: str
+    players: int
+    variant: str
+    seat: int  # from 1
+    gain: float
+    low: float
+    high: float
+    games: int
+    cells: int = 1
+
+    def words(self) -> str:
+        """``search:strong@8:late in one seat gains +7.0 (+3.1 to +10.9) points over strong (3 players, ...)``."""
+        where = f"{self.players} players, {variant_label(self.variant)}, {seat_label(self.seat - 1)}"
+        worst = f"; the largest of {self.cells} cells" if self.cells > 1 else ""
+        return (f"{self.search} in one seat gains {change_with_interval(self.gain, self.low, self.high)} points "
+                f"over {self.bot} ({where}, {self.games:,} deals{worst})")
 
 
 @dataclass
@@ -95,6 +173,8 @@ class Check:
     claim: str  # short: "3p base game: seat 1's win rate" / "3p: Sleep Token on seat spread"
     levels: list[Level] = field(default_factory=list)
     verdict: str = "main only"
+    distance: Distance | None = None  # the reading level's distance from search, None: not measured
+    training: str | None = None  # the levels' training status on a changed game, one line
 
 
 def bot_of(strategies: str) -> str:
@@ -145,28 +225,85 @@ def reading_level(levels: list[Level]) -> Level | None:
     return max(plain, key=lambda lv: level_key(lv.bot)) if plain else None
 
 
-def verdict(levels: list[Level], main: str) -> str:
-    """See the module docstring."""
+def read_configurations(topic: str, row: dict) -> list[str]:
+    """The variants a finding reads: its own, and for a change its baseline too."""
+    if topic in ("compare", "swaps"):
+        return list(dict.fromkeys([row["variant"], row["baseline"]]))
+    return [row["variant"]]
+
+
+def level_distance(exploit: pl.DataFrame | None, bot: str, topic: str, row: dict) -> Distance | None:
+    """The level's distance from search where the finding reads it, or None when it was not measured there.
+
+    The cells of ``bot`` (any search player over it) in the finding's player count and in every variant it
+    reads (:func:`read_configurations`); a seat finding reads its own seat, the others every seat. The
+    worst case counts: the cell with the largest upper bound. A variant read with no cell leaves the
+    distance unmeasured, whatever the other variant's cells say.
+    """
+    if exploit is None or exploit.height == 0:
+        return None
+    cells = exploit.filter((pl.col("strategy") == bot) & (pl.col("players") == row["players"]))
+    if topic == "seats":
+        cells = cells.filter(pl.col("seat") == int(row["seat"]) + 1)  # exploit tables count seats from 1
+    variants = read_configurations(topic, row)
+    cells = cells.filter(pl.col("variant").is_in(variants))
+    if cells.height == 0 or set(cells["variant"].to_list()) != set(variants):
+        return None
+    worst = cells.sort(["gain_high", "variant", "seat"], descending=[True, False, False]).row(0, named=True)
+    return Distance(bot, worst["search"], int(worst["players"]), worst["variant"], int(worst["seat"]),
+                    worst["gain"], worst["gain_low"], worst["gain_high"], int(worst["games"]), cells.height)
+
+
+def beyond_distance(level: Level, distance: Distance | None) -> bool:
+    """The level's claim is larger than its measured distance from search could move: the interval's edge
+    nearest the reference lies farther from it than the distance's upper bound. Unmeasured: never."""
+    return distance is not None and level.smallest_effect > max(distance.high, 0.0)
+
+
+def equivalent(level: Level, margin: float = EQUIVALENCE_MARGIN) -> bool:
+    """The level's whole interval lies within ``margin`` of the reference: no effect a designer would act on."""
+    return level.reference - margin <= level.low and level.high <= level.reference + margin
+
+
+def verdict(levels: list[Level], main: str, distance: Distance | None = None,
+            margin: float = EQUIVALENCE_MARGIN) -> str:
+    """See the module docstring. ``distance``: the reading level's distance from search (None: not measured)."""
     own = next((lv for lv in levels if lv.bot == main), None)
     others = [lv for lv in levels if lv.bot != main]
     if own is None or not others:
         return "main only"
-    if all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0:
-        return "robust"
     top = reading_level(levels)
     stronger = top is not None and level_key(top.bot) > level_key(main)
     # the levels that count: the reading level and search over it when it is stronger; else every level alike
     counted = [lv for lv in levels if level_key(lv.bot) >= level_key(top.bot)] if stronger else levels
     if own.significant and own.sign != 0 and any(lv.significant and lv.sign == -own.sign for lv in counted):
         return "flips"
-    if stronger and top.significant and top.sign != 0 and top.sign == own.sign \
-            and not any(lv.significant and lv.sign == -top.sign for lv in counted):
-        return "strong play"
+    every_level = all(lv.significant for lv in levels) and len({lv.sign for lv in levels}) == 1 and own.sign != 0
+    at_top = stronger and top.significant and top.sign != 0 and top.sign == own.sign \
+        and not any(lv.significant and lv.sign == -top.sign for lv in counted)
+    if every_level or at_top:
+        if top is None or not beyond_distance(top, distance):
+            return "within distance" if distance is not None else "unmeasured"
+        return "robust" if every_level else "strong play"
     if stronger and own.significant and not top.significant and not top.low <= own.value <= top.high:
         return "bot's effect"  # strong play finds no effect and rules out the main bot's size: a decided answer
-    if not own.significant and not any(lv.significant for lv in counted):
-        return "no effect"  # the main bot claimed none and no level that counts finds one: a null that holds
+    if not own.significant and not any(lv.significant for lv in counted) and top is not None and equivalent(top, margin):
+        return "no effect"  # nobody that counts finds one, and the reading level bounds it within the margin
     return "unconfirmed"
+
+
+def correct_levels(checks: list["Check"]) -> int:
+    """Replace every level's significance by the page's Holm-corrected one, in place; the family's size.
+
+    The family is every claim the page checks: each finding at each level that played it. A level
+    keeps its uncorrected p-value in ``p``.
+    """
+    family = [lv for c in checks for lv in c.levels]
+    for lv in family:
+        lv.p = p_from_interval(lv.value, lv.low, lv.high, lv.reference)
+    for lv, significant in zip(family, holm([lv.p for lv in family])):
+        lv.significant = significant
+    return len(family)
 
 
 def claim_of(f: Finding) -> str:
@@ -186,15 +323,59 @@ def main_bot(findings: list[Finding]) -> str | None:
     return max(sorted(set(bots)), key=bots.count) if bots else None
 
 
+def distance_words(top: Level | None, distance: Distance | None, topic: str, row: dict) -> str:
+    """The sentence naming the level a verdict rests on and its distance from search (or that none was measured)."""
+    if top is None:
+        return ""
+    if distance is not None:
+        return f"Read under {top.bot}; its distance from search: {distance.words()}."
+    where = " and ".join(variant_label(v) for v in read_configurations(topic, row))
+    return f"Read under {top.bot}; its distance from search: not measured ({row['players']} players, {where})."
+
+
+def training_line(levels: list[Level], topic: str, row: dict) -> str | None:
+    """One line naming every plain level's training status on the changed game a finding reads (#41), with the
+    reading level's measured distance said beside it by the verdict; None when it reads the printed game only."""
+    from simcore.games.dreamscape import parse_setup
+    from simcore.games.dreamscape.bots.training import training_status
+    from simcore.games import GameError
+
+    variant = row["variant"]
+    if variant == "base":
+        return None
+    words = {"fitted": "fitted", "rule-aware": "rule-aware", "out-of-distribution": "out of distribution"}
+    parts = []
+    for lv in levels:
+        if lv.bot.startswith("search:"):
+            continue  # a search player has the status of the bot it searches over, named beside it
+        try:
+            status = training_status(parse_setup(int(row["players"]), variant), lv.bot)
+        except (GameError, ValueError):
+            continue
+        detail = f" ({status.detail.removeprefix(lv.bot + ': ')})" if status.kind == "out-of-distribution" else ""
+        parts.append(f"{lv.bot} {words[status.kind]}{detail}")
+    if not parts:
+        return None
+    return f"Bots' training on {variant_label(variant)}: " + "; ".join(parts) + "."
+
+
 def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Finding], list[Check]]:
     """The findings with the other bots' duplicates of checked topics dropped and a verdict on the main bot's.
 
-    When the study played the checked topics under one bot only, the findings
-    come back unchanged and there are no checks.
+    Every level's significance is first Holm-corrected across the page's checks (:func:`correct_levels`),
+    and a checked finding's star follows the main bot's corrected significance. When the study played the
+    checked topics under one bot only, the findings come back unchanged and there are no checks.
     """
     main = main_bot(findings)
     checked = [f for f in findings if f.topic in CHECKED_TOPICS]
+    exploit = getattr(t, "exploit", None)
     if main is None or len({bot_of(f.row.get("strategies", "")) for f in checked}) < 2:
+        for f in checked:  # one bot: no verdict, but a changed game still names the bot's training and distance
+            own = Level(bot_of(f.row.get("strategies", "")), 0.0, 0.0, 0.0, 0.0, 0, False)
+            line = training_line([own], f.topic, f.row)
+            if line:
+                distance = level_distance(exploit, own.bot, f.topic, f.row)
+                f.text = f"{f.text} {line} {distance_words(own, distance, f.topic, f.row)}"
         return findings, []
     out, checks = [], []
     for f in findings:
@@ -205,14 +386,26 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
             continue  # the same claim under another bot: shown in the skill-level check instead
         levels = LEVELS[f.topic](t, f.row)
         levels.sort(key=lambda lv: level_key(lv.bot))
-        check = Check(f, claim_of(f), levels, verdict(levels, main))
-        checks.append(check)
-        f.robustness = check.verdict
+        checks.append(Check(f, claim_of(f), levels))
+        out.append(f)
+    correct_levels(checks)
+    for check in checks:
+        f, levels = check.finding, check.levels
         top = reading_level(levels)
+        check.distance = level_distance(exploit, top.bot, f.topic, f.row) if top is not None else None
+        check.verdict = verdict(levels, main, check.distance)
+        check.training = training_line(levels, f.topic, f.row)
+        f.robustness = check.verdict
+        own = next((lv for lv in levels if lv.bot == main), None)
+        if own is not None:
+            f.significant = own.significant
         if top is not None and level_key(top.bot) > level_key(main):  # the report is read at the strongest level
             f.text = f"{f.text} Under {top.bot}: {level_cell(top, f.topic).rstrip('*')}."
         f.text = f"{f.text} Checked under {', '.join(lv.bot for lv in levels)}: {VERDICT_WORDS[check.verdict]}."
-        out.append(f)
+        if check.verdict != "main only":
+            f.text = f"{f.text} {distance_words(top, check.distance, f.topic, f.row)}"
+        if check.training:
+            f.text = f"{f.text} {check.training}"
     return out, checks
 
 
@@ -227,11 +420,18 @@ def level_cell(lv: Level, topic: str) -> str:
 def check_rows(checks: list[Check]) -> list[dict]:
     """Plain rows of the checks (JSON and the report page)."""
     return [
-        {"topic": c.finding.topic, "claim": c.claim, "verdict": c.verdict,
+        {"topic": c.finding.topic, "claim": c.claim, "verdict": c.verdict, "correction": CORRECTION,
+         "distance": None if c.distance is None else {
+             "bot": c.distance.bot, "search": c.distance.search, "players": c.distance.players,
+             "variant": c.distance.variant, "seat": c.distance.seat, "gain": c.distance.gain,
+             "low": c.distance.low, "high": c.distance.high, "games": c.distance.games},
+         "training": c.training,
          "levels": [{"bot": lv.bot, "value": lv.value, "low": lv.low, "high": lv.high, "reference": lv.reference,
-                     "significant": lv.significant} for lv in c.levels]}
+                     "significant": lv.significant, "p": lv.p} for lv in c.levels]}
         for c in checks
     ]
 
 
-__all__ = ["check_findings", "check_rows", "verdict", "reading_level", "Level", "Check", "VERDICT_WORDS", "level_cell", "level_key"]
+__all__ = ["check_findings", "check_rows", "verdict", "reading_level", "Level", "Check", "Distance", "VERDICT_WORDS",
+           "EQUIVALENCE_MARGIN", "CORRECTION", "level_cell", "level_key", "level_distance", "beyond_distance",
+           "equivalent", "correct_levels", "training_line"]

@@ -121,7 +121,7 @@ def _value(value, label: str) -> tuple[int, int, int]:
     """(polarity, plus, minus) from a value field: N > 0, -N, 0 or "neutral", or "+a/-b" (Z14)."""
     if isinstance(value, int) and not isinstance(value, bool):
         if not -MAX_VALUE <= value <= MAX_VALUE:
-            raise CZError(f"{label}: value: {value} is outside -{MAX_VALUE}..{MAX_VALUE}")
+            raise CZError(f"{label}: value: {_text(value)} is outside -{MAX_VALUE}..{MAX_VALUE}")
         if value > 0:
             return POSITIVE, value, 0
         if value < 0:

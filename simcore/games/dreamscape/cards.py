@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from simcore.files import shown  # an error echoes at most a few dozen characters of a user's text
+
 
 class DreamType(IntEnum):
     """The eleven dream types with their stable ids (R1.1)."""
@@ -59,18 +61,18 @@ def type_from_code(code: str) -> int:
         return CODE_TO_TYPE[code.strip().upper()]
     except (KeyError, AttributeError):
         raise CardError(
-            f"unknown dream type {code!r} (known: {', '.join(CODES)})"
+            f"unknown dream type {shown(code)} (known: {', '.join(CODES)})"
         ) from None
 
 
 def parse_card(text: str) -> Card:
     """Parse ``"FF/SD"`` into a pair of type ids; both types must differ (R1.2)."""
     if not isinstance(text, str) or text.count("/") != 1:
-        raise CardError(f"card {text!r} is not written as two codes like 'FF/SD'")
+        raise CardError(f"card {shown(text)} is not written as two codes like 'FF/SD'")
     left, right = text.split("/")
     a, b = type_from_code(left), type_from_code(right)
     if a == b:
-        raise CardError(f"card {text!r} shows the same dream type twice (R1.2)")
+        raise CardError(f"card {shown(text)} shows the same dream type twice (R1.2)")
     return (a, b)
 
 

@@ -24,7 +24,7 @@ from simcore.games.dreamscape.cards import (
     parse_card,
     type_from_code,
 )
-from simcore.files import parse_toml, read_text_file
+from simcore.files import parse_toml, read_text_file, shown
 from simcore.games.dreamscape.rules import N_POSITIONS
 from simcore.games.dreamscape.scoring import CHAIN_POINTS_TABLE
 
@@ -107,7 +107,7 @@ def parse_spec(text: str, source: str = "deck file") -> DeckSpec:
     unknown = set(data) - {"name", "base", "expansion"}
     if unknown:
         raise DeckError(
-            f"{source}: unknown key(s) {', '.join(sorted(unknown))}; "
+            f"{source}: unknown key(s) {', '.join(shown(k)[1:-1] for k in sorted(unknown))}; "
             "expected 'name', [base] and [expansion]"
         )
     base = _parse_section(data.get("base", {}), "base", source)
@@ -149,12 +149,12 @@ def _parse_section(table, section: str, source: str) -> tuple[tuple[Card, int], 
         pair = frozenset(card)
         if pair in seen:
             raise DeckError(
-                f"{source}: [{section}] lists the pair {key} twice (also as {seen[pair]})"
+                f"{source}: [{section}] lists the pair {shown(key)} twice (also as {shown(seen[pair])})"
             )
         seen[pair] = key
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_DECK_CARDS:
             raise DeckError(
-                f"{source}: [{section}] {key} = {count!r}: the count must be a whole number "
+                f"{source}: [{section}] {shown(key)} = {shown(count)}: the count must be a whole number "
                 f"from 0 to {MAX_DECK_CARDS}"
             )
         if count:
@@ -193,12 +193,12 @@ def with_copies(spec: DeckSpec, copies: Iterable[tuple[int, int, int]]) -> DeckS
 def parse_swap(text: str) -> tuple[int, int]:
     """``"FF:ID"`` -> (removed base type, added expansion type)."""
     if not isinstance(text, str) or text.count(":") != 1:
-        raise DeckError(f"swap {text!r} is not written as REMOVED:ADDED, e.g. FF:ID")
+        raise DeckError(f"swap {shown(text)} is not written as REMOVED:ADDED, e.g. FF:ID")
     left, right = text.split(":")
     try:
         removed, added = type_from_code(left), type_from_code(right)
     except CardError as exc:
-        raise DeckError(f"swap {text!r}: {exc}") from None
+        raise DeckError(f"swap {shown(text)}: {exc}") from None
     return removed, added
 
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcore.files import read_toml_file
+from simcore.files import read_toml_file, shown
 
 
 NAME = "pleasant-dreams"
@@ -120,7 +120,7 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
     cards = data.get("card")
     extra = sorted(set(data) - {"card"})
     if extra:
-        raise PDError(f"card file {file}: unknown top-level key {extra[0]!r} (only [[card]] tables)")
+        raise PDError(f"card file {file}: unknown top-level key {shown(extra[0])} (only [[card]] tables)")
     if not isinstance(cards, list) or not cards:
         raise PDError(f"card file {file}: no [[card]] tables")
     names, flips, fronts, backs = [], [], [], []
@@ -132,21 +132,21 @@ def load_cards(path: str | os.PathLike | None = None) -> CardList:
         if not isinstance(name, str) or not name.strip():
             raise PDError(f"{where}: needs a non-empty name")
         if name in names:
-            raise PDError(f"{where}: name {name!r} used twice (give one table a count instead, P1.5)")
+            raise PDError(f"{where}: name {shown(name)} used twice (give one table a count instead, P1.5)")
         symbol = card.get("symbol")
         keys = {"flip": {"name", "symbol", "front", "back"}, "equal": {"name", "symbol", "value"}}
         if symbol not in keys:
-            raise PDError(f"{where} ({name}): symbol must be \"flip\" or \"equal\", not {symbol!r}")
+            raise PDError(f"{where} ({shown(name)[1:-1]}): symbol must be \"flip\" or \"equal\", not {shown(symbol)}")
         if set(card) - {"count"} != keys[symbol]:
-            raise PDError(f"{where} ({name}): a {symbol} card has exactly the keys "
+            raise PDError(f"{where} ({shown(name)[1:-1]}): a {symbol} card has exactly the keys "
                           f"{', '.join(sorted(keys[symbol]))} (and optionally count)")
         count = card.get("count", 1)                 # P1.5: copies of one card (the printed deck repeats names)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CARDS:
-            raise PDError(f"{where} ({name}): count must be a whole number from 1 to {MAX_CARDS}, not {count!r}")
+            raise PDError(f"{where} ({shown(name)[1:-1]}): count must be a whole number from 1 to {MAX_CARDS}, not {shown(count)}")
         values = [card[k] for k in (("front", "back") if symbol == "flip" else ("value",))]
         for v in values:
             if not isinstance(v, int) or isinstance(v, bool) or not -WAKE_LIMIT <= v <= WAKE_LIMIT:
-                raise PDError(f"{where} ({name}): values are whole numbers from -5 to 5, not {v!r}")
+                raise PDError(f"{where} ({shown(name)[1:-1]}): values are whole numbers from -5 to 5, not {shown(v)}")
         if len(names) + count > MAX_CARDS:
             raise PDError(f"card file {file}: more than {MAX_CARDS} cards (counts included)")
         for _ in range(count):

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.files import read_toml_file, write_file
+from simcore.files import as_weight, read_toml_file, shown, write_file
 from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
 from simcore.games.dreamscape.fast.strategies import register_expert
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS, Options
@@ -84,17 +84,18 @@ def read_table(path: str | Path) -> tuple[dict, np.ndarray]:
             header[key] = value
             continue
         if key not in DECISION_ID:
-            raise StrategyError(f"expert file {path}: unknown decision kind [{key}] (known: {', '.join(DECISION_KINDS)})")
+            raise StrategyError(f"expert file {path}: unknown decision kind [{shown(key)[1:-1]}] (known: {', '.join(DECISION_KINDS)})")
         for phase, weights in value.items():
             if phase not in PHASES or not isinstance(weights, dict):
-                raise StrategyError(f"expert file {path}: [{key}.{phase}] is not a phase table (phases: {', '.join(PHASES)})")
+                raise StrategyError(f"expert file {path}: [{key}.{shown(phase)[1:-1]}] is not a phase table (phases: {', '.join(PHASES)})")
             base = row_index(key, phase) * N_FEATURES
             for name, w in weights.items():
                 if name not in FEATURE_INDEX:
-                    raise StrategyError(f"expert file {path}: [{key}.{phase}] unknown feature {name!r}")
-                if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w):
-                    raise StrategyError(f"expert file {path}: [{key}.{phase}] {name} must be a finite number, got {w!r}")
-                table[base + FEATURE_INDEX[name]] = float(w)
+                    raise StrategyError(f"expert file {path}: [{key}.{phase}] unknown feature {shown(name)}")
+                if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(as_weight(w)):
+                    raise StrategyError(f"expert file {path}: [{key}.{phase}] {name} must be a finite number, "
+                                        f"got {shown(w)}")
+                table[base + FEATURE_INDEX[name]] = as_weight(w)
     if not header.get("name"):
         header["name"] = path.stem
     return header, table

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.files import parse_toml, read_text_file, write_file
+from simcore.files import as_weight, parse_toml, read_text_file, shown, write_file
 from simcore.games.dreamscape.fast.strategies import register_linear
 from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.bots.features import N_FEATURES, NAMES
@@ -35,12 +35,13 @@ def weights_from_mapping(mapping: dict, source: str) -> np.ndarray:
     w = np.zeros(N_FEATURES)
     for key, value in mapping.items():
         if key not in FEATURE_INDEX:
-            raise StrategyError(f"{source}: unknown feature {key!r} (known: {', '.join(sorted(FEATURE_INDEX))})")
+            raise StrategyError(f"{source}: unknown feature {shown(key)} (known: {', '.join(sorted(FEATURE_INDEX))})")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise StrategyError(f"{source}: weight of {key} must be a number, got {value!r}")
-        if not math.isfinite(value):  # TOML writes nan and inf as floats; a score must stay finite
-            raise StrategyError(f"{source}: weight of {key} must be a finite number, got {value!r}")
-        w[FEATURE_INDEX[key]] = float(value)
+            raise StrategyError(f"{source}: weight of {key} must be a number, got {shown(value)}")
+        weight = as_weight(value)
+        if not math.isfinite(weight):  # TOML writes nan and inf as floats; a score must stay finite
+            raise StrategyError(f"{source}: weight of {key} must be a finite number, got {shown(value)}")
+        w[FEATURE_INDEX[key]] = weight
     return w
 
 

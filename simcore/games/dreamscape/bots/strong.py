@@ -59,7 +59,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.files import write_file
+from simcore.files import parse_json, shown, write_file
 from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.fast.strategies import get_record, register_strong
 from simcore.games.dreamscape.fast.value import N_VIEW, pack_trees
@@ -150,6 +150,10 @@ def read_value(path: str | Path) -> ValueModel:
     what = f"strong file {path}"
     try:
         raw = _read_value_bytes(path, what)
+        if not raw.startswith((b"PK", np.lib.format.MAGIC_PREFIX)):  # else numpy tries it as a pickle and
+            # says so, with advice to load it unsafely: not a user's problem nor a thing to do
+            raise StrategyError(f"{what} is not a strong value file (.npz: a zip archive of {', '.join(ARRAYS)} "
+                                "and meta)")
         _check_array_headers(raw, what)  # before np.load: a header claiming an enormous array is refused
         data = np.load(io.BytesIO(raw), allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
@@ -171,18 +175,17 @@ def read_value(path: str | Path) -> ValueModel:
         raise StrategyError(f"{what} cannot be read ({exc.strerror or exc})") from None
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
         raise StrategyError(f"{what} is not a strong value file (.npz): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    try:
-        meta = json.loads(meta_text)
-    except json.JSONDecodeError:
-        raise StrategyError(f"{what}: its meta is not JSON") from None
+    # nesting and integer-length limits (simcore.files): a meta nested 100,000 deep or holding a 5,001-digit
+    # number is one line, not a RecursionError or ValueError
+    meta = parse_json(meta_text, f"{what}: its meta", StrategyError)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise StrategyError(f"{what}: unknown format {meta.get('format') if isinstance(meta, dict) else meta!r} "
+        raise StrategyError(f"{what}: unknown format {shown(meta.get('format') if isinstance(meta, dict) else meta)} "
                             f"(this version reads format {FORMAT})")
     if meta.get("inputs") != N_VIEW:
-        raise StrategyError(f"{what} was made for {meta.get('inputs')} inputs; this engine's value has {N_VIEW}")
+        raise StrategyError(f"{what} was made for {shown(meta.get('inputs'))} inputs; this engine's value has {N_VIEW}")
     players = meta.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise StrategyError(f"{what}: players must be 2 to 4, got {players!r}")
+        raise StrategyError(f"{what}: players must be 2 to 4, got {shown(players)}")
     _check_arrays(what, arrays)
     model = ValueModel(meta=meta, **arrays)
     if model.digest() != meta.get("sha256"):
