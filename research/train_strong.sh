@@ -3,8 +3,9 @@
 # repository root, in the venv of `python3 dev.py setup`): one `dreamscape train --strategy strong` per player
 # count and rules option. Base and Sleep Token: 120,000 games, then 100 trees, about 5 minutes each on a quiet
 # 2-core machine. The shifting-token options (issue #41, so that strong never plays another configuration's
-# value): 40,000 games each, the same fit (docs/research/2026-11-27-bots-for-changed-games.md); so far only
-# 3p-shifting-tokens is shipped, the others play the declared stand-in (bots/strong.py STAND_IN).
+# value): 40,000 games each, the same fit (docs/research/2026-11-27-bots-for-changed-games.md; 20 to 25 minutes
+# each on a loaded machine). Shipped: shifting-tokens in 2, 3 and 4 players, sleep-token+shifting-tokens in 2 and
+# 3; 4p-sleep-token+shifting-tokens is not shipped yet and plays the declared stand-in (bots/strong.py STAND_IN).
 set -e
 for v in base sleep-token; do for p in 3 2 4; do
   dreamscape train --strategy strong --players $p --variant $v --games 120000 --trees 100 --leaves 63 --seed 1 \

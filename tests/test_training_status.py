@@ -24,7 +24,8 @@ def test_expert_is_fitted_to_every_printed_configuration(players, variant):
 
 # The configurations the main study plays strong in (2-4 players x the four rules options) with a value of their
 # own; the others play their player count's base value as a declared stand-in (bots/strong.py STAND_IN).
-STRONG_FITTED = [(p, v) for p in (2, 3, 4) for v in ("base", "sleep-token")] + [(3, "shifting-tokens")]
+STRONG_FITTED = [(p, v) for p in (2, 3, 4) for v in ("base", "sleep-token", "shifting-tokens")] + [
+    (p, "sleep-token+shifting-tokens") for p in (2, 3)]
 STRONG_STAND_IN = [(p, v) for p in (2, 3, 4) for v in ("shifting-tokens", "sleep-token+shifting-tokens")
                    if (p, v) not in STRONG_FITTED]
 
