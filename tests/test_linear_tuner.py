@@ -41,6 +41,8 @@ def test_a_delta_only_linear_bot_plays_exactly_like_greedy(tmp_path):
     ('name = "x"\n', ["no [weights] table"]),
     ("[weights]\nhappiness = 1.0\n", ["unknown feature 'happiness'"]),
     ('[weights]\ndelta = "big"\n', ["must be a number"]),
+    # a weight written above the table header belongs to no table: it would be dropped, the bot would play 0
+    ('delta = 2.0\n[weights]\ncost = -1.0\n', ["unknown key 'delta' outside [weights]"]),
 ])
 def test_bad_weights_files_are_one_line_errors(tmp_path, content, words):
     path = tmp_path / "bad.toml"

@@ -52,6 +52,12 @@ def read_weights(path: str | Path) -> tuple[str, np.ndarray]:
     data = parse_toml(text, f"linear weights file {path}", StrategyError)  # nesting and integer-length limits
     if "weights" not in data:
         raise StrategyError(f"linear weights file {path} has no [weights] table")
+    # a key outside [weights] (a misplaced weight, a table header typo like [weights.x]) would otherwise be
+    # dropped without a word and the bot would play with that weight at 0
+    unknown = sorted(set(data) - {"name", "weights"})
+    if unknown:
+        raise StrategyError(f"linear weights file {path}: unknown key {shown(unknown[0])} outside [weights] "
+                            "(a weights file has only name = \"...\" and a [weights] table)")
     return str(data.get("name", path.stem)), weights_from_mapping(data["weights"], str(path))
 
 
