@@ -91,8 +91,15 @@ def pytest_workers() -> int:
     return min(2, cores)
 
 
-def pytest_arguments(extra: list[str]) -> list[str]:
-    """pytest's arguments: ``-n N --dist loadfile`` (pytest-xdist), then the caller's, unless they chose the workers.
+# The warm-start spare tests (marker ``spares``) start, serve and stop spare processes through the CLI; inside a
+# pytest-xdist worker the spare does not take the command (measured: they pass in one process, fail in a worker),
+# so the default run plays them in a second, single-process pass after the two-worker pass.
+SPARES = "spares"
+
+
+def pytest_passes(extra: list[str]) -> list[list[str]]:
+    """pytest's runs: ``-n N --dist loadfile`` (pytest-xdist) for every test but the spare tests, then those in one
+    process; or the caller's arguments as one run when they chose the workers or the markers themselves.
 
     ``loadfile`` keeps each test file in one worker, in its order, so a module's shared fixtures (a study
     played once for many tests) are built once and a test that reads what an earlier one of its file left
@@ -102,8 +109,17 @@ def pytest_arguments(extra: list[str]) -> list[str]:
                  or arg.startswith(("-n", "--numprocesses=", "--dist")) for arg in extra)
     workers = pytest_workers()
     if chosen or workers < 2:
-        return extra
-    return ["-n", str(workers), "--dist", "loadfile", *extra]
+        return [extra]
+    if any(arg == "-m" or arg.startswith("-m") for arg in extra):  # the caller's selection, in workers
+        return [["-n", str(workers), "--dist", "loadfile", *extra]]
+    return [["-n", str(workers), "--dist", "loadfile", "-m", f"not slow and not {SPARES}", *extra],
+            ["-p", "no:xdist", "-m", f"{SPARES} and not slow", *extra]]
+
+
+def combined_exit(codes: list[int]) -> int:
+    """One exit code for the passes: 5 (nothing collected) only if no pass collected a test; else the worst."""
+    ran = [c for c in codes if c != 5]
+    return max(ran) if ran else 5
 
 
 def warm_other_games(errors) -> subprocess.Popen:
@@ -136,7 +152,8 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryFile() as errors:
         warming = warm_other_games(errors)
         try:
-            code = subprocess.call([str(PYTHON), "-m", "pytest", *pytest_arguments(extra)], cwd=ROOT)
+            code = combined_exit([subprocess.call([str(PYTHON), "-m", "pytest", *arguments], cwd=ROOT)
+                                  for arguments in pytest_passes(extra)])
         finally:
             if warming.poll() is None:  # a short run ended first: the compile is not left running behind it
                 warming.terminate()

@@ -34,26 +34,46 @@ def test_the_background_compile_imports_and_warms_every_other_game_and_the_rollo
     assert loops == ["rollout"] and trained == [2]  # and the strong trainer's self-play games
 
 
+TWO = ["-n", "2", "--dist", "loadfile"]
+REST, SPARE_PASS = ["-m", "not slow and not spares"], ["-p", "no:xdist", "-m", "spares and not slow"]
+
+
 @pytest.mark.parametrize("extra, wanted", [
-    ([], ["-n", "2", "--dist", "loadfile"]),
-    (["-x", "tests/test_layers.py"], ["-n", "2", "--dist", "loadfile", "-x", "tests/test_layers.py"]),
-    (["-m", "slow"], ["-n", "2", "--dist", "loadfile", "-m", "slow"]),
-    # the caller's choice of workers or distribution replaces ours
-    (["-n", "0"], ["-n", "0"]),
-    (["-n4"], ["-n4"]),
-    (["--numprocesses=3"], ["--numprocesses=3"]),
-    (["--dist", "load"], ["--dist", "load"]),
-    (["-p", "no:xdist"], ["-p", "no:xdist"]),
+    # the default run: every test but the spare tests in two workers, then the spare tests in one process
+    ([], [TWO + REST, SPARE_PASS]),
+    (["-x", "tests/test_layers.py"], [TWO + REST + ["-x", "tests/test_layers.py"],
+                                      SPARE_PASS + ["-x", "tests/test_layers.py"]]),
+    # the caller's markers: one run, in workers
+    (["-m", "slow"], [TWO + ["-m", "slow"]]),
+    # the caller's choice of workers or distribution replaces ours: one run as asked
+    (["-n", "0"], [["-n", "0"]]),
+    (["-n4"], [["-n4"]]),
+    (["--numprocesses=3"], [["--numprocesses=3"]]),
+    (["--dist", "load"], [["--dist", "load"]]),
+    (["-p", "no:xdist"], [["-p", "no:xdist"]]),
 ])
 def test_pytest_runs_in_two_workers_unless_told_otherwise(monkeypatch, extra, wanted):
     monkeypatch.setattr(dev, "pytest_workers", lambda: 2)
-    assert dev.pytest_arguments(list(extra)) == wanted
+    assert dev.pytest_passes(list(extra)) == wanted
+
+
+@pytest.mark.parametrize("codes, wanted", [
+    ([0, 0], 0), ([1, 0], 1), ([0, 1], 1), ([5, 0], 0), ([0, 5], 0), ([5, 5], 5), ([2, 5], 2), ([0], 0),
+])
+def test_the_passes_exit_with_the_worst_code_and_5_only_when_nothing_ran(codes, wanted):
+    assert dev.combined_exit(codes) == wanted
+
+
+def test_the_spare_tests_carry_the_marker_the_second_pass_selects():
+    for name in ("test_warmstart.py", "test_warmstart_faults.py", "test_warmstart_limits.py"):
+        text = (Path(__file__).parent / name).read_text()
+        assert "pytestmark = pytest.mark.spares" in text, name
 
 
 def test_one_core_runs_pytest_in_one_process(monkeypatch):
     monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert dev.pytest_workers() == 1
-    assert dev.pytest_arguments(["-x"]) == ["-x"]
+    assert dev.pytest_passes(["-x"]) == [["-x"]]
     monkeypatch.setattr(dev.os, "sched_getaffinity", lambda pid: set(range(8)), raising=False)
     assert dev.pytest_workers() == 2  # at most two, what the suite is kept safe on
 

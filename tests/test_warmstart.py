@@ -23,6 +23,8 @@ import pytest
 import cli
 from simcore import warmstart
 
+pytestmark = pytest.mark.spares  # dev.py test runs these in one process (not in an xdist worker)
+
 ROOT = Path(__file__).resolve().parent.parent
 READY_WITHIN = 240.0  # seconds: a spare loads in 1-3 s, but the engine may compile first on a cold cache
 

@@ -22,6 +22,8 @@ import pytest
 
 from simcore import warmstart
 
+pytestmark = pytest.mark.spares  # dev.py test runs these in one process (not in an xdist worker)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 SPARE = r"""

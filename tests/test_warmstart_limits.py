@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOBODY = 65534
 
+pytestmark = pytest.mark.spares  # dev.py test runs these in one process (not in an xdist worker)
+
 SPARE = r"""
 import os, sys, time
 from pathlib import Path
