@@ -93,7 +93,7 @@ def pytest_workers() -> int:
 
 # The warm-start spare tests (marker ``spares``) start, serve and stop spare processes through the CLI; inside a
 # pytest-xdist worker the spare does not take the command (measured: they pass in one process, fail in a worker),
-# so the default run plays them in a second, single-process pass after the two-worker pass.
+# so the default run plays them in a second, single-process pass beside the two-worker pass.
 SPARES = "spares"
 
 
@@ -120,6 +120,25 @@ def combined_exit(codes: list[int]) -> int:
     """One exit code for the passes: 5 (nothing collected) only if no pass collected a test; else the worst."""
     ran = [c for c in codes if c != 5]
     return max(ran) if ran else 5
+
+
+def run_passes(passes: list[list[str]]) -> int:
+    """Run pytest's passes; a second pass (the spare tests, which mostly wait on the processes they start) runs
+    beside the first, its report kept in a file and printed after the first pass's, so the two do not mix."""
+    if len(passes) == 1:
+        return combined_exit([subprocess.call([str(PYTHON), "-m", "pytest", *passes[0]], cwd=ROOT)])
+    with tempfile.TemporaryFile() as report:
+        beside = subprocess.Popen([str(PYTHON), "-m", "pytest", *passes[1]], cwd=ROOT, stdin=subprocess.DEVNULL,
+                                  stdout=report, stderr=subprocess.STDOUT)
+        try:
+            first = subprocess.call([str(PYTHON), "-m", "pytest", *passes[0]], cwd=ROOT)
+        finally:
+            second = beside.wait()
+        report.seek(0)
+        print("dev.py: the warm-start spare tests, run in one process beside the others:", flush=True)
+        sys.stdout.buffer.write(report.read())
+        sys.stdout.flush()
+    return combined_exit([first, second])
 
 
 def warm_other_games(errors) -> subprocess.Popen:
@@ -152,8 +171,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryFile() as errors:
         warming = warm_other_games(errors)
         try:
-            code = combined_exit([subprocess.call([str(PYTHON), "-m", "pytest", *arguments], cwd=ROOT)
-                                  for arguments in pytest_passes(extra)])
+            code = run_passes(pytest_passes(extra))
         finally:
             if warming.poll() is None:  # a short run ended first: the compile is not left running behind it
                 warming.terminate()
