@@ -1,7 +1,7 @@
 """Pleasant Dreams as its rulebook says (issue #27): repeated cards (P1.5), what a seat knows after a
 secret insertion (P9.4), hidden backs (P1.4, P9.5), the solo challenge with chosen cards (P7.5) and the
 difficulty variant (P2.2). Expected values are worked out by hand from the rulebook
-(/work/shared/rules/pleasant-dreams-rulebook.md, line numbers cited) and interpretations.md."""
+(../shared/rules/pleasant-dreams-rulebook.md, line numbers cited) and interpretations.md."""
 from __future__ import annotations
 
 import numpy as np
