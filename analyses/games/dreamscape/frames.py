@@ -84,7 +84,8 @@ class StudyTables:
     skill: pl.DataFrame | None = None  # analyses.stats.skill.skill_vs_luck
     solo: pl.DataFrame | None = None  # analyses.games.dreamscape.solo.solo_bands
     ladder: pl.DataFrame | None = None  # analyses.tools.ladder.strength_ladder (a 2-player round robin)
-    exploit: pl.DataFrame | None = None  # analyses.tools.exploit: kept by `dreamscape exploit --out`, and the study's own cells
+    exploit: pl.DataFrame | None = None  # analyses.tools.exploit: kept by `dreamscape exploit --out`, the study's own cells, and kept runs of strong (`source`)
+    exploit_missing: list[str] = field(default_factory=list)  # configurations read under strong with no distance measured, one line each
     doubling: pl.DataFrame | None = None  # analyses.tools.exploit: the budget ladder kept by `dreamscape exploit -k 4 -k 8 -k 16 --out`
     restrict: pl.DataFrame | None = None  # analyses.tools.restrict.restrict_table (kept by `dreamscape restrict --out`)
     fixes: pl.DataFrame | None = None  # analyses.games.dreamscape.fixseats.fixes_table (written by `dreamscape fix-seats`)
@@ -215,7 +216,8 @@ def collect(folder: str | Path) -> StudyTables:
         t.skill = _run(skill_vs_luck, folder)
     if "solo" in k:
         t.solo = _run(solo_bands, folder)
-    t.exploit = exploit_tables(load_exploit(folder), _run(exploit_from_study, folder))
+    t.exploit, t.exploit_missing = with_kept_runs(exploit_tables(load_exploit(folder), _run(exploit_from_study, folder)),
+                                                  manifest)
     t.doubling = load_doubling(folder)
     t.restrict = load_restrict(folder)
     t.fixes = load_fixes(folder)
@@ -233,6 +235,22 @@ def exploit_tables(kept: pl.DataFrame | None, played: pl.DataFrame | None) -> pl
         return kept if played is None else played
     own = played.join(kept.select(["strategy", "search"]).unique(), on=["strategy", "search"], how="anti")
     return pl.concat([own, kept.select(own.columns).cast(dict(own.schema))])
+
+
+THIS_FOLDER = "measured in this study folder"
+
+
+def with_kept_runs(exploit: pl.DataFrame | None, manifest: StudyManifest) -> tuple[pl.DataFrame | None, list[str]]:
+    """The folder's exploit table with a ``source`` column, and the strong bot's kept cells of the configurations
+    the study reads under strong without measuring them (:func:`analyses.games.dreamscape.kept.kept_cells`: only
+    on the same seed, deck and value); and one line per such configuration left unmeasured (issue #42)."""
+    from analyses.games.dreamscape.kept import kept_cells
+
+    own = None if exploit is None else exploit.with_columns(pl.lit(THIS_FOLDER).alias("source"))
+    kept, missing = kept_cells(manifest, own)
+    if kept is None:
+        return own, missing
+    return (kept if own is None else pl.concat([own, kept.select(own.columns).cast(dict(own.schema))])), missing
 
 
 # --------------------------------------------------------------------------- the Python API's conventions

@@ -10,7 +10,7 @@ Where a frame mixes bots, the chart keeps one-bot configurations (every seat the
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import matplotlib
 import numpy as np
@@ -652,13 +652,14 @@ def exploit_bots(exploit: pl.DataFrame) -> list[str]:
 
 
 @styled
-def exploit_table(exploit: pl.DataFrame, strategy: str | None = None) -> Figure | None:
+def exploit_table(exploit: pl.DataFrame, strategy: str | None = None, missing: Sequence[str] = ()) -> Figure | None:
     """How strong was a bot? The search player's gain over it in each seat, with 95% intervals.
 
     ``exploit``: ``pl.DataFrame(lab.exploit(...)["rows"])`` or ``lab.open_study(f).tables.exploit``
     (strategy, search, players, variant, seat from 1, gain, gain_low, gain_high, games; gains are fractions,
     drawn in percentage points). ``strategy``: the bot (default: the weakest the table measures); a bot
-    measured at several budgets shows its largest.
+    measured at several budgets shows its largest. A ``source`` column (a study's tables) marks the cells taken
+    from a kept run ("kept run"); ``missing``: a line per configuration read under the bot and not measured.
     """
     if exploit is None or exploit.height == 0:
         return None
@@ -671,15 +672,23 @@ def exploit_table(exploit: pl.DataFrame, strategy: str | None = None) -> Figure 
     df = mine.filter(pl.col("search") == search).sort(["variant", "players", "seat"])
     r0 = df.row(0, named=True)
     title = "How strong were the bots?" + (f" ({bot})" if bot != bots[0] else "")
+    kept = [str(r.get("source") or "").startswith("from a kept run") for r in df.iter_rows(named=True)]
+    sources = (f" Cells marked \"kept run\" come from a kept run of the same seed, deck and {r0['strategy']} value "
+               f"(analyses/games/dreamscape/kept.py); the others were measured in this study folder." if any(kept) else "")
+    unmeasured = (f" Read under {r0['strategy']} but not measured: {len(missing)} configuration"
+                  f"{'s' if len(missing) != 1 else ''} (listed with the findings)." if missing else "")
+    games = sorted(set(df["games"].to_list()))
     fig, ax, _ = forest(
         title,
         f"Win rate gained by {r0['search']} in one seat against {r0['strategy']} everywhere else, over "
-        f"{r0['strategy']}'s own win rate in that seat on the same deals ({r0['games']:,} games per seat); "
+        f"{r0['strategy']}'s own win rate in that seat on the same deals "
+        f"({' or '.join(f'{g:,}' for g in games)} games per seat); "
         "bars = 95% intervals. Near 0: this search, at this budget, finds no better play than the bot (a larger "
         "budget may: dreamscape exploit -k 8 -k 16 measures the budget ladder); large gains: findings may belong to the bot rather than "
-        "to the game.",
+        f"to the game.{sources}{unmeasured}",
         df, "gain", "gain_low", "gain_high",
-        [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}" for r in df.iter_rows(named=True)],
+        [f"{r['players']}p {variant_label(r['variant'], short=True)}, seat {r['seat']}{', kept run' if k else ''}"
+         for r, k in zip(df.iter_rows(named=True), kept)],
         f"search gain over {r0['strategy']} (percentage points of win rate)", share=False)
     ax.axvline(0, color="#222222", lw=0.8)
     return fig

@@ -106,7 +106,8 @@ def exploit_chart(t: StudyTables) -> list[Chart]:
     for i, bot in enumerate(plot.exploit_bots(t.exploit)):
         name = "exploit" + (f"-{re.sub(r'[^a-z0-9]+', '-', bot.lower()).strip('-')}" if i else "")
         title = "How strong were the bots?" + (f" ({bot})" if i else "")
-        charts += _page(name, title, plot.exploit_table(t.exploit, bot), t.exploit.filter(pl.col("strategy") == bot))
+        missing = getattr(t, "exploit_missing", []) if bot == "strong" else []
+        charts += _page(name, title, plot.exploit_table(t.exploit, bot, missing), t.exploit.filter(pl.col("strategy") == bot))
     return charts
 
 

@@ -321,7 +321,26 @@ def exploit_findings(t: StudyTables) -> list[Finding]:
                 f"it gains significantly in {n_sig} of {df.height} seats, so findings measured with {r['strategy']} "
                 f"may partly belong to the bot's style of play.")
         out.append(Finding(text, bool(r["gain_low"] > 0 or r["gain_high"] < 0), "exploit", "exploit", r))
-    return out + doubling_findings(t)
+    return out + sources_findings(t) + doubling_findings(t)
+
+
+def sources_findings(t: StudyTables) -> list[Finding]:
+    """Where the strong bot's distance from search comes from: cells of this folder, cells of kept runs (the same
+    seed, deck and value, :mod:`analyses.games.dreamscape.kept`), and every configuration read under it unmeasured."""
+    missing = list(getattr(t, "exploit_missing", []) or [])
+    rows = [] if t.exploit is None or "source" not in t.exploit.columns else \
+        t.exploit.filter(pl.col("strategy") == "strong").to_dicts()
+    if not rows and not missing:
+        return []
+    kept = sorted({r["source"] for r in rows if str(r["source"]).startswith("from a kept run")})
+    own = sum(1 for r in rows if not str(r["source"]).startswith("from a kept run"))
+    parts = [f"{own} measured in this study folder"] if own else []
+    parts += [f"{sum(1 for r in rows if r['source'] == k)} {k}" for k in kept]
+    text = f"The strong bot's distance from search: {len(rows)} cells ({', '.join(parts) or 'none'})."
+    if missing:
+        text += (f" Read under strong with no distance measured ({len(missing)}), so their findings under strong say "
+                 f"\"unmeasured\": " + "; ".join(missing) + ".")
+    return [Finding(text, False, "exploit", "exploit", {"strategy": "strong", "cells": len(rows), "missing": missing})]
 
 
 def doubling_findings(t: StudyTables) -> list[Finding]:

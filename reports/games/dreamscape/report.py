@@ -144,7 +144,8 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
                             f"configurations; * significant after {CORRECTION}'s correction across the page's "
                             f"{family} claims (family-wise error 5%).\n"
                             "The strongest bot weighs first; 'distance' is its search gain in one seat (worst seat "
-                            "read), and a finding holds only if larger than the distance's upper bound.\n"
+                            "read; 'kept': from a kept run of the same seed, deck and value), and a finding holds only if "
+                            "larger than the distance's upper bound.\n"
                             "Robust: every level significant with the same sign. Strong play: the strongest level "
                             "significant with it, nothing above against it. Within distance / unmeasured: so, but "
                             "no larger\nthan the distance, or the distance not measured. Flips: a level that counts "
@@ -171,7 +172,9 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
             fig.text(col + i * width, y, cells.get(bot, "-"), fontsize=8, va="top")
         d = c.distance
         fig.text(col + len(bots) * width, y,
-                 "not measured" if d is None else change_with_interval(d.gain, d.low, d.high), fontsize=8, va="top")
+                 "not measured" if d is None else change_with_interval(d.gain, d.low, d.high)
+                 + (" kept" if d is not None and str(d.source or "").startswith("from a kept run") else ""),
+                 fontsize=8, va="top")
         fig.text(col + (len(bots) + 1) * width, y, c.verdict, fontsize=8.5, color=colour, va="top")
         y -= 0.024
     return pages

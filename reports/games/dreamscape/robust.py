@@ -16,7 +16,8 @@ players over it are the levels *above* it.
 it names that level's *distance from search* in the configurations the finding
 reads (:func:`level_distance`): the win rate a search player gains in one seat
 over the bot there, the bot in the other seats, on the same deals (the study's
-``rotate = ["search:BOT@K", "BOT"]`` cells or a kept ``dreamscape exploit`` run;
+``rotate = ["search:BOT@K", "BOT"]`` cells, a kept ``dreamscape exploit`` run in the folder, or for ``strong``
+a kept run of the same seed, deck and value, :mod:`analyses.games.dreamscape.kept`;
 the largest upper bound over the seats and configurations read, so the worst
 case), or says plainly that it was not measured. A finding *holds* at a level
 only when its smallest size consistent with the data (the edge of its 95%
@@ -156,13 +157,15 @@ class Distance:
     high: float
     games: int
     cells: int = 1
+    source: str | None = None  # where the worst cell was measured: this folder, or a kept run (seed, games)
 
     def words(self) -> str:
         """``search:strong@8:late in one seat gains +7.0 (+3.1 to +10.9) points over strong (3 players, ...)``."""
         where = f"{self.players} players, {variant_label(self.variant)}, {seat_label(self.seat - 1)}"
         worst = f"; the largest of {self.cells} cells" if self.cells > 1 else ""
+        kept = f"; {self.source}" if self.source and self.source.startswith("from a kept run") else ""
         return (f"{self.search} in one seat gains {change_with_interval(self.gain, self.low, self.high)} points "
-                f"over {self.bot} ({where}, {self.games:,} deals{worst})")
+                f"over {self.bot} ({where}, {self.games:,} deals{worst}{kept})")
 
 
 @dataclass
@@ -251,7 +254,8 @@ def level_distance(exploit: pl.DataFrame | None, bot: str, topic: str, row: dict
         return None
     worst = cells.sort(["gain_high", "variant", "seat"], descending=[True, False, False]).row(0, named=True)
     return Distance(bot, worst["search"], int(worst["players"]), worst["variant"], int(worst["seat"]),
-                    worst["gain"], worst["gain_low"], worst["gain_high"], int(worst["games"]), cells.height)
+                    worst["gain"], worst["gain_low"], worst["gain_high"], int(worst["games"]), cells.height,
+                    worst.get("source"))
 
 
 def beyond_distance(level: Level, distance: Distance | None) -> bool:
@@ -424,7 +428,7 @@ def check_rows(checks: list[Check]) -> list[dict]:
          "distance": None if c.distance is None else {
              "bot": c.distance.bot, "search": c.distance.search, "players": c.distance.players,
              "variant": c.distance.variant, "seat": c.distance.seat, "gain": c.distance.gain,
-             "low": c.distance.low, "high": c.distance.high, "games": c.distance.games},
+             "low": c.distance.low, "high": c.distance.high, "games": c.distance.games, "source": c.distance.source},
          "training": c.training,
          "levels": [{"bot": lv.bot, "value": lv.value, "low": lv.low, "high": lv.high, "reference": lv.reference,
                      "significant": lv.significant, "p": lv.p} for lv in c.levels]}
