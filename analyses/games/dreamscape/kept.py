@@ -57,7 +57,7 @@ COMMAND = "python -m analyses.games.dreamscape.kept measure"
 
 def setup_of(players: int, variant: str, deck: dict | None = None):
     """The game's setup of a configuration (``deck``: a study manifest's deck record, None: the default deck)."""
-    from analyses.games.dreamscape import deck_of_record
+    from analyses.games.dreamscape.study import deck_of_record
     from simcore.games.dreamscape import parse_setup
 
     return parse_setup(int(players), variant, None if deck is None else deck_of_record(deck))
@@ -218,7 +218,7 @@ def keep_folder(folder: str | Path, path: str | Path | None = None, bot: str = B
     """File every cell of ``bot`` a study folder played (search in one seat, the bot in the others, beside its
     all-bot games) into the kept runs; returns the cells kept."""
     from analyses.study.folder import finished_configs, read_manifest, scan_games
-    from analyses.tools.exploit import _seat_wins
+    from analyses.tools.exploit import study_seat_wins
 
     manifest = read_manifest(folder)
     if manifest.aggregate_only:
@@ -233,8 +233,8 @@ def keep_folder(folder: str | Path, path: str | Path | None = None, bot: str = B
             continue
         _, search, seat = found
         own_config = alone[(c.variant, c.players)]
-        mine = _seat_wins(folder, c.id, seat)
-        own = _seat_wins(folder, own_config.id, seat, limit=mine.size)
+        mine = study_seat_wins(folder, c.id, seat)
+        own = study_seat_wins(folder, own_config.id, seat, limit=mine.size)
         n = min(mine.size, own.size)
         if n < FIRST_GAMES:
             continue
