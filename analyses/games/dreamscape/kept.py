@@ -155,8 +155,10 @@ def save_kept(cells: list[dict], path: str | Path | None = None) -> Path:
     merged = {cell_key(c): c for c in load_kept(path)}
     merged.update({cell_key(c): c for c in cells})
     ordered = sorted(merged.values(), key=lambda c: (c["bot"], c["search"], c["seed"], c["players"], c["variant"], c["seat"]))
-    text = json.dumps({"format": FORMAT, "note": "kept runs of the strong bot's distance from search: "
-                       "analyses/games/dreamscape/kept.py", "cells": ordered}, indent=1) + "\n"
+    head = json.dumps({"format": FORMAT, "note": "kept runs of the strong bot's distance from search: "
+                       "analyses/games/dreamscape/kept.py"})
+    # one cell a line: a cell measured again is a one-line change in a review
+    text = head[:-1] + ', "cells": [\n' + ",\n".join(json.dumps(c) for c in ordered) + "\n]}\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, text.encode())
     return path
