@@ -351,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             cells = keep_folder(args.folder, args.kept)
     except (StudyError, GameError, ValueError, OSError) as exc:
         fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except KeyboardInterrupt:  # finished chunks are kept in the study folder
+        print("interrupted: the same command resumes where it stopped", file=sys.stderr)
+        return 130
     for cell in cells:
         row = cell_from_counts(cell)
         print(f"kept {cell_words(cell)}: {row['gain'] * 100:+.1f} ({row['gain_low'] * 100:+.1f} to "
