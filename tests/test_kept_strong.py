@@ -148,6 +148,10 @@ def test_the_producer_keeps_what_the_engine_plays(tiny_kept_run):
         assert cell["outcomes"]["search"] == kept.replay_digest(cell, mine_seats)
         assert cell["outcomes"]["bot"] == kept.replay_digest(cell, own_seats)
         assert cell["value_digest"] == kept.value_digest("strong", 2, "base") != "none"
+    # the digest tells other games apart: the same seating on other deals
+    cell = cells[0]
+    mine_seats, own_seats = kept.seatings(cell)
+    assert kept.replay_digest({**cell, "seed": 2}, mine_seats) != cell["outcomes"]["search"]
 
 
 def test_a_study_read_under_strong_takes_the_kept_cells_and_its_verdicts_name_them(tiny_kept_run, tmp_path, monkeypatch):
