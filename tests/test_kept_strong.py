@@ -150,7 +150,7 @@ def test_the_producer_keeps_what_the_engine_plays(tiny_kept_run):
         assert cell["value_digest"] == kept.value_digest("strong", 2, "base") != "none"
     # the digest tells other games apart: the same seating on other deals
     cell = cells[0]
-    mine_seats, own_seats = kept.seatings(cell)
+    mine_seats, _ = kept.seatings(cell)
     assert kept.replay_digest({**cell, "seed": 2}, mine_seats) != cell["outcomes"]["search"]
 
 
