@@ -288,3 +288,13 @@ def test_the_study_file_of_a_card_file_plays_it(game, players, cards, tmp_path):
     plan = study_plan(game, config=path, seed=1)
     assert [(c.players, c.variant) for c in plan.configs] == [(players, "base")]
     assert plan.game.cards is not None or plan.game.deck is not None  # the file's cards are the study's
+
+
+def test_metrics_are_named_as_the_command_line_names_them(knob_run):
+    """The page's metric table and chart say "seat 1 wins", as compare's table does, not the column name."""
+    from analyses.lab.ui.page import metrics_table
+
+    _, result, _ = knob_run
+    table = metrics_table(result)
+    assert "seat 1 wins" in table and "seat spread" in table and "first seat win" not in table
+    assert [core.metric_label(m) for m in ("first_seat_win", "game_length")] == ["seat 1 wins", "game length"]

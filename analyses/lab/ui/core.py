@@ -276,6 +276,13 @@ def points(row: dict) -> tuple[str, str, str]:
             f"{row['diff']:+.2f} (95% CI {row['diff_low']:+.2f} to {row['diff_high']:+.2f})")
 
 
+def metric_label(metric: str) -> str:
+    """A metric as the command line's comparison table names it (``seat 1 wins``, not ``first_seat_win``)."""
+    from analyses.tools.compare import METRIC_COLUMNS
+
+    return METRIC_COLUMNS.get(metric, {}).get("label", metric.replace("_", " "))
+
+
 METRIC_WORDS = {"seat_spread": "the seat spread (best seat's win rate minus the worst's)",
                 "first_seat_win": "seat 1 wins", "winning_score": "the winning score", "game_length": "a game lasts"}
 
@@ -474,7 +481,7 @@ def effect_figure(result: dict):
     rate = {"seat_spread", "first_seat_win"}
     scale = [100 if r["metric"] in rate else 1 for r in rows]
     if rows:
-        bars(right, [r["metric"].replace("_", " ") for r in rows], [k * r["diff"] for k, r in zip(scale, rows)],
+        bars(right, [metric_label(r["metric"]) for r in rows], [k * r["diff"] for k, r in zip(scale, rows)],
              [k * r["diff_low"] for k, r in zip(scale, rows)], [k * r["diff_high"] for k, r in zip(scale, rows)],
              "metrics, change (rates in points)")
         right.tick_params(axis="x", labelrotation=15, labelsize=8)
@@ -482,5 +489,5 @@ def effect_figure(result: dict):
 
 
 __all__ = ["KINDS", "Change", "Knob", "History", "RunCancelled", "as_change", "check", "command_line", "data_dir",
-           "distance_lines", "effect_figure", "games", "keep_card_file", "knobs", "lab_arguments", "own_card_file",
+           "distance_lines", "effect_figure", "games", "keep_card_file", "knobs", "lab_arguments", "metric_label", "own_card_file",
            "printed", "run", "seat_effects", "sentence", "study_file", "swaps", "variants"]
