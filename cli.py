@@ -407,6 +407,23 @@ def report(
     echo([f"wrote {result.pdf}", *(f"wrote {png}" for png in result.pngs)])
 
 
+@app.command(rich_help_panel=STUDIES)
+def certify(
+    folder: Annotated[Path, typer.Argument(help="A study folder written by `dreamscape study`.")],
+    games: option(Optional[int], "--games", "-n", min=2, max=MAX_GAMES, help="Deals per configuration (default 1,000; at most the study's own).") = None,
+    doubling: option(bool, "--doubling", help="Also play the top rung at twice its playouts (K -> 2K): does a verdict change?") = False,
+    playouts: option(Optional[int], "--playouts", "-k", min=1, max=10_000, help="K of the top rung (default 8).") = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Read a study's headline findings again at a certified top rung above its strongest bot (resumable)."""
+    data = lab().certify(folder, games, doubling, backend, scheduler, workers, progress, _PROCESS["console"],
+                         " ".join(["dreamscape", *sys.argv[1:]]), playouts)
+    emit(data, as_json, "certify_lines", ready=True)
+
 
 # ----------------------------------------------------------------------------- bots
 
