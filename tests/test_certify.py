@@ -181,11 +181,11 @@ def test_a_killed_certify_resumes_to_the_same_bytes(parent, tmp_path):
     straight = copy(parent, tmp_path / "straight")
     env = {**os.environ, "DREAMSCAPE_SERVER": "off"}
     args = [sys.executable, "-c", "import cli; cli.main()", "certify", "--games", "4", "--json", "--no-progress"]
-    done = subprocess.run(args[:3] + [str(straight)] + args[3:], cwd=ROOT, env=env, capture_output=True, text=True,
+    done = subprocess.run(args[:4] + [str(straight)] + args[4:], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=900)
     assert done.returncode == 0, done.stderr
     killed = copy(parent, tmp_path / "killed")
-    proc = subprocess.Popen(args[:3] + [str(killed)] + args[3:], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(args[:4] + [str(killed)] + args[4:], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     sub = killed / rung.SUBFOLDER / "manifest.json"
     deadline = time.monotonic() + 600
@@ -197,7 +197,7 @@ def test_a_killed_certify_resumes_to_the_same_bytes(parent, tmp_path):
     proc.wait()
     before = chunk_checks(killed / rung.SUBFOLDER)
     assert 0 < len(before) < len(chunk_checks(straight / rung.SUBFOLDER))  # killed part-way
-    again = subprocess.run(args[:3] + [str(killed)] + args[3:], cwd=ROOT, env=env, capture_output=True, text=True,
+    again = subprocess.run(args[:4] + [str(killed)] + args[4:], cwd=ROOT, env=env, capture_output=True, text=True,
                            timeout=900)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["played"] < json.loads(done.stdout)["played"]
