@@ -232,6 +232,29 @@ def test_the_report_shows_the_certified_column(parent, tmp_path, small_chunks):
     assert any(t == rung.top_rung(8) for t in texts)
 
 
+def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_changes():
+    def row(seat, k, verdict):
+        return {"topic": "seat", "players": 3, "variant": "base", "baseline": None, "seat": seat, "playouts": k,
+                "verdict": verdict}
+
+    rows = pl.DataFrame([row(1, 8, "above"), row(1, 16, "above"), row(2, 8, "unconfirmed"), row(2, 16, "below"),
+                         row(3, 8, "below")])  # seat 3 has no 2K reading: nothing to compare
+    changed = rung.doubling_changes(rows)
+    assert changed.select("seat", "playouts", "verdict", "verdict_2k").rows() == [(2, 8, "unconfirmed", "below")]
+    assert rung.doubling_changes(rows.filter(pl.col("playouts") == 8)).height == 0
+
+
+def test_doubling_plays_the_top_rung_at_2k_on_the_same_deals(parent, tmp_path, small_chunks):
+    study = copy(parent, tmp_path / "study")
+    out = rung.run(study, games=2, doubling=True, progress=False)
+    assert out["played"] == 8  # 2 configurations x 2 deals, at K = 8 and at K = 16
+    rows = pl.DataFrame(out["findings"])
+    assert sorted(set(rows["level"])) == ["search:strong@16:late", "search:strong@8:late"]
+    held = load_manifest(study / rung.SUBFOLDER)
+    assert {c.id for c in held.configs} == {rung.twin(c, k).id for c in STRONG for k in (8, 16)}
+    assert all(r.first == 0 for recs in held.chunks.values() for r in recs)  # the study's first deals, both budgets
+
+
 # ----------------------------------------------------------------------------- local against Dask
 
 
