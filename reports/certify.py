@@ -34,7 +34,7 @@ def certify_lines(data: dict) -> list[str]:
                    f"{value_text(r):<28} {r['verdict']:<12} {r['deals']:>5}  {r['correlation']:+.2f}  "
                    f"{r['reduction']:.2f}  [{r['level']}]")
     out.append("win rates against the fair share, spread changes in points against zero; 95% intervals; verdict: "
-               "above/below (excludes it), no effect (within +-2 points), unconfirmed")
+               "above/below (excludes it), no effect (within +-2 points), unconfirmed, too few deals (under 20)")
     budgets = sorted({r["playouts"] for r in rows})
     if len(budgets) > 1:
         changed = data.get("doubling_changes") or []

@@ -232,6 +232,16 @@ def test_the_report_shows_the_certified_column(parent, tmp_path, small_chunks):
     assert any(t == rung.top_rung(8) for t in texts)
 
 
+def test_verdicts_read_the_interval_against_the_reference_and_margin():
+    third = 1 / 3
+    assert rung.verdict(0.36, 0.40, third, deals=100) == "above"
+    assert rung.verdict(0.20, 0.30, third, deals=100) == "below"
+    assert rung.verdict(-0.015, 0.019, 0.0, deals=100) == "no effect"  # inside +-2 points of zero
+    assert rung.verdict(-0.025, 0.019, 0.0, deals=100) == "unconfirmed"  # reaches past the margin
+    assert rung.verdict(0.36, 0.40, third, deals=rung.MIN_VERDICT_DEALS - 1) == "too few deals"
+    assert rung.verdict(0.0, 0.0, third, deals=100) == "too few deals"  # every deal the same: no width
+
+
 def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_changes():
     def row(seat, k, verdict):
         return {"topic": "seat", "players": 3, "variant": "base", "baseline": None, "seat": seat, "playouts": k,

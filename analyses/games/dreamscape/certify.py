@@ -60,6 +60,9 @@ BETA = {"seat": 0.3, "spread change": 0.3}
 # "No effect" at the top rung: the interval inside +-2 points of the fair share or zero (the same margin as the
 # verdicts of the page "Findings at every skill level", reports/games/dreamscape/robust.py).
 MARGIN = 0.02
+# Fewer deals than this give no verdict ("too few deals"): the normal interval of a mean of win credits needs some
+# tens of deals, and a handful of deals that all went one way has no spread at all (a zero-width interval).
+MIN_VERDICT_DEALS = 20
 
 
 def top_rung(k: int = PLAYOUTS) -> str:
@@ -176,9 +179,11 @@ def _spread_contrast(win: np.ndarray) -> np.ndarray:
     return win[:, int(np.argmax(rates))] - win[:, int(np.argmin(rates))]
 
 
-def verdict(low: float, high: float, reference: float, margin: float = MARGIN) -> str:
+def verdict(low: float, high: float, reference: float, margin: float = MARGIN, deals: int | None = None) -> str:
     """``above``/``below`` (the 95% interval excludes the reference), ``no effect`` (it lies within the margin of
-    it) or ``unconfirmed``."""
+    it) or ``unconfirmed``; ``too few deals`` below :data:`MIN_VERDICT_DEALS` deals or with no spread at all."""
+    if deals is not None and deals < MIN_VERDICT_DEALS or not high > low:
+        return "too few deals"
     if low > reference:
         return "above"
     if high < reference:
@@ -199,9 +204,9 @@ def _row(topic: str, config: RunConfig, baseline: str | None, seat: int | None, 
         "seat": seat, "level": top_rung(k), "playouts": k, "reference": reference,
         "value": e.value, "low": e.low, "high": e.high, "plain_low": cv.plain.low, "plain_high": cv.plain.high,
         "deals": cv.deals, "control_deals": cv.control_deals, "correlation": cv.correlation,
-        "reduction": cv.reduction, "verdict": verdict(e.low, e.high, reference),
+        "reduction": cv.reduction, "verdict": verdict(e.low, e.high, reference, deals=n),
         "strong_value": strong.value, "strong_low": strong.low, "strong_high": strong.high,
-        "strong_verdict": verdict(strong.low, strong.high, reference),
+        "strong_verdict": verdict(strong.low, strong.high, reference, deals=x_all.size),
     }
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from analyses.games.dreamscape.certify import MARGIN, certified_findings, doubling_changes, top_rung
+from analyses.games.dreamscape.certify import MARGIN, MIN_VERDICT_DEALS, certified_findings, doubling_changes, top_rung
 from reports.certify import finding_name, value_text
 from reports.charts import PAGE
 
@@ -45,8 +45,8 @@ def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
                               "study's first deals; the certified value is the control variate against strong on "
                               "the same deals\n(beta fixed in advance by a pilot on other deals, so it is unbiased). "
                               "Verdict: above/below, the 95% interval excludes the fair share (win rates) or zero "
-                              f"(spread changes);\nno effect, within +-{MARGIN * 100:.0f} points of it; unconfirmed "
-                              f"otherwise. {doubling}",
+                              f"(spread changes);\nno effect, within +-{MARGIN * 100:.0f} points of it; too few deals, under "
+                              f"{MIN_VERDICT_DEALS}; unconfirmed otherwise. {doubling}",
                  fontsize=8.5, color="#333333", va="top", linespacing=1.4)
         col, width = 0.36, (0.98 - 0.36) / len(columns)
         fig.text(0.05, 0.80, "Finding", fontsize=9.5, fontweight="bold", va="top")
