@@ -39,7 +39,7 @@ def certify_lines(data: dict) -> list[str]:
     if len(budgets) > 1:
         changed = data.get("doubling_changes") or []
         out.append(f"doubling {budgets[0]} -> {budgets[-1]} playouts: "
-                   + ("no verdict changes" if not changed else
+                   + ("no verdict changes (among the findings with enough deals at both)" if not changed else
                       f"{len(changed)} verdict(s) change: " + "; ".join(
                           f"{finding_name(r)} {r['verdict']} -> {r['verdict_2k']}" for r in changed)))
     return out

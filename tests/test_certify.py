@@ -248,7 +248,8 @@ def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_ch
                 "verdict": verdict}
 
     rows = pl.DataFrame([row(1, 8, "above"), row(1, 16, "above"), row(2, 8, "unconfirmed"), row(2, 16, "below"),
-                         row(3, 8, "below")])  # seat 3 has no 2K reading: nothing to compare
+                         row(3, 8, "below"),  # seat 3 has no 2K reading: nothing to compare
+                         row(4, 8, "above"), row(4, 16, "too few deals")])  # nor has seat 4 a verdict at 2K
     changed = rung.doubling_changes(rows)
     assert changed.select("seat", "playouts", "verdict", "verdict_2k").rows() == [(2, 8, "unconfirmed", "below")]
     assert rung.doubling_changes(rows.filter(pl.col("playouts") == 8)).height == 0

@@ -63,6 +63,7 @@ MARGIN = 0.02
 # Fewer deals than this give no verdict ("too few deals"): the normal interval of a mean of win credits needs some
 # tens of deals, and a handful of deals that all went one way has no spread at all (a zero-width interval).
 MIN_VERDICT_DEALS = 20
+TOO_FEW = "too few deals"
 
 
 def top_rung(k: int = PLAYOUTS) -> str:
@@ -183,7 +184,7 @@ def verdict(low: float, high: float, reference: float, margin: float = MARGIN, d
     """``above``/``below`` (the 95% interval excludes the reference), ``no effect`` (it lies within the margin of
     it) or ``unconfirmed``; ``too few deals`` below :data:`MIN_VERDICT_DEALS` deals or with no spread at all."""
     if deals is not None and deals < MIN_VERDICT_DEALS or not high > low:
-        return "too few deals"
+        return TOO_FEW
     if low > reference:
         return "above"
     if high < reference:
@@ -266,13 +267,15 @@ def certified_findings(study: str | Path) -> pl.DataFrame:
 
 def doubling_changes(rows: pl.DataFrame) -> pl.DataFrame:
     """The findings whose verdict at 2K differs from K's, for every K whose 2K was played too (``playouts``: K);
-    empty when none does, or no doubling was played."""
+    empty when none does, or no doubling was played. A finding with too few deals at either budget has no
+    verdict there to change, and is left out."""
     keys = ["topic", "players", "variant", "baseline", "seat"]
     out = []
     for k in sorted(set(rows["playouts"].to_list())):
         low = rows.filter(pl.col("playouts") == k).select(keys + ["playouts", "verdict"])
         high = rows.filter(pl.col("playouts") == 2 * k).select(keys + [pl.col("verdict").alias("verdict_2k")])
         both = low.join(high, on=keys, how="inner", nulls_equal=True)
-        out.append(both.filter(pl.col("verdict") != pl.col("verdict_2k")))
+        read = (pl.col("verdict") != TOO_FEW) & (pl.col("verdict_2k") != TOO_FEW)
+        out.append(both.filter(read & (pl.col("verdict") != pl.col("verdict_2k"))))
     schema = {**{c: rows.schema[c] for c in keys}, "playouts": pl.Int64, "verdict": pl.Utf8, "verdict_2k": pl.Utf8}
     return pl.concat(out) if out else pl.DataFrame(schema=schema)

@@ -32,7 +32,8 @@ def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
                  for k in budgets}
     changed = doubling_changes(rows)
     doubling = (f"Doubling {budgets[0]} -> {budgets[-1]} playouts: "
-                + ("no verdict changes." if changed.height == 0 else f"{changed.height} verdict(s) change.")
+                + ("no verdict changes (among the findings with enough deals at both)." if changed.height == 0
+                   else f"{changed.height} verdict(s) change.")
                 if len(budgets) > 1 else f"Doubling not played (`dreamscape certify --doubling` plays "
                                          f"{top_rung(2 * budgets[0])} too).")
     columns = ["strong (all its deals)"] + [f"{top_rung(k)}" for k in budgets]
