@@ -54,7 +54,7 @@ CHUNK_SIZE = 25  # a few seconds of search games: a killed run loses little, and
 # beta of the control variate, fixed in advance from the pilot (docs/research/2026-11-28-certify.md: 300 deals of
 # seed 2, 3 players, base; the best betas of the three seats were 0.25 to 0.35, correlations 0.26 to 0.34). Never
 # fitted on the deals an estimate reads: that would bias it. The spread changes take the seats' value (their own
-# pilot, 175 deals under Sleep Token against base, found a best beta of 0.30; a beta off its best loses a little
+# pilot, the same 300 deals under Sleep Token against base, found a best beta of 0.29; a beta off its best loses a little
 # reduction, never the unbiasedness).
 BETA = {"seat": 0.3, "spread change": 0.3}
 # "No effect" at the top rung: the interval inside +-2 points of the fair share or zero (the same margin as the
