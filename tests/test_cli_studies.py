@@ -92,8 +92,10 @@ def test_compare_pairs_variants_on_the_same_deals(tmp_path):
 
 def test_sweep_of_a_filter_writes_an_aggregate_study(tmp_path):
     out = tmp_path / "sw"
+    # --no-distance: the table and the folder are the point here; the changed decks' distance from search (search
+    # games per changed row) is tests/test_whatif.py's
     data = as_json(ok("sweep", "--swaps", "FF:ID,NT:ED", "--players", "2", "--options", "base,sleep-token", "--games", "300",
-                      "--out", out, "--json"))
+                      "--out", out, "--json", "--no-distance"))
     variants = sorted(r["variant"] for r in data["sweep"])
     assert variants == sorted(["base", "FF:ID", "NT:ED", "sleep-token", "sleep-token+FF:ID", "sleep-token+NT:ED"])
     assert load_manifest(out).aggregate_only
