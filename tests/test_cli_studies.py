@@ -40,13 +40,15 @@ def test_simulate_out_with_variant_deck_and_aggregates_resumes_and_summarizes(tm
     deck.write_text((ROOT / "simcore/games/dreamscape/data/default_deck.toml").read_text())
     out = tmp_path / "s"
     args = ["simulate", "--players", "2", "--variant", "sleep-token+FF:ID", "--deck", deck, "--games", "600",
-            "--chunk-size", "250", "--aggregate-only", "--seed", "3", "--out", out, "--json"]
+            "--chunk-size", "250", "--aggregate-only", "--seed", "3", "--out", out, "--json",
+            "--no-distance"]  # the folder and its numbers are the point; the distance from search is test_whatif's
     first = as_json(ok(*args))
     m = load_manifest(out)
     assert m.aggregate_only and m.deck["source"] == str(deck) and m.configs[0].variant == "sleep-token+FF:ID"
     assert first["seats"][0]["games"] == 600 and first["kinds"] == ["seats", "sweep", "types"]
     # The same numbers as the plain command with the same flags.
-    plain = as_json(ok("simulate", "--players", "2", "--sleep-token", "--swap", "FF:ID", "--games", "600", "--seed", "3", "--json"))
+    plain = as_json(ok("simulate", "--players", "2", "--sleep-token", "--swap", "FF:ID", "--games", "600", "--seed", "3", "--json",
+                       "--no-distance"))
     assert [s["win_rate"] for s in first["seats"]] == pytest.approx([s["win_rate"] for s in plain["seats"]], abs=1e-12)
     again = ok(*args)  # resume: nothing left to play, the same summary
     assert as_json(again)["seats"] == first["seats"]
