@@ -367,8 +367,10 @@ def test_simulate_options(seed, games, players, chunk):
 @example(swaps=",", options="base")
 def test_sweep_lists(swaps, options):
     with tempfile.TemporaryDirectory() as d, fake_engine():
+        # --no-distance: the lists are the point; a changed deck's distance from search would play real search
+        # games (the stand-in engine plays only the study), a compile and seconds per example
         result = invoke(["sweep", "--swaps", swaps, "--options", options, "--players", "2", "--games", "20",
-                         "--out", Path(d) / "sw", "--no-progress", "--json"])
+                         "--out", Path(d) / "sw", "--no-progress", "--json", "--no-distance"])
 
     def success(r):
         assert swaps.strip() and options.strip() and json.loads(r.stdout)["sweep"]
