@@ -584,4 +584,4 @@ def test_the_docs_state_the_promises_and_bounds_the_code_enforces():
     assert MAX_GAMES == 10**12 and "| 1 to 10\\*\\*12 |" in text
     assert MAX_CHUNK_SIZE == 1_000_000 and "| 1 to 1,000,000 |" in text
     assert MAX_DECK_CARDS == 256 and "| 0 to 256, at most 256 in all |" in text
-    assert f"{len(BAD)} distinct bad inputs across every command" in text
+    assert "a list of distinct bad inputs for every command" in text  # a count would be a typed number (issue #43)

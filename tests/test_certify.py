@@ -162,6 +162,7 @@ def test_certified_rows_are_the_control_variate_worked_out_from_the_games(parent
     assert r["value"] == pytest.approx(y.mean() - rung.BETA["spread change"] * (x[:4].mean() - x.mean()), abs=1e-12)
 
 
+@pytest.mark.slow  # the killed run below covers resuming to the same bytes in the default run
 def test_a_rerun_continues_and_ends_with_the_same_bytes(parent, tmp_path, small_chunks):
     straight = copy(parent, tmp_path / "straight")
     rung.run(straight, games=6, progress=False)
@@ -327,6 +328,7 @@ def test_a_certify_folder_of_another_study_is_one_line(parent, tmp_path, small_c
     assert (main / rung.SUBFOLDER / "manifest.json").read_bytes() == before
 
 
+@pytest.mark.slow  # a research script: its library (the certify kernels) is tested above
 def test_the_pilot_script_runs_on_a_tiny_budget(tmp_path):  # "certify_pilot.py"
     done = subprocess.run([sys.executable, str(ROOT / "research" / "certify_pilot.py"), "--games", "4",
                            "--resamples", "20", "--out", str(tmp_path / "pilot"), "--json", str(tmp_path / "p.json")],
