@@ -358,7 +358,7 @@ def study(
     quick: option(bool, "--quick", help="A small version of the main study (under a minute).") = False,
     config: option(Optional[Path], "--config", help="A study file (TOML, see analyses/data/example_study.toml) instead of the main study.") = None,
     out: option(Optional[Path], "--out", help="The study folder (default out/study-<date>); re-running resumes it.") = None,
-    seed: SeedOpt = 1,
+    seed: option(Optional[int], "--seed", "-s", min=0, max=MAX_SEED, help="Random seed, 0 to 2**64-1; default: the study file's.") = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
