@@ -63,10 +63,25 @@ def test_a_knob_the_features_read_is_rule_aware_and_one_they_do_not_is_out_of_di
 
 
 def test_a_swap_deck_is_out_of_distribution_for_the_fitted_bots():
-    for bot in ("expert", "strong", "search:expert@8:late", "search:strong@8:late", "expert!no-buy:FF"):
+    for bot in ("expert", "search:expert@8:late", "expert!no-buy:FF"):  # no table weighed an expansion type
         status = training_status(parse_setup(3, "PR:ID"), bot)
         assert status.kind == "out-of-distribution", (bot, status)
         assert "PR:ID" in status.detail
+    # strong's single-swap value is for one swap under the base rules: two swaps, or a swap under Sleep Token
+    # (R4.3), play the value of the players and rules options, fitted to the printed deck
+    for variant in ("PR:ID+NT:ED", "sleep-token+PR:ID"):
+        for bot in ("strong", "search:strong@8:late"):
+            status = training_status(parse_setup(3, variant), bot)
+            assert status.kind == "out-of-distribution" and "swap deck" in status.detail, (variant, bot, status)
+
+
+def test_strong_in_a_single_swap_deck_is_rule_aware_with_the_value_fitted_across_the_single_swaps():
+    for variant in ("PR:ID", "FF:PS"):  # the 3-player headline swap of the last study, and another single swap
+        for bot in ("strong", "search:strong@8:late"):
+            status = training_status(parse_setup(3, variant), bot)
+            assert status.kind == "rule-aware", (variant, bot, status)
+            assert "3p-base-single-swaps.npz" in status.detail and variant in status.detail
+            assert "\n" not in status.detail
 
 
 def test_hand_written_bots_are_rule_aware_and_every_kind_is_one_of_three():
