@@ -13,7 +13,7 @@ def narration(game, setup, bots, seed: int, as_json: bool) -> tuple[dict | None,
     from reports.games import report_wing
 
     try:
-        own = getattr(report_wing(game.name), "play_narration", None)
+        own = report_wing(game.name).play_narration
     except StudyError:  # a game without a report still narrates
         own = None
     if own is not None:

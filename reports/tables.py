@@ -342,22 +342,31 @@ def _seat_lines(d: dict) -> list[str]:
 
 
 def _compare_lines(rows: list[dict]) -> list[str]:
+    """A study folder's variant comparisons, written as ``dreamscape compare`` writes them (its metric labels, a
+    change with its interval: reports/numbers.py), with the players and bots of each row."""
+    from analyses.tools.compare import METRIC_COLUMNS
+    from reports.numbers import change_with_interval
+
     paired = rows[0]["paired"]
     lines = ["", "Variants against the baseline (difference variant - baseline, 95% "
              + ("paired interval on common random numbers; unpaired alongside)" if paired else "unpaired interval: aggregate-only study)")]
     lines.append(f"  {'players':<8}{'strategies':<14}{'variant':<30}{'metric':<16}{'baseline':>9}{'variant':>9}"
-                 f"{'diff (95% CI)':>26}{'unpaired CI':>20}")
+                 f"  {'difference (95% CI)':<28}unpaired CI")
     shown = rows if len(rows) <= 4 * MAX_ROWS else sorted(rows, key=lambda r: -abs(r["diff"]) if r["significant"] else 0)[:4 * MAX_ROWS]
     for r in shown:
         pct = r["metric"] in ("seat_spread", "first_seat_win")
         f = (lambda x: f"{100 * x:.1f}%") if pct else (lambda x: f"{x:.2f}")
-        diff = f"{f(r['diff'])} ({f(r['diff_low'])}..{f(r['diff_high'])})" + ("*" if r["significant"] else " ")
-        lines.append(f"  {r['players']:<8}{r['strategies'][:13]:<14}{r['variant'][:29]:<30}{r['metric']:<16}"
-                     f"{f(r['baseline_value']):>9}{f(r['variant_value']):>9}{diff:>26}"
-                     f"{'(' + f(r['unpaired_low']) + '..' + f(r['unpaired_high']) + ')':>20}")
+        scale, digits = (100.0, 1) if pct else (1.0, 2)
+        diff = change_with_interval(r["diff"], r["diff_low"], r["diff_high"], digits, scale) \
+            + ("*" if r["significant"] else "")
+        unpaired = change_with_interval(r["diff"], r["unpaired_low"], r["unpaired_high"], digits, scale).split(" ", 1)[1]
+        label = METRIC_COLUMNS.get(r["metric"], {}).get("label", r["metric"])
+        lines.append(f"  {r['players']:<8}{r['strategies'][:13]:<14}{r['variant'][:29]:<30}{label:<16}"
+                     f"{f(r['baseline_value']):>9}{f(r['variant_value']):>9}  {diff:<28}{unpaired}")
     if len(shown) < len(rows):
         lines.append(f"  ... {len(rows) - len(shown)} more rows in --json")
-    lines.append("  * the interval excludes 0; baseline " + rows[0]["baseline"])
+    lines.append("  * the interval excludes 0; baseline " + rows[0]["baseline"]
+                 + "; rates in %, their differences in percentage points; means and their differences as they are")
     return lines
 
 

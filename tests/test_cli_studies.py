@@ -84,7 +84,10 @@ def test_compare_pairs_variants_on_the_same_deals(tmp_path):
     # Common random numbers: shifting tokens changes few games, so the paired interval is much narrower.
     assert length["diff_high"] - length["diff_low"] < 0.7 * (length["unpaired_high"] - length["unpaired_low"])
     text = ok("summarize", out).output
-    assert "Variants against the baseline" in text and "game_length" in text
+    assert "Variants against the baseline" in text and "game length" in text  # compare's metric labels
+    from reports.numbers import change_with_interval  # and its form of a change: +0.05 (+0.01 to +0.09)
+
+    assert change_with_interval(length["diff"], length["diff_low"], length["diff_high"], 2, 1.0) + "*" * length["significant"] in text
 
 
 # ----------------------------------------------------------------------------- sweep

@@ -60,7 +60,7 @@ def check_replay(name: str, tmp_path: Path, with_json: bool) -> None:
         data = measured.play(run, tmp_path, as_json=True)
         import json
 
-        now_json = measured.cut_paths(json.loads(data.stdout))
+        now_json = measured.quoted(run, measured.cut_paths(json.loads(data.stdout)))
         assert measured.drop_timings(now_json) == measured.drop_timings(rec["json"])
 
 
@@ -105,3 +105,29 @@ def test_what_the_pages_say_about_the_recorded_runs_holds():
     first = rows["first_seat_win"]
     assert first["baseline_value"] > 1 / 3 > first["diff_high"] + first["baseline_value"]  # the whole interval below
     assert rows["seat_spread"]["diff_high"] < 0  # the spread narrows
+
+
+def test_the_game_pages_findings_agree_across_the_summarys_tables():
+    """The game pages quote each game's quick study (docs/games/*.md, runs findings-*-quick). One number read from
+    two tables of the summary, computed by two code paths, must be the same: seat 1's win rate of the printed 2-,
+    3- and 4-player games under expert in the seat table, the swap sweep's no-swap row and the baseline of every
+    rules-option comparison; Pleasant Dreams' seat 1 rate in its first-player table and its Lucid Dreams
+    comparison; Counting Zzzzs' fair share is 1/players and its advantage is seat 1's rate minus it."""
+    ds = RECORDS["findings-ds-quick"]["json"]
+    for players in (2, 3, 4):
+        seat = next(r for r in ds["seats"] if r["config"] == f"base__{players}p__expert" and r["seat"] == 0)
+        no_swap = next(r for r in ds["sweep"] if r["players"] == players and r["swaps"] == "none")
+        assert no_swap["first_seat_win"] == pytest.approx(seat["win_rate"], abs=1e-12)
+        options = [r for r in ds["compare"] if r["players"] == players and r["metric"] == "first_seat_win"]
+        assert len(options) == 3 and all(r["baseline_value"] == pytest.approx(seat["win_rate"], abs=1e-12)
+                                          for r in options)
+    assert sum(r["count"] for r in ds["solo"]) == ds["solo"][0]["games"]  # every solo game lands in one band (R10.5)
+    pd = RECORDS["findings-pd-quick"]["json"]
+    for row in pd["expansion"]:
+        base = next(r for r in pd["first_player"] if r["variant"] == "base" and r["strategy"] == row["strategy"])
+        lucid = next(r for r in pd["first_player"] if r["variant"] == "lucid" and r["strategy"] == row["strategy"])
+        assert (row["base_rate"], row["lucid_rate"]) == pytest.approx((base["rate"], lucid["rate"]), abs=1e-12)
+    cz = RECORDS["findings-cz-quick"]["json"]
+    for row in cz["first_player"]:
+        assert row["fair"] == pytest.approx(1 / row["players"])
+        assert row["advantage"] == pytest.approx(row["seat1_win"] - row["fair"], abs=1e-12)

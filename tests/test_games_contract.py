@@ -257,17 +257,58 @@ def test_a_protocol_breaking_wing_is_refused():
 def test_a_wings_typed_study_hooks_keep_their_protocols(game):
     """A wing's study-file rules, strategy shipping, card swaps, seat fixes and report are objects of their written
     protocols; a game that records a deck in the manifest can read its record back (both deck hooks, or neither)."""
-    from analyses.games import CardSwaps, SeatFixes, StrategyShipping, StudyFileRules, StudyReport
+    from analyses.games import CardSwaps, PrintedGame, SeatFixes, StrategyShipping, StudyFileRules, StudyReport
 
     wing = get_wing(game.name)
     for hook, protocol in (("study_file", StudyFileRules), ("strategy_shipping", StrategyShipping),
-                           ("card_swaps", CardSwaps), ("fix_seats", SeatFixes), ("report", StudyReport)):
+                           ("card_swaps", CardSwaps), ("fix_seats", SeatFixes), ("report", StudyReport),
+                           ("printed_game", PrintedGame)):
         loader = getattr(wing, hook)
         assert loader is None or isinstance(loader(), protocol), hook
     assert (wing.deck_record is None) == (wing.deck_of_record is None)
     if wing.deck_record is not None:
         cards = game.load_cards(None)  # the game's own cards, through its record and back
         assert wing.deck_of_record(wing.deck_record(cards)) == cards
+
+
+def test_the_declared_printed_game_is_the_game_as_printed(game):
+    """A wing's printed_game hook: every knob it declares is one the game's variant parser knows (a value that is
+    no number is the game's one line about that knob, where an unknown token is "unknown knob"); a knob whose
+    printed value is a number, or a list of them, set to it is the printed game itself (variant ``base``) wherever
+    the game takes it; the declared card file plays the games the game plays when given none."""
+    import re
+
+    wing = get_wing(game.name)
+    if wing.printed_game is None:
+        pytest.skip(f"{game.title} declares no printed numbers")
+    printed = wing.printed_game()
+    tokens = [k.token for k in printed.knobs]
+    assert len(tokens) == len(set(tokens)) and all(k.rule and k.printed and k.meaning for k in printed.knobs)
+    players = max(game.seat_counts)
+    if printed.knobs:  # a game with knobs names an unknown one so (Goofspiel has none, nor knob: tokens)
+        with pytest.raises(game.errors, match="unknown knob"):
+            game.setup(players, "knob:no-such-knob=x")
+    round_trips = 0
+    for knob in printed.knobs:
+        with pytest.raises(game.errors) as error:
+            game.setup(players, f"knob:{knob.token}=x")
+        assert f"knob {knob.token} " in str(error.value) and "unknown knob" not in str(error.value)
+        value = knob.printed.replace(" ", "")
+        if not re.fullmatch(r"\d+(,\d+)*", value):  # a description ("no limit", "52 cards (...)", "−1")
+            continue
+        for count in game.seat_counts:
+            try:
+                setup = game.setup(count, f"knob:{knob.token}={value}")
+            except game.errors:  # a knob of some games only (Pleasant Dreams' deal is Lucid Dreams', P7.2)
+                continue
+            assert game.variant_name(setup) == "base", (count, value)
+            round_trips += 1
+    assert round_trips or not printed.knobs
+    if printed.card_file is not None:  # the same games with the declared file as with none (reference engine)
+        setups = [game.setup(players, "base", printed.card_file), game.setup(players)]
+        bots = [game.reference_strategies(setups[1])[0]] * players
+        own, default = (game.play_games(setup, bots, SEED, 0, 4, engine="reference") for setup in setups)
+        assert set(own) == set(default) and all(np.array_equal(own[k], default[k]) for k in own)
 
 
 def test_a_hook_the_game_lacks_is_refused_in_one_line_naming_it(game):

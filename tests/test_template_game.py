@@ -22,6 +22,7 @@ if str(TEMPLATE) not in sys.path:
 
 import goofspiel  # noqa: E402
 from goofspiel import GAME, GoofspielError, fast, reference  # noqa: E402
+from goofspiel.wing import WING  # noqa: E402
 from goofspiel.bots import parse_bot  # noqa: E402
 
 import test_games_contract as contract  # noqa: E402  (the lab's contract, applied to GAME below)
@@ -242,7 +243,7 @@ def registered():
     """The template in the lab's registry for one test (analyses.games.register), as its entry point would."""
     from analyses.games import register, unregister
 
-    register(GAME)
+    register(WING)
     yield GAME
     unregister(GAME.name)
 
@@ -267,7 +268,7 @@ def test_pyproject_declares_the_entry_points():
     meta = tomllib.loads((TEMPLATE / "pyproject.toml").read_text("utf-8"))
     points = meta["project"]["entry-points"]
     module, _, attr = points["dreamscape.games"]["goofspiel"].partition(":")
-    assert getattr(sys.modules[module], attr) is GAME
+    assert getattr(sys.modules[module], attr) is WING and WING.game is GAME  # its lab wing, with its hooks
     assert "dreamscape.reports" in points
     assert meta["tool"]["setuptools"]["packages"] == ["goofspiel"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -118,6 +119,86 @@ def test_the_study_file_plays_the_same_configurations(tmp_path):
     assert plan.seed == 3 and plan.games_of(plan.configs[0]) == GAMES
 
 
+# The numbers two paths to the same paired comparison must agree on, bit for bit: the games, both sides' values,
+# the paired difference and its interval.
+NUMBERS = ("metric", "games", "baseline_value", "variant_value", "diff", "diff_low", "diff_high")
+
+
+def exported_commands(text: str, path: Path, folder: Path) -> list[list[str]]:
+    """The ``dreamscape study`` commands a study file's first lines give, as argv for this file and folder
+    (``whatif.toml`` is where the page's download is saved; each ``--out`` gets a folder of its own)."""
+    commands = []
+    for line in text.splitlines():
+        if not line.startswith("#") or "dreamscape study" not in line:
+            continue
+        words = shlex.split(line.partition("dreamscape study")[2].partition(" (")[0])
+        words = [str(path) if w == "whatif.toml" else w for w in words]
+        at = words.index("--out")
+        words[at + 1] = str(folder / words[at + 1])
+        commands.append(["study", *words])
+    return commands
+
+
+def play_study(argv: list[str]) -> Path:
+    """``dreamscape study ...`` in this process (the engine already loaded); the study folder it wrote."""
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    done = CliRunner().invoke(app, argv, env={"DREAMSCAPE_SERVER": "off"})
+    assert done.exit_code == 0, done.output
+    return Path(argv[argv.index("--out") + 1])
+
+
+def test_a_history_entrys_study_file_plays_the_pages_numbers(knob_run, tmp_path):
+    """The study file exported from a history entry, played as its first line says (``dreamscape study --config
+    whatif.toml --seed S --out DIR``), plays the page's games: game g of both is dealt from the stream (seed, g)
+    and played by the same bots, so the paired comparison of the study folder is the page's, bit for bit, every
+    metric and every seat (simcore.rng; only the chunk size differs, which changes no game)."""
+    from analyses.tools.compare import compare_variants
+
+    change, result, _ = knob_run
+    history = core.History.load(tmp_path / "history.json")
+    entry = history.add(change, result)
+    reopened = core.as_change(core.History.load(tmp_path / "history.json").get(entry["id"])["change"])
+    text = core.study_file(reopened)
+    path = tmp_path / "whatif.toml"
+    path.write_text(text, encoding="utf-8")
+    (command,) = exported_commands(text, path, tmp_path)
+    assert command[command.index("--seed") + 1] == str(change.seed)
+    folder = play_study(command)
+    rows = compare_variants(folder).to_dicts()
+    assert [r["variant"] for r in rows] == ["knob:start-z=0,1,1"] * len(rows) and len(rows) == 4
+    assert [[r[k] for k in NUMBERS] for r in rows] == [[r[k] for k in NUMBERS] for r in result["rows"]]
+    assert core.seat_effects([folder]) == result["seats"]
+
+
+def test_a_card_files_study_file_plays_the_pages_numbers(tmp_path):
+    """An uploaded deck (the default deck with one more FF/IS card, R1.3) on the page, and its exported study file
+    played as its first lines say: the uploaded cards, then the game's own (``--cards``) into a second folder on
+    the same seed. Paired deck against deck, the two folders give the page's numbers bit for bit."""
+    import re
+
+    from analyses.tools.compare import compare_decks
+
+    own = core.own_card_file(core.get_game("dreamscape"))
+    deck = re.sub(r'^"FF/IS" = (\d+)$', lambda m: f'"FF/IS" = {int(m.group(1)) + 1}', own.read_text("utf-8"),
+                  count=1, flags=re.M)
+    assert deck != own.read_text("utf-8")
+    kept = core.keep_card_file("one-more-ff-is.toml", deck.encode(), tmp_path / "data")
+    change = core.Change(game="dreamscape", players=3, kind="cards", value=str(kept), games=GAMES, seed=2,
+                         distance=False)
+    result = core.run(change)
+    text = core.study_file(change)
+    path = tmp_path / "whatif.toml"
+    path.write_text(text, encoding="utf-8")
+    changed, printed = (play_study(c) for c in exported_commands(text, path, tmp_path))
+    rows = compare_decks([printed, changed], ["printed", "changed"]).to_dicts()
+    assert len(rows) == 4 and any(r["diff"] != 0 for r in rows)  # one more card changes some games
+    assert [[r[k] for k in NUMBERS] for r in rows] == [[r[k] for k in NUMBERS] for r in result["rows"]]
+    assert core.seat_effects([printed, changed]) == result["seats"]
+
+
 def test_cancel_stops_the_run_at_the_next_chunk():
     change = core.Change(kind="knob", name="start-z", value="0,1,1", games=4 * core.CHUNK_SIZE, distance=False)
     cancel, seen = threading.Event(), []
@@ -207,3 +288,13 @@ def test_the_study_file_of_a_card_file_plays_it(game, players, cards, tmp_path):
     plan = study_plan(game, config=path, seed=1)
     assert [(c.players, c.variant) for c in plan.configs] == [(players, "base")]
     assert plan.game.cards is not None or plan.game.deck is not None  # the file's cards are the study's
+
+
+def test_metrics_are_named_as_the_command_line_names_them(knob_run):
+    """The page's metric table and chart say "seat 1 wins", as compare's table does, not the column name."""
+    from analyses.lab.ui.page import metrics_table
+
+    _, result, _ = knob_run
+    table = metrics_table(result)
+    assert "seat 1 wins" in table and "seat spread" in table and "first seat win" not in table
+    assert [core.metric_label(m) for m in ("first_seat_win", "game_length")] == ["seat 1 wins", "game length"]

@@ -29,6 +29,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from simcore.games import Game, GameError
@@ -55,6 +56,50 @@ class CardSwaps(Protocol):
 
     def swap_deck_table(self, spec, swaps: str) -> dict:
         """``dreamscape decks``: the swap decks of ``swaps`` on the composition ``spec`` (``source``, ``rows``, ``decks``)."""
+
+
+@dataclass(frozen=True)
+class RulesKnob:
+    """One rules knob of a game: a printed number a designer may change (docs/guide/knobs.md), one row of the
+    game's table of its rulebook's numbers.
+
+    ``token`` is the knob's name in a variant (``start-z``: ``knob:start-z=VALUE``), ``rule`` the rule id that
+    prints the number (``R2.2``), ``printed`` the value the engines play by default, ``range`` what the knob
+    takes, ``meaning`` what it changes."""
+
+    token: str
+    rule: str
+    what: str
+    printed: str
+    range: str
+    meaning: str
+
+
+@runtime_checkable
+class PrintedGame(Protocol):
+    """What a designer may change of a game as printed (:attr:`LabWing.printed_game`): its rules knobs and the
+    card file it plays when given none. The what-if page (:mod:`analyses.lab.ui.core`) offers these knobs and
+    compares an uploaded card file with that one."""
+
+    knobs: tuple[RulesKnob, ...]  # every rules knob, once each, in the order of the rulebook
+    card_file: Path | None  # the game's own card file (``--cards`` replaces it); None: it has none
+
+
+@dataclass(frozen=True)
+class PrintedParts:
+    """The usual :class:`PrintedGame`: the knobs and the card file, as data."""
+
+    knobs: tuple[RulesKnob, ...] = ()
+    card_file: Path | None = None
+
+
+def rules_knobs(rows: Iterable[tuple[str, str, str, str, str, str]]) -> tuple[RulesKnob, ...]:
+    """:class:`RulesKnob` rows from ``(token, rule, what, printed, range, meaning)`` of a game's numbers table,
+    each token once (a knob the table lists under two rules is offered once, at its first rule)."""
+    out: dict[str, RulesKnob] = {}
+    for row in rows:
+        out.setdefault(row[0], RulesKnob(*row))
+    return tuple(out.values())
 
 
 @runtime_checkable
@@ -155,6 +200,7 @@ class GameWing(Protocol):
     strategy_note: str | None
     card_swaps: Callable[[], CardSwaps] | None
     fix_seats: Callable[[], SeatFixes] | None
+    printed_game: Callable[[], PrintedGame] | None
     report: Callable[[], StudyReport] | None
     deck_record: Callable[[Any], dict] | None
     deck_of_record: Callable[[dict], Any] | None
@@ -185,7 +231,7 @@ class GameWing(Protocol):
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
-HOOKS = ("card_swaps", "fix_seats", "report", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
+HOOKS = ("card_swaps", "fix_seats", "printed_game", "report", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
          "distance_search", "charts", "report_tables", "figures")
 
@@ -204,6 +250,11 @@ class LabWing:
         commands refuse the game in one line (:func:`need_hook`).
     fix_seats() -> SeatFixes
         The game's search of its rules knobs for seat balance (:class:`SeatFixes`): ``dreamscape fix-seats``.
+    printed_game() -> PrintedGame
+        What a designer may change of the printed game (:class:`PrintedGame`): its rules knobs
+        (:class:`RulesKnob`, the rows of its numbers table) and its own card file. The what-if page
+        (``dreamscape ui``) offers those knobs and compares an uploaded card file with that one. None: the
+        page offers no knob and refuses an uploaded card file in one line (:func:`need_hook`).
     report() -> StudyReport
         The game's report (:class:`StudyReport`). Filled in by the registry from the entry point of
         ``dreamscape.reports`` under the game's name when the wing leaves it None.
@@ -295,6 +346,7 @@ class LabWing:
     charts: Callable[[], Any] | None = None
     report_tables: Callable[..., Any] | None = None
     figures: Callable[..., dict] | None = None
+    printed_game: Callable[[], PrintedGame] | None = None  # last: a wing built with positional hooks keeps them
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name
@@ -356,7 +408,8 @@ def _with_report(wing: GameWing) -> GameWing:
 
 
 # What a game lacking a hook lacks, in the words of the one line that refuses it (need_hook).
-HOOK_NEEDS = {"card_swaps": "card swaps (expansion decks)", "fix_seats": "rules knobs", "report": "study report"}
+HOOK_NEEDS = {"card_swaps": "card swaps (expansion decks)", "fix_seats": "rules knobs", "report": "study report",
+              "printed_game": "printed numbers declared (rules knobs, its card file)"}
 
 
 def need_hook(game: Game | str, hook: str, command: str):
@@ -437,6 +490,6 @@ def extension_loaders(**modules: Callable[[], Any]) -> Mapping[str, Callable[[],
     return dict(modules)
 
 
-__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "StudyFileRules", "CardSwaps", "SeatFixes", "StudyReport", "HOOKS", "HOOK_NEEDS", "need_hook", "game_names",
+__all__ = ["ENTRY_POINTS", "REPORT_ENTRY_POINTS", "DEFAULT_GAME", "LISTING_ORDER", "GameWing", "LabWing", "StudyFileRules", "CardSwaps", "SeatFixes", "StudyReport", "PrintedGame", "PrintedParts", "RulesKnob", "rules_knobs", "HOOKS", "HOOK_NEEDS", "need_hook", "game_names",
            "get_game", "recorded_game", "get_wing", "wing_of", "register", "as_wing", "unregister", "game_input_errors", "check_wing",
            "extension_loaders"]

@@ -236,6 +236,18 @@ def training_status(setup, bot: str):
                           + "; nothing fitted")
 
 
+def printed_game():
+    """What a designer may change of the printed game: every rules knob of its numbers table (docs/guide/knobs.md,
+    :mod:`simcore.games.counting_zzzzs.numbers`; Z2.2, Z2.3, Z8.1, Z14.1, Z15.1) and its card file (``cards.toml``, which ``--cards`` replaces)."""
+    from analyses.games import PrintedParts, rules_knobs
+    from simcore.games.counting_zzzzs.common import CARDS_FILE
+    from simcore.games.counting_zzzzs.numbers import rulebook_numbers
+
+    knobs = rules_knobs((n.status.removeprefix("knob:"), n.rule, n.what, n.value, n.range, n.meaning)
+                        for n in rulebook_numbers() if n.status.startswith("knob:"))
+    return PrintedParts(knobs, CARDS_FILE)
+
+
 # Counting Zzzzs' lab wing (the entry-point group dreamscape.games): its game, found by the lab's registry.
 # Every step of the lab's commands is the generic one; its report is registered like every game's
 # (the entry-point group dreamscape.reports).
@@ -297,4 +309,4 @@ def figures(tables) -> dict:
 # Every step of the lab's commands is the generic one but its charts and report tables; its report is
 # registered like every game's (the entry-point group dreamscape.reports).
 WING = LabWing(game=GAME, training_status=training_status, charts=charts, report_tables=report_tables,
-               figures=figures)
+               figures=figures, printed_game=printed_game)

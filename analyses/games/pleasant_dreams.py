@@ -449,8 +449,20 @@ def figures(tables) -> dict:
     return charts().figures(tables)
 
 
+def printed_game():
+    """What a designer may change of the printed game: every rules knob of its numbers table (docs/guide/knobs.md,
+    :mod:`simcore.games.pleasant_dreams.numbers`; P11) and its card file (``cards.toml``, which ``--cards`` replaces)."""
+    from analyses.games import PrintedParts, rules_knobs
+    from simcore.games.pleasant_dreams.common import CARDS_FILE
+    from simcore.games.pleasant_dreams.numbers import rulebook_numbers
+
+    knobs = rules_knobs((n.status.removeprefix("knob:"), n.rule, n.what, n.value, n.range, n.meaning)
+                        for n in rulebook_numbers() if n.status.startswith("knob:"))
+    return PrintedParts(knobs, CARDS_FILE)
+
+
 # Pleasant Dreams' lab wing (the entry-point group dreamscape.games): its game with these analyses
 # (after_study: the solver and the solo choice); every command step is the generic one.
 WING = LabWing(game=dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(analyses=_analyses)),
                strategy_note=STRATEGY_NOTE, after_study=after_study, training_status=training_status,
-               charts=charts, report_tables=report_tables, figures=figures)
+               charts=charts, report_tables=report_tables, figures=figures, printed_game=printed_game)

@@ -21,7 +21,15 @@ Pages use (mkdocs-macros calls :func:`define_env` at build time):
 * ``{{ change_ci("NAME", "comparison.rows.0") }}``: a compare row's paired difference, in points, with its
   interval (``-16.8 (-18.2 to -15.3)``);
 * ``{{ value("NAME", "games", "{:,}") }}``: any value of the JSON, formatted;
-* ``{{ recorded("NAME") }}``: when, on what and from which commit the run was recorded.
+* ``{{ recorded("NAME") }}``: when, on what and from which commit the run was recorded;
+* ``{% for r in rows("NAME", "KEY", field=value, ...) %}`` the rows of a list of the JSON whose fields have
+  those values (a value, or a list of allowed values), and ``one(...)`` the one such row; a row's numbers
+  are written with ``pct_ci(rate, low, high)`` (``58.8% (58.5-59.0%)``), ``pts_ci(diff, low, high)``
+  (``-16.8 (-18.2 to -15.3)`` points), ``mean_ci(mean, low, high)`` and ``pct(rate)``: the game pages'
+  tables of a study's findings.
+
+A study's summary is megabytes of JSON; a run's ``keep`` names the parts its pages quote (the rows of a
+list whose fields have the given values), and only those are recorded and compared.
 
 Why recorded runs and mkdocs-macros (a well-kept plugin: variables and Python functions in pages) rather
 than markdown-exec, which runs a page's code while the site builds: a build that ran these commands would
@@ -39,6 +47,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,6 +74,9 @@ class Run:
     exit: int = 0
     files: dict[str, str] = field(default_factory=dict)
     after: str | None = None  # a run played first in the same folder (a report of its folder)
+    # the parts of the --json object the pages quote: list key -> {field: value or [values]} its rows match
+    # (empty: the whole object); the top level's plain values (seed, games, name...) are always kept
+    keep: dict[str, dict] = field(default_factory=dict)
 
 
 def _one_more_ff_is() -> str:
@@ -102,6 +114,22 @@ RUNS: dict[str, Run] = {
     "conformance-pd": Run("dreamscape conformance --game pleasant-dreams", json=True),
     "conformance-cz": Run("dreamscape conformance --game counting-zzzzs", json=True),
     "conformance-ds": Run("dreamscape conformance", json=True),
+    # The game pages' findings (games/*.md): each game's quick study (the main study's parts with fewer games;
+    # the main study itself takes hours on two cores and is not replayed by a test), then its summary
+    "study-ds-quick": Run("dreamscape study --quick --seed 1 --out ds-quick/", slow=True),
+    "findings-ds-quick": Run("dreamscape summarize ds-quick/", json=True, slow=True, after="study-ds-quick", keep={
+        "seats": {"config": [f"base__{p}p__{bot}" for bot in ("expert", "strong") for p in (2, 3, 4)]},
+        "compare": {"strategies": "expert", "baseline": "base", "metric": ["first_seat_win", "seat_spread"],
+                    "variant": ["sleep-token", "shifting-tokens", "sleep-token+shifting-tokens"]},
+        "sweep": {"strategies": "expert", "options": "base"},
+        "solo": {"strategy": "expert", "variant": "base"}}),
+    "study-pd-quick": Run("dreamscape study --game pleasant-dreams --quick --seed 1 --out pd-quick/", slow=True),
+    "findings-pd-quick": Run("dreamscape summarize pd-quick/", json=True, slow=True, after="study-pd-quick", keep={
+        "first_player": {}, "expansion": {}, "action_value": {}, "difficulty": {}, "solo_challenge": {},
+        "solo_chosen": {}, "solver": {}}),
+    "study-cz-quick": Run("dreamscape study --game counting-zzzzs --quick --seed 1 --out cz-quick/", slow=True),
+    "findings-cz-quick": Run("dreamscape summarize cz-quick/", json=True, slow=True, after="study-cz-quick", keep={
+        "first_player": {}, "game_shape": {"rulebook": True}, "balance_rule": {}, "action_kinds": {}}),
 }
 
 
@@ -186,6 +214,20 @@ def cut_paths(data):
     return data
 
 
+def _matches(row: dict, where: dict) -> bool:
+    return all(row.get(f) in v if isinstance(v, list) else row.get(f) == v for f, v in where.items())
+
+
+def quoted(run: Run, data):
+    """The parts of a run's JSON object its pages quote (``run.keep``; the whole object when it keeps all)."""
+    if not run.keep:
+        return data
+    out = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+    for key, where in run.keep.items():
+        out[key] = [row for row in data[key] if _matches(row, where)]
+    return out
+
+
 def drop_timings(data):
     """The JSON object without its timing fields (any key naming seconds or a speed)."""
     if isinstance(data, dict):
@@ -201,24 +243,32 @@ def record(names: list[str] | None = None) -> dict:
     records = load()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
+    played: dict[str, Path] = {}  # run -> its folder in this call: a run played after it starts from a copy
+    scratch = tempfile.TemporaryDirectory()  # every run's folder, until the call has recorded them all
     for name in names or list(RUNS):
         run = RUNS[name]
-        with tempfile.TemporaryDirectory() as tmp:
-            text = play(run, Path(tmp))
-            rec = {"command": run.command, "exit": text.exit, "stdout": text.stdout,
-                   "stderr": text.stderr if run.exit else "",
-                   "recorded": _dt.date.today().isoformat(), "commit": commit,
-                   "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
-                              f"load average {os.getloadavg()[0]:.0f}"}
-            if text.exit != run.exit:
-                raise SystemExit(f"{name}: exit {text.exit}, expected {run.exit}\n{text.stderr}{text.stdout}")
-            if run.json:
-                out = play(run, Path(tmp), as_json=True)
-                if out.exit != 0:
-                    raise SystemExit(f"{name} --json: exit {out.exit}\n{out.stderr}")
-                rec["json"] = cut_paths(json.loads(out.stdout))
+        tmp = Path(scratch.name) / name
+        tmp.mkdir()
+        before = played.get(run.after) if run.after else None
+        if before is not None:
+            shutil.copytree(before, tmp, dirs_exist_ok=True)
+        played[name] = tmp
+        text = play(run, tmp, prepared=before is not None)
+        rec = {"command": run.command, "exit": text.exit, "stdout": text.stdout,
+               "stderr": text.stderr if run.exit else "",
+               "recorded": _dt.date.today().isoformat(), "commit": commit,
+               "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+                          f"load average {os.getloadavg()[0]:.0f}"}
+        if text.exit != run.exit:
+            raise SystemExit(f"{name}: exit {text.exit}, expected {run.exit}\n{text.stderr}{text.stdout}")
+        if run.json:
+            out = play(run, Path(tmp), as_json=True)
+            if out.exit != 0:
+                raise SystemExit(f"{name} --json: exit {out.exit}\n{out.stderr}")
+            rec["json"] = quoted(run, cut_paths(json.loads(out.stdout)))
         records[name] = rec
         print(f"recorded {name}", file=sys.stderr)
+    scratch.cleanup()
     records = {k: records[k] for k in RUNS if k in records}
     DATA.write_text(json.dumps(records, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return records
@@ -292,9 +342,50 @@ def recorded(name: str) -> str:
     return f"recorded {rec['recorded']} at commit {rec['commit']} ({rec['machine']})"
 
 
+def rows(name: str, key: str, **where) -> list[dict]:
+    """The rows of the list ``key`` of a run's JSON whose fields have the given values (a list: any of them)."""
+    found = [row for row in _record(name)["json"][key] if _matches(row, where)]
+    if not found:
+        raise KeyError(f"{name}: no row of {key} with {where}")
+    return found
+
+
+def one(name: str, key: str, **where) -> dict:
+    """The one row of :func:`rows`; KeyError when there are none or several."""
+    found = rows(name, key, **where)
+    if len(found) != 1:
+        raise KeyError(f"{name}: {len(found)} rows of {key} with {where}, not one")
+    return found[0]
+
+
+def pct(rate: float, digits: int = 1) -> str:
+    return f"{100 * rate:.{digits}f}%"
+
+
+def pct_ci(rate: float, low: float, high: float, digits: int = 1) -> str:
+    """A rate with its interval, as every table writes it (``58.8% (58.5-59.0%)``)."""
+    from reports.numbers import rate_with_interval
+
+    return rate_with_interval(rate, low, high, digits)
+
+
+def pts_ci(diff: float, low: float, high: float, digits: int = 1) -> str:
+    """A change of rates in percentage points with its interval (``-16.8 (-18.2 to -15.3)``)."""
+    from reports.numbers import change_with_interval
+
+    return change_with_interval(diff, low, high, digits)
+
+
+def mean_ci(mean: float, low: float, high: float, digits: int = 1) -> str:
+    """A mean with its interval (``11.5 (10.2-12.8)``)."""
+    from reports.numbers import mean_with_interval
+
+    return mean_with_interval(mean, low, high, digits)
+
+
 def define_env(env) -> None:
     """mkdocs-macros: the macros above, for every page."""
-    for function in (rate, rate_ci, change_ci, value, recorded):
+    for function in (rate, rate_ci, change_ci, value, recorded, rows, one, pct, pct_ci, pts_ci, mean_ci):
         env.macro(function)
     env.macro(run_block, "run")
 

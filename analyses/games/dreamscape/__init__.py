@@ -87,6 +87,20 @@ def study_file():
     return RULES
 
 
+def printed_game():
+    """What a designer may change of the printed game: every rules knob of its numbers table (docs/guide/knobs.md,
+    :mod:`simcore.games.dreamscape.numbers`) and its default deck file (R1.3, ``data/default_deck.toml``)."""
+    from pathlib import Path
+
+    import simcore.games.dreamscape as package
+    from analyses.games import PrintedParts, rules_knobs
+    from simcore.games.dreamscape.numbers import rulebook_numbers
+
+    knobs = rules_knobs((n.knob.removeprefix("knob:"), n.rule, n.what, n.value, n.range, n.meaning)
+                        for n in rulebook_numbers() if n.knob)
+    return PrintedParts(knobs, Path(package.__file__).parent / "data" / "default_deck.toml")
+
+
 def summary_data(folder):
     """Every analysis of a study folder played through this game's own study chunks (seats, Z cards, swaps...)."""
     from analyses.games.dreamscape.summary import summary_data as full_summary
@@ -121,6 +135,7 @@ WING = LabWing(
     restriction_names=restriction_names,
     card_swaps=_card_swaps,  # the swap decks of R1.4: sweep, decks, --swap/--deck
     fix_seats=_knobs,  # the rules knobs searched for seat balance: fix-seats
+    printed_game=printed_game,  # the knobs and deck file the what-if page offers to change
     deck_record=deck_record,
     deck_of_record=deck_of_record,
     study_file=study_file,

@@ -176,20 +176,23 @@ class DreamscapeStudyFile:
     groups_at_top = True  # `players = 3` alone is a study of one group
 
     def deal(self, game, data: dict, path: Path, where: str, cards):
-        """The plan's deal: the default deck, or the file's ``deck`` (R1.3) as its manifest record."""
+        """The plan's deal: the default deck, the file's ``deck`` (R1.3), or a deck file given on the command line
+        (``--cards``, which replaces the file's as every game's card file does: one study file plays two decks on
+        the same deals, the what-if page's export of an uploaded deck), as its manifest record."""
         if cards is not None:
-            raise StudyError("--cards is for another game's study; a Project Dreamscape study file names its deck")
-        if "deck" not in data:
+            deck_path, named = Path(cards), "--cards"
+        elif "deck" not in data:
             return GameDeal(game.name), None
-        if not isinstance(data["deck"], str):
+        elif not isinstance(data["deck"], str):
             raise StudyError(f"{where}: deck must be the path of a deck file")
-        deck_path = Path(data["deck"])
-        if not deck_path.is_absolute():
-            deck_path = path.parent / deck_path
+        else:
+            deck_path, named = Path(data["deck"]), f"{where}: deck"
+            if not deck_path.is_absolute():
+                deck_path = path.parent / deck_path
         try:
             spec = load_spec(deck_path)
         except DeckError as exc:
-            raise StudyError(f"{where}: deck: {exc}") from None
+            raise StudyError(f"{named}: {exc}") from None
         from analyses.games.dreamscape.study import deck_record
 
         return GameDeal(game.name, deck=deck_text(deck_record(spec))), spec

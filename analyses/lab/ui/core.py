@@ -10,7 +10,6 @@ numbers, and :func:`study_file` a study file that plays the same games.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import shlex
@@ -21,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from analyses.games import DEFAULT_GAME, game_names, get_game, wing_of
+from analyses.games import DEFAULT_GAME, PrintedGame, RulesKnob, game_names, get_game, need_hook, wing_of
 from analyses.lab.errors import LabInputError
+from simcore.games import GameError
 
 KINDS = ("knob", "variant", "swap", "cards")  # what a change can be
 DEFAULT_GAMES = 20_000
@@ -36,16 +36,9 @@ class RunCancelled(Exception):
     """The designer pressed Cancel: the run stopped at the next chunk (or search game)."""
 
 
-@dataclass(frozen=True)
-class Knob:
-    """One rules knob of a game's numbers table (docs/guide/knobs.md): its token and what the rulebook prints."""
-
-    token: str   # ``start-z`` (the variant is ``knob:start-z=VALUE``)
-    rule: str    # the rule id that fixes the printed number (R2.2)
-    what: str
-    printed: str
-    range: str
-    meaning: str
+# One rules knob as the page offers it: its token (``knob:TOKEN=VALUE``), rule id, printed value, range and meaning
+# (docs/guide/knobs.md), as the game's wing declares it (its printed_game hook).
+Knob = RulesKnob
 
 
 @dataclass(frozen=True)
@@ -88,32 +81,18 @@ def games() -> list[tuple[str, str]]:
     return [(name, get_game(name).title) for name in game_names()]
 
 
-def numbers_module(game):
-    """The game's numbers table (``numbers.py`` beside its package, whose ``rulebook_numbers()`` the knob
-    page is written from), or None for a game that has none."""
-    package = game.parse_setup.__module__
-    while package:
-        try:
-            return importlib.import_module(package + ".numbers")
-        except ModuleNotFoundError:
-            package = package.rpartition(".")[0]
-    return None
+def printed(game_name: str) -> PrintedGame | None:
+    """What a designer may change of the game as printed: its wing's ``printed_game`` hook (its rules knobs and
+    its own card file, :class:`analyses.games.PrintedGame`), or None for a game whose wing declares none."""
+    declared = wing_of(game_name).printed_game
+    return declared() if declared is not None else None
 
 
 def knobs(game_name: str) -> list[Knob]:
-    """Every rules knob of the game, from its numbers table (the same rows as docs/guide/knobs.md)."""
-    module = numbers_module(get_game(game_name))
-    if module is None:
-        return []
-    out, seen = [], set()
-    for n in module.rulebook_numbers():
-        status = getattr(n, "knob", None) or getattr(n, "status", "") or ""
-        if status.startswith("knob:"):
-            token = status.removeprefix("knob:")
-            if token not in seen:
-                seen.add(token)
-                out.append(Knob(token, n.rule, n.what, n.value, n.range, n.meaning))
-    return out
+    """Every rules knob of the game (the rows of docs/guide/knobs.md), as its wing declares them; none for a game
+    whose wing declares no printed numbers."""
+    parts = printed(game_name)
+    return list(parts.knobs) if parts is not None else []
 
 
 def variants(game_name: str, players: int) -> list[str]:
@@ -133,16 +112,10 @@ def swaps(game_name: str) -> list[str]:
 
 
 def own_card_file(game) -> Path | None:
-    """The card file the game plays when given none, which an uploaded card file is compared with: the
-    game package's ``cards.toml`` or ``data/default_deck.toml`` (None when it has neither)."""
-    folder = Path(importlib.import_module(game.parse_setup.__module__).__file__).parent
-    while folder.name and not (folder / "__init__.py").is_file():
-        folder = folder.parent
-    for package in (folder, folder.parent):
-        for name in ("cards.toml", "data/default_deck.toml"):
-            if (package / name).is_file():
-                return package / name
-    return None
+    """The card file the game plays when given none, which an uploaded card file is compared with (its wing's
+    ``printed_game`` hook); None when the game declares none."""
+    parts = printed(game.name)
+    return parts.card_file if parts is not None else None
 
 
 # --------------------------------------------------------------------------- checking a change
@@ -170,6 +143,11 @@ def check(change: Change) -> Change:
     if not str(change.value).strip():
         raise LabInputError({"knob": f"give knob {change.name} a value", "variant": "give a variant",
                              "swap": "pick a swap", "cards": "upload a card file"}[change.kind])
+    if change.kind == "cards":
+        try:  # the card file an uploaded one is compared with is the game's declared one (its printed_game hook)
+            need_hook(the, "printed_game", "ui")
+        except GameError as error:
+            raise LabInputError(str(error)) from None
     try:
         if change.kind == "cards":
             if own_card_file(the) is None:
@@ -298,6 +276,13 @@ def points(row: dict) -> tuple[str, str, str]:
             f"{row['diff']:+.2f} (95% CI {row['diff_low']:+.2f} to {row['diff_high']:+.2f})")
 
 
+def metric_label(metric: str) -> str:
+    """A metric as the command line's comparison table names it (``seat 1 wins``, not ``first_seat_win``)."""
+    from analyses.tools.compare import METRIC_COLUMNS
+
+    return METRIC_COLUMNS.get(metric, {}).get("label", metric.replace("_", " "))
+
+
 METRIC_WORDS = {"seat_spread": "the seat spread (best seat's win rate minus the worst's)",
                 "first_seat_win": "seat 1 wins", "winning_score": "the winning score", "game_length": "a game lasts"}
 
@@ -360,17 +345,32 @@ def command_line(change: Change, json_output: bool = True) -> str:
 
 def study_file(change: Change) -> str:
     """A study file (``dreamscape study --config FILE``) that plays the change and the printed game on the
-    same deals: a group of the two variants (a card file: the uploaded cards, under the printed rules)."""
+    same deals: one group of the two variants, whose paired effect (``dreamscape summarize``'s variants, or
+    :func:`analyses.tools.compare.compare_variants` of the folder) is the page's.
+
+    A card file: a study plays one card file, so the file plays the uploaded cards under the printed rules, and
+    the printed game's side is the same file with the game's own cards (``--cards``, which replaces the file's),
+    into a second folder; game ``g`` of both is the same deal (:func:`analyses.tools.compare.compare_decks` pairs
+    them). The first lines say the commands, with ``--seed``: the command's seed is the study's (default 1).
+    """
     the = get_game(change.game)
     strategy = change.strategy or the.default_strategy
-    lines = [f"# What-if: {change.label()} (dreamscape ui)",
-             f"# Play it: dreamscape study --config whatif.toml --seed {change.seed} (--seed sets the study's seed)",
-             f"game = {json.dumps(change.game)}",
-             f"name = {json.dumps('what-if: ' + change.label())}", f"seed = {change.seed}",
-             f"games = {change.games}"]
+    lines = [f"# What-if: {change.label()} (dreamscape ui)"]
     if change.kind == "cards":
-        lines.append(f"{card_key(the)} = {json.dumps(str(change.value))}  # the changed cards; the printed game's: "
-                     f"{json.dumps(str(own_card_file(the)))}")
+        own = own_card_file(the)
+        lines += ["# Play it: the uploaded cards, then the game's own cards on the same deals (--cards replaces the",
+                  "# file's cards; --seed sets the study's seed):",
+                  f"#   dreamscape study --config whatif.toml --seed {change.seed} --out whatif-changed",
+                  f"#   dreamscape study --config whatif.toml --cards {shlex.quote(str(own))} --seed {change.seed} "
+                  f"--out whatif-printed"]
+    else:
+        lines.append(f"# Play it: dreamscape study --config whatif.toml --seed {change.seed} --out whatif "
+                     f"(--seed sets the study's seed)")
+    lines += [f"game = {json.dumps(change.game)}",
+              f"name = {json.dumps('what-if: ' + change.label())}", f"seed = {change.seed}",
+              f"games = {change.games}"]
+    if change.kind == "cards":
+        lines.append(f"{card_key(the)} = {json.dumps(str(change.value))}  # the changed cards")
         variants_text = '["base"]'
     else:
         variants_text = json.dumps(["base", change.side()])
@@ -481,7 +481,7 @@ def effect_figure(result: dict):
     rate = {"seat_spread", "first_seat_win"}
     scale = [100 if r["metric"] in rate else 1 for r in rows]
     if rows:
-        bars(right, [r["metric"].replace("_", " ") for r in rows], [k * r["diff"] for k, r in zip(scale, rows)],
+        bars(right, [metric_label(r["metric"]) for r in rows], [k * r["diff"] for k, r in zip(scale, rows)],
              [k * r["diff_low"] for k, r in zip(scale, rows)], [k * r["diff_high"] for k, r in zip(scale, rows)],
              "metrics, change (rates in points)")
         right.tick_params(axis="x", labelrotation=15, labelsize=8)
@@ -489,5 +489,5 @@ def effect_figure(result: dict):
 
 
 __all__ = ["KINDS", "Change", "Knob", "History", "RunCancelled", "as_change", "check", "command_line", "data_dir",
-           "distance_lines", "effect_figure", "games", "keep_card_file", "knobs", "lab_arguments", "own_card_file",
-           "run", "seat_effects", "sentence", "study_file", "swaps", "variants"]
+           "distance_lines", "effect_figure", "games", "keep_card_file", "knobs", "lab_arguments", "metric_label", "own_card_file",
+           "printed", "run", "seat_effects", "sentence", "study_file", "swaps", "variants"]

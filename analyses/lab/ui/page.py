@@ -53,7 +53,7 @@ def metrics_table(result: dict) -> str:
     for row in result.get("rows") or []:
         before, after, diff = core.points(row)
         mark = " *" if row["significant"] else ""
-        body.append(f"<tr><td>{html.escape(row['metric'].replace('_', ' '))}</td><td>{before}</td><td>{after}</td>"
+        body.append(f"<tr><td>{html.escape(core.metric_label(row['metric']))}</td><td>{before}</td><td>{after}</td>"
                     f"<td class='whatif-diff' data-metric='{row['metric']}'>{html.escape(diff)}{mark}</td></tr>")
     return f"<table class='whatif-table'>{head}{''.join(body)}</table>"
 
