@@ -21,6 +21,10 @@ import platform
 import sys
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
+    sys.path.insert(0, str(ROOT))
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

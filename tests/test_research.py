@@ -133,3 +133,26 @@ def test_strong_measure_runs_on_a_tiny_budget(tmp_path):  # "strong_measure.py"
     assert all(abs(r["gain"] - (r["strong"] - r["expert"])) < 1e-9 for r in rows)
     done = run("strong_measure.py", "speed", "--players", "2", "--games", "20", "--reps", "1")
     assert done.returncode == 0 and "games/s" in done.stdout, done.stderr
+
+
+def test_train_strong_swaps_writes_a_value_across_the_single_swaps(tmp_path):  # "train_strong_swaps.py"
+    from simcore.games.dreamscape.bots.strong import read_value
+
+    out = tmp_path / "v.npz"
+    done = run("train_strong_swaps.py", "--players", "2", "--games", "40", "--trees", "2", "--leaves", "3",
+               "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    meta = read_value(out).meta
+    assert (meta["players"], meta["variant"], meta["deck"], meta["games"]) == (2, "base", "single-swaps", 40)
+    bad = run("train_strong_swaps.py", "--players", "2", "--games", "5", "--out", str(out))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_strong_swap_measure_plays_one_seats_cell(tmp_path):  # "strong_swap_measure.py"
+    out = tmp_path / "cell.json"
+    done = run("strong_swap_measure.py", "--strategy", "expert", "--players", "2", "--variant", "PR:ID", "--seat", "2",
+               "--games", "6", "--playouts", "1", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    row = json.loads(out.read_text())
+    assert (row["seat"], row["games"], row["search"]) == (2, 6, "search:expert@1:late")
+    assert abs(row["gain"] - (row["search_win"] - row["own_win"])) < 1e-9  # paired over the same six deals

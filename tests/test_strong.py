@@ -407,7 +407,8 @@ def test_strong_looks_ahead_at_sixteen_options_drawn_at_random_and_takes_the_bes
             if n <= 16:
                 assert valued.size == n
                 continue
-            assert kind in (DECISION_ID["shifting_dreams"], DECISION_ID["shifting_tokens"]) and n == 120
+            # 5! = 120 orders, fewer when two of the cards are the same pair of types (the swap deck's positions)
+            assert kind in (DECISION_ID["shifting_dreams"], DECISION_ID["shifting_tokens"]) and 16 < n <= 120
             assert valued.size == 16 and best in valued and values[best] == values[valued].max()
             drawn.append(frozenset(valued.tolist()))
     # the draw follows the decision's stream: positions of two rule sets on the same game stream may share it
