@@ -27,6 +27,7 @@ from typer.core import TyperGroup
 from simcore.faults import StrategyFault
 from simcore.files import error_line
 from analyses.games import DEFAULT_GAME, game_input_errors, game_names, get_game
+from analyses.spare import wants_spare  # warm start: which commands a spare takes (light: no lab, no engine)
 from simcore.rng import MAX_GAMES, MAX_SEED
 
 DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # a study folder's write that failed: it resumes
@@ -357,7 +358,7 @@ def study(
     quick: option(bool, "--quick", help="A small version of the main study (under a minute).") = False,
     config: option(Optional[Path], "--config", help="A study file (TOML, see analyses/data/example_study.toml) instead of the main study.") = None,
     out: option(Optional[Path], "--out", help="The study folder (default out/study-<date>); re-running resumes it.") = None,
-    seed: SeedOpt = 1,
+    seed: option(Optional[int], "--seed", "-s", min=0, max=MAX_SEED, help="Random seed, 0 to 2**64-1; default: the study file's.") = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,
@@ -404,6 +405,24 @@ def report(
                                "charts": [str(png) for png in result.pngs]}))
         return
     echo([f"wrote {result.pdf}", *(f"wrote {png}" for png in result.pngs)])
+
+
+@app.command(rich_help_panel=STUDIES)
+def certify(
+    folder: Annotated[Path, typer.Argument(help="A study folder written by `dreamscape study`.")],
+    games: option(Optional[int], "--games", "-n", min=2, max=MAX_GAMES, help="Deals per configuration (default 1,000; at most the study's own).") = None,
+    doubling: option(bool, "--doubling", help="Also play the top rung at twice its playouts (K -> 2K): does a verdict change?") = False,
+    playouts: option(Optional[int], "--playouts", "-k", min=1, max=10_000, help="K of the top rung (default 8).") = None,
+    backend: BackendOpt = "local",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+    progress: ProgressOpt = None,
+) -> None:
+    """Read a study's headline findings again at a certified top rung above its strongest bot (resumable)."""
+    data = lab().certify(folder, games, doubling, backend, scheduler, workers, progress, _PROCESS["console"],
+                         " ".join(["dreamscape", *sys.argv[1:]]), playouts)
+    emit(data, as_json, "certify_lines", ready=True)
 
 
 # ----------------------------------------------------------------------------- bots
@@ -639,33 +658,13 @@ def bench(
 
 PROJECT_ROOT = Path(__file__).resolve().parent
 SPARE_ENTRY = "import cli; cli.serve_spare()"
-_NO_SPARE_COMMANDS = {"server", "ui"}  # ui: a page server of its own, not a spare's
-
-
-def wants_spare(argv: list[str]) -> bool:
-    """Commands hand over to a spare; help and the ``server`` command itself run here."""
-    if not argv or argv[0].startswith("-") or argv[0] in _NO_SPARE_COMMANDS:
-        return False
-    return not any(a in ("--help", "-h") for a in argv)
-
-
-def warm_spare() -> None:
-    """What a spare loads before it waits: the CLI, the engine and the built-in strategies, by playing one game."""
-    import contextlib
-    import io
-
-    from simcore import interrupts  # noqa: F401 - its native Ctrl-C handlers load from numba's cache
-
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        app(args=["simulate", "--players", "3", "--games", "1", "--seed", "0", "--json"], standalone_mode=False)
-    lab().common.forget_notices()  # the command the spare runs says its own notices
 
 
 def serve_spare() -> None:
-    """Entry of a spare process (started by :func:`simcore.warmstart.start_spare`): wait for one command, run it."""
-    from simcore import warmstart
+    """Entry of a spare process (:data:`SPARE_ENTRY`): :func:`analyses.spare.serve_spare` with this app."""
+    from analyses.spare import serve_spare as serve
 
-    warmstart.serve_one(PROJECT_ROOT, warm_spare, lambda argv: app(), SPARE_ENTRY)
+    serve(PROJECT_ROOT, app, SPARE_ENTRY)
 
 
 @app.command(rich_help_panel=SETUP)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reports.certify import certify_lines  # noqa: F401 - `dreamscape certify`'s table (cli.emit finds it here)
 from reports.numbers import rate_with_interval
 
 # polars and the study summaries are imported in the functions that read a study

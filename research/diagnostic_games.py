@@ -179,7 +179,7 @@ def labelled_chunk(cards_a, cards_b, n_seats, sleep_token, shifting_tokens, knob
 
 def _setup(config: SimConfig, seed: int, strategies: str | Sequence[str], masks: Sequence[int] | None):
     names = resolve_strategies(strategies, config.players)
-    fns = strategy_args(names, config.players, config.options)
+    fns = strategy_args(names, config.players, config.options, config.deck)
     a, b = deck_arrays(config.deck)
     knobs = knob_vector(config.options, config.players)
     m = np.full(MAX_SEATS, ALL_KINDS, dtype=np.int64)

@@ -367,8 +367,10 @@ def test_simulate_options(seed, games, players, chunk):
 @example(swaps=",", options="base")
 def test_sweep_lists(swaps, options):
     with tempfile.TemporaryDirectory() as d, fake_engine():
+        # --no-distance: the lists are the point; a changed deck's distance from search would play real search
+        # games (the stand-in engine plays only the study), a compile and seconds per example
         result = invoke(["sweep", "--swaps", swaps, "--options", options, "--players", "2", "--games", "20",
-                         "--out", Path(d) / "sw", "--no-progress", "--json"])
+                         "--out", Path(d) / "sw", "--no-progress", "--json", "--no-distance"])
 
     def success(r):
         assert swaps.strip() and options.strip() and json.loads(r.stdout)["sweep"]
@@ -582,4 +584,4 @@ def test_the_docs_state_the_promises_and_bounds_the_code_enforces():
     assert MAX_GAMES == 10**12 and "| 1 to 10\\*\\*12 |" in text
     assert MAX_CHUNK_SIZE == 1_000_000 and "| 1 to 1,000,000 |" in text
     assert MAX_DECK_CARDS == 256 and "| 0 to 256, at most 256 in all |" in text
-    assert f"{len(BAD)} distinct bad inputs across every command" in text
+    assert "a list of distinct bad inputs for every command" in text  # a count would be a typed number (issue #43)

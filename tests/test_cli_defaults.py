@@ -43,7 +43,8 @@ def test_every_command_plays_the_games_default_bot(tmp_path, monkeypatch):
     pd_table = ok("simulate", "--game", "pleasant-dreams", "--games", "30").stdout.splitlines()
     assert "bot threshold" in pd_table[0]
     monkeypatch.chdir(tmp_path)
-    ok("compare", "--variant", "base", "--variant", "sleep-token", "--players", "2", "--games", "20", "--no-progress")
+    ok("compare", "--variant", "base", "--variant", "sleep-token", "--players", "2", "--games", "20", "--no-progress",
+       "--no-distance")  # the bot is the point; the distance from search is test_whatif's
     ok("solo", "--games", "20", "--no-progress")
     ok("sweep", "--swaps", "none", "--options", "base", "--players", "2", "--games", "20", "--no-progress")
     folders = sorted(p for p in (tmp_path / "out").iterdir())
@@ -58,7 +59,8 @@ def test_every_command_plays_the_games_default_bot(tmp_path, monkeypatch):
 def test_compare_without_out_writes_a_named_default_folder_and_resumes_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     args = ("compare", "--variant", "base", "--variant", "shifting-tokens", "--players", "2", "--strategy", "greedy",
-            "--games", "60", "--chunk-size", "30", "--json", "--no-progress")
+            "--games", "60", "--chunk-size", "30", "--json", "--no-progress",
+            "--no-distance")  # the folder is the point; the distance from search is test_whatif's
     first = ok(*args)
     folder = Path("out") / "compare-2p-base-vs-shifting-tokens-greedy"
     assert f"writing {folder}" in first.stderr and (tmp_path / folder / "manifest.json").is_file()

@@ -40,13 +40,15 @@ def test_simulate_out_with_variant_deck_and_aggregates_resumes_and_summarizes(tm
     deck.write_text((ROOT / "simcore/games/dreamscape/data/default_deck.toml").read_text())
     out = tmp_path / "s"
     args = ["simulate", "--players", "2", "--variant", "sleep-token+FF:ID", "--deck", deck, "--games", "600",
-            "--chunk-size", "250", "--aggregate-only", "--seed", "3", "--out", out, "--json"]
+            "--chunk-size", "250", "--aggregate-only", "--seed", "3", "--out", out, "--json",
+            "--no-distance"]  # the folder and its numbers are the point; the distance from search is test_whatif's
     first = as_json(ok(*args))
     m = load_manifest(out)
     assert m.aggregate_only and m.deck["source"] == str(deck) and m.configs[0].variant == "sleep-token+FF:ID"
     assert first["seats"][0]["games"] == 600 and first["kinds"] == ["seats", "sweep", "types"]
     # The same numbers as the plain command with the same flags.
-    plain = as_json(ok("simulate", "--players", "2", "--sleep-token", "--swap", "FF:ID", "--games", "600", "--seed", "3", "--json"))
+    plain = as_json(ok("simulate", "--players", "2", "--sleep-token", "--swap", "FF:ID", "--games", "600", "--seed", "3", "--json",
+                       "--no-distance"))
     assert [s["win_rate"] for s in first["seats"]] == pytest.approx([s["win_rate"] for s in plain["seats"]], abs=1e-12)
     again = ok(*args)  # resume: nothing left to play, the same summary
     assert as_json(again)["seats"] == first["seats"]
@@ -95,8 +97,10 @@ def test_compare_pairs_variants_on_the_same_deals(tmp_path):
 
 def test_sweep_of_a_filter_writes_an_aggregate_study(tmp_path):
     out = tmp_path / "sw"
+    # --no-distance: the table and the folder are the point here; the changed decks' distance from search (search
+    # games per changed row) is tests/test_whatif.py's
     data = as_json(ok("sweep", "--swaps", "FF:ID,NT:ED", "--players", "2", "--options", "base,sleep-token", "--games", "300",
-                      "--out", out, "--json"))
+                      "--out", out, "--json", "--no-distance"))
     variants = sorted(r["variant"] for r in data["sweep"])
     assert variants == sorted(["base", "FF:ID", "NT:ED", "sleep-token", "sleep-token+FF:ID", "sleep-token+NT:ED"])
     assert load_manifest(out).aggregate_only

@@ -100,7 +100,9 @@ def test_compare_has_one_layout_for_every_game(game, tmp_path):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_compare_json_keeps_the_summary_and_adds_the_comparison(game, tmp_path):
     out = tmp_path / "cmp"
-    args = ["--game", game, "-p", two_player(game), "-n", "120", "--seed", "4", "--out", str(out)]
+    # --no-distance: the JSON's keys are the point; the changed sides' distance from search (search games per
+    # side) is tests/test_whatif.py's
+    args = ["--game", game, "-p", two_player(game), "-n", "120", "--seed", "4", "--out", str(out), "--no-distance"]
     data = json.loads(run("compare", *args, "--json")[0])
     before = json.loads(run("summarize", str(out), "--json")[0])
     assert set(before) <= set(data)  # the keys summarize gives stay

@@ -182,3 +182,14 @@ def test_a_study_read_under_strong_takes_the_kept_cells_and_its_verdicts_name_th
     t7 = collect(other)
     assert t7.exploit is None and all("kept runs of seed 1, the study's is 7" in m or "no kept run" in m
                                       for m in t7.exploit_missing)
+
+
+def test_the_value_digest_is_the_value_file_the_engine_plays_there():
+    from simcore.games.dreamscape.bots.strong import SHIPPED_DIR, read_value
+
+    base = read_value(SHIPPED_DIR / "3p-base.npz").digest()
+    assert kept.value_digest("strong", 3, "base") == base
+    assert kept.value_digest("strong", 3, "sleep-token") == read_value(SHIPPED_DIR / "3p-sleep-token.npz").digest()
+    swaps = SHIPPED_DIR / "3p-base-single-swaps.npz"
+    if swaps.is_file():  # a single swap under the base rules plays the value trained across the single swaps
+        assert kept.value_digest("strong", 3, "FF:ID") == read_value(swaps).digest() != base

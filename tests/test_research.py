@@ -96,15 +96,21 @@ def test_train_strong_recipe_matches_the_shipped_values():  # "train_strong.sh"
     shipped = ROOT / "simcore" / "games" / "dreamscape" / "bots" / "data" / "strong"
     loops = re.findall(r"for v in ([^;]+); do for p in ([^;]+); do", text)
     written = {f"{p}p-{v}.npz" for vs, ps in loops for v in vs.split() for p in ps.split()}
+    assert len(written) == 12  # 2-4 players x base, sleep token, shifting, both
+    # then one value per player count across the single-swap decks (research/train_strong_swaps.py)
+    family_loop = re.findall(r"for p in ([^;]+); do\s+python -m research.train_strong_swaps --players \$p", text)
+    family = {f"{p}p-base-single-swaps.npz" for ps in family_loop for p in ps.split()}
+    assert family == {f"{p}p-base-single-swaps.npz" for p in (2, 3, 4)}
     on_disk = {p.name for p in shipped.glob("*.npz")}
-    assert on_disk <= written and len(written) == 12  # 2-4 players x base, sleep token, shifting, both
+    assert on_disk - family <= written
 
     def name(key):
         players, sleep, shifting = key
         return f"{players}p-" + ("+".join(["sleep-token"] * sleep + ["shifting-tokens"] * shifting) or "base") + ".npz"
 
     assert {name(key) for key in STAND_IN} == written - on_disk
-    assert set(re.findall(r"--out (\S+)", text)) == {"simcore/games/dreamscape/bots/data/strong/${p}p-$v.npz"}
+    assert set(re.findall(r"--out (\S+)", text)) == {"simcore/games/dreamscape/bots/data/strong/${p}p-$v.npz",
+                                                     "simcore/games/dreamscape/bots/data/strong/${p}p-base-single-swaps.npz"}
     help_text = subprocess.run([str(Path(sys.executable).with_name("dreamscape")), "train", "--help"],
                                capture_output=True, text=True, timeout=120).stdout
     for option in set(re.findall(r"(--[a-z-]+)", text)) - {"--out"}:
@@ -113,7 +119,8 @@ def test_train_strong_recipe_matches_the_shipped_values():  # "train_strong.sh"
     import numpy as np
     for path in shipped.glob("*.npz"):
         meta = json.loads(str(np.load(path)["meta"]))
-        games = 40000 if "shifting-tokens" in path.name else 120000  # the recipe's two loops
+        # the recipe's loops: 120,000 games, 40,000 with the shifting tokens, 20,000 across the single swaps
+        games = 20000 if "single-swaps" in path.name else 40000 if "shifting-tokens" in path.name else 120000
         assert (meta["games"], meta["trees"], meta["leaves"], meta["seed"]) == (games, 100, 63, 1), path.name
 
 
@@ -126,3 +133,26 @@ def test_strong_measure_runs_on_a_tiny_budget(tmp_path):  # "strong_measure.py"
     assert all(abs(r["gain"] - (r["strong"] - r["expert"])) < 1e-9 for r in rows)
     done = run("strong_measure.py", "speed", "--players", "2", "--games", "20", "--reps", "1")
     assert done.returncode == 0 and "games/s" in done.stdout, done.stderr
+
+
+def test_train_strong_swaps_writes_a_value_across_the_single_swaps(tmp_path):  # "train_strong_swaps.py"
+    from simcore.games.dreamscape.bots.strong import read_value
+
+    out = tmp_path / "v.npz"
+    done = run("train_strong_swaps.py", "--players", "2", "--games", "40", "--trees", "2", "--leaves", "3",
+               "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    meta = read_value(out).meta
+    assert (meta["players"], meta["variant"], meta["deck"], meta["games"]) == (2, "base", "single-swaps", 40)
+    bad = run("train_strong_swaps.py", "--players", "2", "--games", "5", "--out", str(out))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_strong_swap_measure_plays_one_seats_cell(tmp_path):  # "strong_swap_measure.py"
+    out = tmp_path / "cell.json"
+    done = run("strong_swap_measure.py", "--strategy", "expert", "--players", "2", "--variant", "PR:ID", "--seat", "2",
+               "--games", "6", "--playouts", "1", "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    row = json.loads(out.read_text())
+    assert (row["seat"], row["games"], row["search"]) == (2, 6, "search:expert@1:late")
+    assert abs(row["gain"] - (row["search_win"] - row["own_win"])) < 1e-9  # paired over the same six deals

@@ -22,12 +22,10 @@ def test_expert_is_fitted_to_every_printed_configuration(players, variant):
     assert f"{players}p-{variant}.toml" in status.detail
 
 
-# The configurations the main study plays strong in (2-4 players x the four rules options) with a value of their
-# own; the others play their player count's base value as a declared stand-in (bots/strong.py STAND_IN).
-STRONG_FITTED = [(p, v) for p in (2, 3, 4) for v in ("base", "sleep-token", "shifting-tokens")] + [
-    (p, "sleep-token+shifting-tokens") for p in (2, 3)]
-STRONG_STAND_IN = [(p, v) for p in (2, 3, 4) for v in ("shifting-tokens", "sleep-token+shifting-tokens")
-                   if (p, v) not in STRONG_FITTED]
+# The configurations the main study plays strong in (2-4 players x the four rules options): each has a value of
+# its own since 4 players with both options was trained (issue #41), so none plays a stand-in.
+STRONG_FITTED = [(p, v) for p in (2, 3, 4)
+                 for v in ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")]
 
 
 @pytest.mark.parametrize("players, variant", STRONG_FITTED)
@@ -37,10 +35,17 @@ def test_strong_has_a_value_fitted_to_the_configurations_the_study_reads_it_in(p
     assert f"{players}p-{variant}.npz" in status.detail
 
 
-@pytest.mark.parametrize("players, variant", STRONG_STAND_IN)
-def test_a_stand_in_value_is_reported_out_of_distribution(players, variant):
-    status = training_status(parse_setup(players, variant), "strong")
-    assert status.kind == "out-of-distribution" and f"{players}p-base.npz" in status.detail, status
+def test_no_configuration_plays_a_stand_in_and_a_declared_one_would_be_out_of_distribution(tmp_path, monkeypatch):
+    from simcore.games.dreamscape.bots import training
+    from simcore.games.dreamscape.bots.strong import STAND_IN
+
+    assert STAND_IN == {}  # the 4-player Sleep Token + shifting tokens value was the last one missing
+    # a player count with only its base value (a folder of one file): its other options report the stand-in
+    (tmp_path / "strong").mkdir()
+    (tmp_path / "strong" / "4p-base.npz").write_bytes(b"")
+    monkeypatch.setattr(training, "DATA_DIR", tmp_path)
+    status = training_status(parse_setup(4, "sleep-token+shifting-tokens"), "strong")
+    assert status.kind == "out-of-distribution" and "4p-base.npz" in status.detail, status
 
 
 def test_a_knob_the_features_read_is_rule_aware_and_one_they_do_not_is_out_of_distribution():
@@ -58,10 +63,25 @@ def test_a_knob_the_features_read_is_rule_aware_and_one_they_do_not_is_out_of_di
 
 
 def test_a_swap_deck_is_out_of_distribution_for_the_fitted_bots():
-    for bot in ("expert", "strong", "search:expert@8:late", "search:strong@8:late", "expert!no-buy:FF"):
+    for bot in ("expert", "search:expert@8:late", "expert!no-buy:FF"):  # no table weighed an expansion type
         status = training_status(parse_setup(3, "PR:ID"), bot)
         assert status.kind == "out-of-distribution", (bot, status)
         assert "PR:ID" in status.detail
+    # strong's single-swap value is for one swap under the base rules: two swaps, or a swap under Sleep Token
+    # (R4.3), play the value of the players and rules options, fitted to the printed deck
+    for variant in ("PR:ID+NT:ED", "sleep-token+PR:ID"):
+        for bot in ("strong", "search:strong@8:late"):
+            status = training_status(parse_setup(3, variant), bot)
+            assert status.kind == "out-of-distribution" and "swap deck" in status.detail, (variant, bot, status)
+
+
+def test_strong_in_a_single_swap_deck_is_rule_aware_with_the_value_fitted_across_the_single_swaps():
+    for variant in ("PR:ID", "FF:PS"):  # the 3-player headline swap of the last study, and another single swap
+        for bot in ("strong", "search:strong@8:late"):
+            status = training_status(parse_setup(3, variant), bot)
+            assert status.kind == "rule-aware", (variant, bot, status)
+            assert "3p-base-single-swaps.npz" in status.detail and variant in status.detail
+            assert "\n" not in status.detail
 
 
 def test_hand_written_bots_are_rule_aware_and_every_kind_is_one_of_three():

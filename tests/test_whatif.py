@@ -60,7 +60,8 @@ def test_a_changed_game_is_any_variant_but_the_baseline_or_a_deck_file(tmp_path)
     (3, "knob:costs=2,2,3,4,5", "expert", "rule-aware"),   # its features read the costs from the state (R2.3)
     (3, "FF:ID", "expert", "out-of-distribution"),         # a swap deck: no table fitted to it
     (3, "sleep-token", "strong", "fitted"),                # data/strong/3p-sleep-token.npz
-    (4, "sleep-token+shifting-tokens", "strong", "out-of-distribution"),  # no such .npz: the 4p base value plays
+    (4, "sleep-token+shifting-tokens", "strong", "fitted"),  # data/strong/4p-sleep-token+shifting-tokens.npz
+    (3, "PR:ID+NT:ED", "strong", "out-of-distribution"),  # two swaps: the 3p base value, fitted to the printed deck
     (3, "base", "linear", "fitted"),                       # linear_default.toml: tuned 3 players, base
     (3, "sleep-token", "greedy", "rule-aware"),            # hand-written, nothing fitted
     (3, "knob:z-penalty=2", "random", "rule-aware"),
@@ -77,7 +78,8 @@ def test_the_status_cases_read_the_shipped_files():
     """The table above is the shipped data's: a fitted case has its file, an out-of-distribution one has none."""
     assert (SHIPPED / "expert" / "3p-sleep-token.toml").is_file()
     assert (SHIPPED / "strong" / "3p-sleep-token.npz").is_file()
-    assert not (SHIPPED / "strong" / "4p-sleep-token+shifting-tokens.npz").exists()
+    assert (SHIPPED / "strong" / "4p-sleep-token+shifting-tokens.npz").is_file()
+    assert not (SHIPPED / "strong" / "3p-PR:ID+NT:ED.npz").exists()  # nothing is fitted to a two-swap deck
 
 
 def test_other_games_bots_are_rule_aware_on_their_variants():

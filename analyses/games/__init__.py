@@ -228,12 +228,13 @@ class GameWing(Protocol):
     charts: Callable[[], Any] | None
     report_tables: Callable[..., Any] | None
     figures: Callable[..., dict] | None
+    certify: Callable[[], Any] | None
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
 HOOKS = ("card_swaps", "fix_seats", "printed_game", "report", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
-         "distance_search", "charts", "report_tables", "figures")
+         "distance_search", "charts", "report_tables", "figures", "certify")
 
 
 @dataclass(frozen=True)
@@ -313,6 +314,11 @@ class LabWing:
     figures(tables) -> {name: Figure}
         Every chart of the report drawn from those tables, by name in report order
         (:func:`analyses.lab.plot.study_figures`).
+    certify() -> module
+        The game's certified top rung (``dreamscape certify``: every headline finding of a study read again
+        by a level above its strongest bot; Project Dreamscape: :mod:`analyses.games.dreamscape.certify`,
+        its ``run(study, games, doubling, backend, progress, command)`` and ``DEFAULT_GAMES``). None: the
+        command refuses the game in one line.
     """
 
     game: Game
@@ -346,7 +352,8 @@ class LabWing:
     charts: Callable[[], Any] | None = None
     report_tables: Callable[..., Any] | None = None
     figures: Callable[..., dict] | None = None
-    printed_game: Callable[[], PrintedGame] | None = None  # last: a wing built with positional hooks keeps them
+    printed_game: Callable[[], PrintedGame] | None = None  # after the older hooks: a wing built with positional hooks keeps them
+    certify: Callable[[], Any] | None = None  # newest last, for the same reason
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name
@@ -409,7 +416,8 @@ def _with_report(wing: GameWing) -> GameWing:
 
 # What a game lacking a hook lacks, in the words of the one line that refuses it (need_hook).
 HOOK_NEEDS = {"card_swaps": "card swaps (expansion decks)", "fix_seats": "rules knobs", "report": "study report",
-              "printed_game": "printed numbers declared (rules knobs, its card file)"}
+              "printed_game": "printed numbers declared (rules knobs, its card file)",
+              "certify": "certified top rung (a stronger level that reads a study's findings again)"}
 
 
 def need_hook(game: Game | str, hook: str, command: str):

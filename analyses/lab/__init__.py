@@ -27,6 +27,7 @@ writes ``out``, or a default folder under ``out/`` named after the question
 """
 from __future__ import annotations
 
+from analyses.lab.certify import certify
 from analyses.lab.bots import exploit, fix_seats, restrict, tournament, tournament_data, train, train_strong, tune
 from analyses.lab.common import LabInputError
 from analyses.lab.play import (bench, conformance, decks, play_setup, seat_frame, simulate, simulate_summary,
@@ -40,5 +41,5 @@ __all__ = [
     "LabInputError", "FolderOptions", "LabStudy",
     "simulate", "simulate_summary", "seat_frame", "play_setup", "conformance", "decks", "strategies", "warmup", "bench",
     "compare", "compare_folder", "compare_decks_folders", "compared", "comparison_summary", "sweep", "sweep_folder", "solo_folder", "study", "run_study", "open_study", "summary_data",
-    "check_folder_game", "tournament", "tournament_data", "exploit", "restrict", "train", "train_strong", "tune", "fix_seats",
+    "check_folder_game", "tournament", "tournament_data", "exploit", "restrict", "train", "train_strong", "tune", "fix_seats", "certify",
 ]

@@ -38,7 +38,7 @@ class FolderOptions:
     backend: str = "local"
     scheduler: str | None = None
     workers: int | None = None
-    seed: int = 1
+    seed: int | None = 1  # None (``study`` only): the study file's seed
     chunk_size: int = 50_000
     progress: bool | None = None
     interrupts: bool = False

@@ -552,6 +552,9 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     from analyses.study.backends import make_backend
     from analyses.study.studyfile import file_game, load_study_file
 
+    if seed is None:  # no seed asked for: the study file's own (the game's studies say seed = 1)
+        seed = study_plan(game, quick, config, None, cards).seed
+
     if config is not None and game is not None and file_game(config) != game:
         raise LabInputError(f"{config} is a study of {file_game(config)}, not {game}")
     the = game_of(file_game(config) if config is not None else (game or DEFAULT_GAME))

@@ -125,6 +125,13 @@ def figures(tables) -> dict:
     return charts().figures(tables)
 
 
+def _certify():
+    """The certified top rung (:mod:`analyses.games.dreamscape.certify`), loaded by ``dreamscape certify`` only."""
+    from analyses.games.dreamscape import certify
+
+    return certify
+
+
 GAME = dataclasses.replace(ENGINE_GAME, extensions=extension_loaders(
     analyses=_analyses, trainer=_trainer, tuner=_tuner, solo_bands=_solo_bands))
 
@@ -159,4 +166,5 @@ WING = LabWing(
     charts=charts,
     report_tables=report_tables,
     figures=figures,
+    certify=_certify,  # dreamscape certify: the top rung above strong reads the study's findings again
 )

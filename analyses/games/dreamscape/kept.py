@@ -69,10 +69,15 @@ def deck_digest(players: int, variant: str, deck: dict | None = None) -> str:
     return hashlib.sha256(json.dumps([list(c) for c in cards]).encode()).hexdigest()
 
 
-def value_digest(bot: str, players: int, variant: str) -> str:
+def value_digest(bot: str, players: int, variant: str, deck: dict | None = None) -> str:
     """The sha256 of the value ``bot`` plays in this configuration (its value file's own checksum, over its arrays),
-    or ``none`` when it plays the expert table alone there; ``-`` for a bot without a learned value."""
+    or ``none`` when it plays the expert table alone there; ``-`` for a bot without a learned value.
+
+    The value is looked up as the engine looks it up: by players and rules options, and the deck's family
+    (:func:`simcore.games.dreamscape.decks.deck_family`: a single swap's deck plays the value trained across
+    the single swaps where one is shipped)."""
     from simcore.games.dreamscape.bots.api import load_strategy
+    from simcore.games.dreamscape.decks import deck_family
     from simcore.games.dreamscape.fast.strategies import get_record
 
     record = get_record(load_strategy(bot))
@@ -80,8 +85,11 @@ def value_digest(bot: str, players: int, variant: str) -> str:
     value_for = getattr(tables, "value_for", None)
     if value_for is None:
         return "-"
-    options = setup_of(players, variant).variant.options
-    value = value_for((int(players), bool(options.sleep_token), bool(options.shifting_tokens)))
+    setup = setup_of(players, variant, deck)
+    options = setup.variant.options
+    key = (int(players), bool(options.sleep_token), bool(options.shifting_tokens))
+    family = deck_family(setup.deck(), options)
+    value = value_for(key if family is None else key + (family,))
     return "none" if value is None else value.digest()
 
 
@@ -249,7 +257,8 @@ def keep_folder(folder: str | Path, path: str | Path | None = None, bot: str = B
         cells.append({
             "bot": bot, "search": search, "players": c.players, "variant": c.variant, "seat": seat + 1,
             "games": int(n), "seed": int(manifest.seed),
-            "deck_digest": deck_digest(c.players, c.variant, deck), "value_digest": value_digest(bot, c.players, c.variant),
+            "deck_digest": deck_digest(c.players, c.variant, deck),
+            "value_digest": value_digest(bot, c.players, c.variant, deck),
             "counts": paired_counts(mine[:n], own[:n]), "outcomes": outcomes,
         })
     if not cells:
@@ -290,7 +299,7 @@ def kept_cells(manifest: StudyManifest, played: pl.DataFrame | None, bot: str = 
         else:
             same_seed = [c for c in candidates if int(c["seed"]) == int(manifest.seed)]
             deck = deck_digest(players, variant, manifest.deck)
-            value = value_digest(bot, players, variant)
+            value = value_digest(bot, players, variant, manifest.deck)
             if not same_seed:
                 reason = f"kept runs of seed {', '.join(sorted({str(c['seed']) for c in candidates}))}, the study's is {manifest.seed}"
             elif any(c["deck_digest"] != deck for c in same_seed):

@@ -32,8 +32,9 @@ import numpy as np
 
 import simcore.games.dreamscape.bots.builtins  # noqa: F401  (registers expert, the self-play bot)
 from simcore.fast_rng import seed_key
+from simcore.rng import game_stream_state, mix64
 from simcore.games.dreamscape.bots.strong import ValueModel
-from simcore.games.dreamscape.decks import Deck
+from simcore.games.dreamscape.decks import Deck, all_swap_sets, build_deck
 from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
 from simcore.games.dreamscape.fast.layout import knob_vector
 from simcore.games.dreamscape.fast.runner import deck_arrays, strategy_args
@@ -57,12 +58,47 @@ class ValueRows:
     seconds: float
 
 
-def value_rows(players: int, options: Options, deck: Deck, games: int, seed: int, deck_at_most: int = 20,
+def single_swap_decks() -> tuple[Deck, ...]:
+    """The Controlled Study's single-swap decks (R1.4), in :func:`~simcore.games.dreamscape.decks.all_swap_sets`
+    order: removed base type FF, IS, NT, LD, PR, RD, CD, SD (outer), added ID, ED, PS (inner); 24 decks."""
+    return tuple(build_deck(None, removed, added) for removed, added in all_swap_sets(1) if removed)
+
+
+def swap_family_draw(seed: int, game: int, n_decks: int) -> int:
+    """Which of ``n_decks`` decks training game ``game`` of run ``seed`` is played with (the swap family).
+
+    Games come in blocks of :data:`SWAP_FAMILY_BLOCK` consecutive games, and block ``b = game // 50`` draws its
+    deck from a stream of its own, keyed by (seed, b) like a game's two streams (:mod:`simcore.rng`) but salted
+    apart from both: ``x = mix64(game_stream_state(seed, b) ^ SWAP_FAMILY_SALT)``, then the multiply-shift on
+    the high 32 bits that :func:`simcore.fast_rng.below` uses, ``((x >> 32) * n_decks) >> 32``. Game ``g``'s
+    deal and decisions are its own streams (seed, g), whatever the deck. Why blocks: the engine's kernel
+    plays consecutive games of one deck per call, and a call per game cost 15 times the games' own time.
+    """
+    x = mix64(game_stream_state(seed, game // SWAP_FAMILY_BLOCK) ^ SWAP_FAMILY_SALT)
+    return ((x >> 32) * n_decks) >> 32
+
+
+# Keys the swap family's deck draw off the block's stream start: an arbitrary fixed 64-bit constant, not the
+# decision stream's salt, so the draw is independent of both streams of the games.
+SWAP_FAMILY_SALT = 0x3C6EF372FE94F82B
+SWAP_FAMILY_BLOCK = 50  # consecutive games dealt from one deck: 800 blocks in 40,000 games, about 33 a deck
+SINGLE_SWAPS = "single-swaps"  # the deck family a value can be trained across (value_rows' ``deck``)
+
+
+def value_rows(players: int, options: Options, deck: Deck | str, games: int, seed: int, deck_at_most: int = 20,
                chunk_size: int = 1000, progress: Callable[[int, int], None] | None = None) -> ValueRows:
-    """Step 1: the rows of ``games`` expert self-play games (same seed, same rows, whatever the chunk size)."""
+    """Step 1: the rows of ``games`` expert self-play games (same seed, same rows, whatever the chunk size).
+
+    ``deck`` is one deck, or :data:`SINGLE_SWAPS`: then game ``g`` is played with the single-swap deck
+    ``single_swap_decks()[swap_family_draw(seed, g, 24)]`` (its deal and decisions are game ``g``'s streams,
+    whatever the deck), so a value learns the swap family rather than one deck.
+    """
+    if isinstance(deck, str) and deck != SINGLE_SWAPS:
+        raise ValueError(f"deck must be a Deck or {SINGLE_SWAPS!r}, got {deck!r}")
     t0 = time.perf_counter()
     fns = strategy_args(["expert"] * players, players, options)
-    a, b = deck_arrays(deck)
+    family = single_swap_decks() if isinstance(deck, str) else (deck,)
+    arrays = [deck_arrays(d) for d in family]
     knobs = knob_vector(options, players)
     key = seed_key(seed)
     encs, seats, wins, ids, dropped = [], [], [], [], 0
@@ -74,8 +110,16 @@ def value_rows(players: int, options: Options, deck: Deck, games: int, seed: int
         seat = np.zeros((n, ROWS_PER_GAME), np.int8)
         win = np.zeros((n, ROWS_PER_GAME), np.float32)
         n_rows = np.zeros(n, np.int64)
-        value_chunk(a, b, players, bool(options.sleep_token), bool(options.shifting_tokens), knobs, key, done,
-                    *fns, deck_at_most, enc, seat, win, n_rows)
+        # one call per run of games of one deck (the kernel plays consecutive games of one deck): the whole
+        # chunk for one deck, each block's part of the chunk for the swap family
+        lo = 0
+        while lo < n:
+            one = len(arrays) == 1
+            hi = n if one else min(n, ((done + lo) // SWAP_FAMILY_BLOCK + 1) * SWAP_FAMILY_BLOCK - done)
+            a, b = arrays[0 if one else swap_family_draw(seed, done + lo, len(arrays))]
+            value_chunk(a, b, players, bool(options.sleep_token), bool(options.shifting_tokens), knobs, key,
+                        done + lo, *fns, deck_at_most, enc[lo:hi], seat[lo:hi], win[lo:hi], n_rows[lo:hi])
+            lo = hi
         raise_fault()
         kept = np.minimum(n_rows, ROWS_PER_GAME)
         dropped += int((n_rows - kept).sum())
@@ -148,12 +192,13 @@ def better_fit(rows: ValueRows, settings: list[tuple[int, int, float]], seed: in
     return fits[best][0], fits[best][1], tried
 
 
-def train_strong(players: int, options: Options, variant: str, deck: Deck, games: int, seed: int, trees: int = 100,
+def train_strong(players: int, options: Options, variant: str, deck: Deck | str, games: int, seed: int, trees: int = 100,
                  leaves: int = 63, learning_rate: float = 0.1, deck_at_most: int = 20,
                  progress: Callable[[str, int, int], None] | None = None,
                  also: tuple[int, int, float] | None = None) -> ValueModel:
     """Games, then the fit: the strong bot's value of one configuration (meta says how it was made).
 
+    ``deck``: one deck, or :data:`SINGLE_SWAPS` (a value for every single-swap deck, :func:`value_rows`).
     ``also``: a second setting (trees, leaves, learning rate) fitted to the same rows; the value kept is the
     better of the two on the held-out games (:func:`better_fit`), and ``meta["fits"]`` lists both.
     """
@@ -171,8 +216,8 @@ def train_strong(players: int, options: Options, variant: str, deck: Deck, games
         kept = next(t for t in tried if t["kept"])
         leaves, learning_rate = kept["leaves"], kept["learning_rate"]
     meta = {
-        "name": f"strong-{players}p-{variant}", "game": "project-dreamscape", "players": players, "variant": variant,
-        "deck": deck.label, "games": games, "seed": seed, "deck_at_most": deck_at_most, "leaves": leaves,
+        "name": f"strong-{players}p-{variant}" + (f"-{deck}" if isinstance(deck, str) else ""), "game": "project-dreamscape", "players": players, "variant": variant,
+        "deck": deck if isinstance(deck, str) else deck.label, "games": games, "seed": seed, "deck_at_most": deck_at_most, "leaves": leaves,
         "learning_rate": learning_rate, "games_seconds": round(rows.seconds, 1),
         "seconds": round(time.perf_counter() - t0, 1), "versions": trainer_versions(),
         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in figures.items()},

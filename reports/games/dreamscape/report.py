@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from analyses.study.model import StudyManifest
 from reports.charts import PAGE
+from reports.games.dreamscape.certified import certified_pages
 from reports.games.dreamscape.charts import make_charts
 from reports.games.dreamscape.data import StudyTables, collect
 from reports.games.dreamscape.findings import make_findings
@@ -231,7 +232,8 @@ def build_report(folder, pdf=None, png_dir=None, swap_metric: str = "seat_spread
                         heading="Project Dreamscape balance report",
                         subtitle=(f"{name}: " if name else "") + f"study folder {t.folder}",
                         facts=facts, simulated=configuration_lines(t.manifest), findings=findings,
-                        topics=TOPICS, extra_pages=list(zip(continued(LEVELS_TITLE, len(level_figs)), level_figs)),
+                        topics=TOPICS, extra_pages=list(zip(continued(LEVELS_TITLE, len(level_figs)), level_figs))
+                        + certified_pages(folder),  # the certified column, when `dreamscape certify` has played
                         charts=make_charts(t, swap_metric), tables=t, note=note)
 
 

@@ -25,7 +25,7 @@ from simcore.games.dreamscape.cards import (
     type_from_code,
 )
 from simcore.files import parse_toml, read_text_file, shown
-from simcore.games.dreamscape.rules import N_POSITIONS
+from simcore.games.dreamscape.rules import N_POSITIONS, Options
 from simcore.games.dreamscape.scoring import CHAIN_POINTS_TABLE
 
 MAX_SWAPS = 3  # R1.4: 0 to 3 swaps
@@ -269,6 +269,19 @@ def all_swap_decks(spec: DeckSpec | None = None, max_swaps: int = MAX_SWAPS) -> 
     spec = spec or default_spec()
     for removed, added in all_swap_sets(max_swaps):
         yield build_deck(spec, removed, added)
+
+
+SINGLE_SWAP = "single-swap"  # deck_family's one family: a value trained across it serves each of its decks
+
+
+def deck_family(deck: Deck | None, options: Options | None = None) -> str | None:
+    """:data:`SINGLE_SWAP` for a deck of one Controlled Study swap (R1.4) of the printed composition (R1.3) played
+    under the base rules with every knob printed; None for every other deck (no swap, two or three swaps, a
+    deck file of other cards, a rules option or a knob), which a bot's tables key by players and options alone."""
+    opts = options if options is not None else Options()
+    if deck is None or len(deck.removed) != 1 or opts.sleep_token or opts.shifting_tokens or opts.has_knobs:
+        return None
+    return SINGLE_SWAP if deck.cards == build_deck(None, deck.removed, deck.added).cards else None
 
 
 def check_deck_fits(deck: Deck, players: int, setup_cards: int | None = None) -> None:

@@ -37,7 +37,14 @@ line).
 
 ``--strategy strong`` plays the shipped value of the configuration being
 played (``simcore/games/dreamscape/bots/data/strong/``, one per player count
-2-4 and rules option). A rules option without a shipped value plays the base
+2-4 and rules option). In a deck of one Controlled Study swap of the printed
+deck under the base rules (R1.4, :func:`simcore.games.dreamscape.decks.deck_family`)
+it plays its player count's value trained across all 24 single swaps
+(``3p-base-single-swaps.npz``) where one is shipped: its inputs count the
+unseen cards of every dream type and read the types on the market and the REM
+tops, so one value sees which swap is played (issue #41). Every other deck
+(two or three swaps, a card file, a rules option or a knob with a swap) plays
+the value of its players and rules options. A rules option without a shipped value plays the base
 game's value of its player count, a stand-in declared where the values are
 registered (:data:`STAND_IN`, never found by a silent lookup) and reported as
 out of distribution by
@@ -60,6 +67,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore.files import parse_json, shown, write_file
+from simcore.games.dreamscape.decks import SINGLE_SWAP
 from simcore.games.dreamscape.bots.errors import StrategyError
 from simcore.games.dreamscape.fast.strategies import get_record, register_strong
 from simcore.games.dreamscape.fast.value import N_VIEW, pack_trees
@@ -289,15 +297,23 @@ class StrongTables(Mapping):
         self.source = source
         self.rows: dict[tuple[int, bool, bool], np.ndarray] = {}
 
+    deck_families = True  # weights_for adds the deck family to the key (a value trained across single swaps)
+
     def value_for(self, key) -> ValueModel | None:
+        """The value played in configuration ``key``: ``(players, sleep_token, shifting_tokens)``, with the deck
+        family last when the deck is one (:func:`simcore.games.dreamscape.decks.deck_family`): the
+        family's own value when there is one, else the value of the players and options (or its stand-in)."""
         players = int(key[0])
         if self.only_players is not None and players != self.only_players:
             raise StrategyError(f"{self.source} was trained for {self.only_players} players; "
                                 f"this game has {players}")
         if self.only_players is not None:
-            key = next(iter(self.values))  # the user's one file, whatever the rules options
+            key = next(iter(self.values))  # the user's one file, whatever the rules options and deck
+        family = key[3] if len(key) > 3 else None
         key = (players, bool(key[1]), bool(key[2]))
-        if key not in self.values:
+        if family is not None and key + (family,) in self.values:
+            key = key + (family,)
+        elif key not in self.values:
             key = self.stand_ins.get(key)
             if key not in self.values:
                 return None
@@ -307,10 +323,11 @@ class StrongTables(Mapping):
         return v
 
     def __getitem__(self, key) -> np.ndarray:
-        key = (int(key[0]), bool(key[1]), bool(key[2]))
+        key = (int(key[0]), bool(key[1]), bool(key[2])) + tuple(key[3:4])
         if key not in self.rows:
             expert = get_record("expert")
-            table = expert.tables.get(key, expert.weights) if expert.tables is not None else expert.weights
+            rules = key[:3]  # the expert table is the rules options' whatever the deck
+            table = expert.tables.get(rules, expert.weights) if expert.tables is not None else expert.weights
             value = self.value_for(key)
             row = table if value is None else np.concatenate([table, value.packed()])
             row = np.array(row, dtype=np.float64)
@@ -328,11 +345,21 @@ class StrongTables(Mapping):
         return self[key]
 
 
-def shipped_key(path: Path) -> tuple[int, bool, bool]:
-    """The configuration a shipped file's name gives (``3p-sleep-token.npz``: 3 players, Sleep Token)."""
+# The shipped file of the value trained across the single-swap decks of a player count (R1.4, base rules; the
+# trainer: analyses/games/dreamscape/train_strong.py single_swap_decks), e.g. 3p-base-single-swaps.npz.
+FAMILY_SUFFIX = {SINGLE_SWAP: "-single-swaps"}
+
+
+def shipped_key(path: Path) -> tuple:
+    """The configuration a shipped file's name gives (``3p-sleep-token.npz``: 3 players, Sleep Token;
+    ``3p-base-single-swaps.npz``: 3 players, base rules, the single-swap decks)."""
     players, _, variant = path.stem.partition("p-")
+    family = next((f for f, suffix in FAMILY_SUFFIX.items() if variant.endswith(suffix)), None)
+    if family is not None:
+        variant = variant[: -len(FAMILY_SUFFIX[family])]
     options = parse_variant(variant).options
-    return int(players), bool(options.sleep_token), bool(options.shifting_tokens)
+    key = (int(players), bool(options.sleep_token), bool(options.shifting_tokens))
+    return key if family is None else key + (family,)
 
 
 def shipped_values() -> dict[tuple[int, bool, bool], Path]:

@@ -6,12 +6,15 @@ bot name, one of three kinds:
 * ``fitted``: the bot's numbers were fitted to this very rule set (a shipped
   expert table or strong value of this player count and rules options, on the
   printed deck with every knob at its rulebook value);
-* ``rule-aware``: nothing was fitted to this rule set, but everything the bot
+* ``rule-aware``: nothing was fitted to this rule set alone, but everything the bot
   reads of a changed number it reads from the game state (the market costs by
   position, R2.3; the chain table and the bonus, R8.2; the cards removed
   unseen and the Z cards dealt, R2.2: :data:`RULE_AWARE_KNOBS`), so its decisions follow
   the change; how far that carries is measured, not assumed
-  (docs/research/2026-11-27-bots-for-changed-games.md);
+  (docs/research/2026-11-27-bots-for-changed-games.md); so is ``strong`` in
+  a single-swap deck under the base rules, whose value was fitted across all
+  24 single swaps of its player count and reads the dream types in play
+  (docs/research/2026-11-28-strong-values-for-swaps.md);
 * ``out-of-distribution``: the bot plays numbers fitted to another rule set
   and reads something that changed as if it had not (a swap deck's dream types
   the tables never weighed, a knob its features do not look at, a rules option
@@ -79,11 +82,20 @@ def deck_change(setup) -> str:
     return " and ".join(parts)
 
 
-def shipped_file(bot: str, players: int, options: str) -> Path | None:
-    """The shipped expert table / strong value file of a configuration, or None."""
+def shipped_file(bot: str, players: int, options: str, family: str = "") -> Path | None:
+    """The shipped expert table / strong value file of a configuration (``family``: a deck family's file name
+    suffix, ``-single-swaps``, bots/strong.py FAMILY_SUFFIX), or None."""
     suffix = {"expert": "toml", "strong": "npz"}[bot]
-    path = DATA_DIR / bot / f"{players}p-{options}.{suffix}"
+    path = DATA_DIR / bot / f"{players}p-{options}{family}.{suffix}"
     return path if path.exists() else None
+
+
+def is_single_swap(setup) -> bool:
+    """Setup plays one Controlled Study swap of the printed deck under the base rules, no knob
+    (:func:`simcore.games.dreamscape.decks.deck_family`, which picks strong's value by the same rule)."""
+    from simcore.games.dreamscape.decks import SINGLE_SWAP, deck_family
+
+    return len(setup.variant.removed) == 1 and deck_family(setup.deck(), setup.variant.options) == SINGLE_SWAP
 
 
 def training_status(setup, bot_name: str) -> TrainingStatus:
@@ -115,6 +127,12 @@ def training_status(setup, bot_name: str) -> TrainingStatus:
         return TrainingStatus("fitted" if base else "rule-aware",
                               "linear: weights tuned in 3-player base games" + ("" if base else
                               ", played as they are in every rule set (the features read the rule numbers)"))
+    if name == "strong" and players >= 2 and is_single_swap(setup):
+        family = shipped_file("strong", players, label, "-single-swaps")
+        if family is not None:
+            return TrainingStatus("rule-aware", f"strong's value fitted across the 24 single-swap decks of {config} "
+                                                f"({family.name}), {deck} among them; its inputs read the dream types "
+                                                "(its early and mid game is the expert table of the printed deck)")
     if name in ("expert", "strong"):
         return _shipped_status(name, players, label, config, knobs, unread, deck)
     if name.startswith("expert:") or name.startswith("strong:"):

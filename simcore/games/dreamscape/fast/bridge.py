@@ -65,7 +65,7 @@ def play_traced(deck: Deck, players: int, options: Options, seed: int, game: int
     clear_fault()
     st, wk = play_one(
         a, b, players, bool(options.sleep_token), bool(options.shifting_tokens),
-        knob_vector(options, players), seed_key(seed), game, *strategy_args(names, players, options), cap_t, cap_r,
+        knob_vector(options, players), seed_key(seed), game, *strategy_args(names, players, options, deck), cap_t, cap_r,
     )
     raise_fault()  # a user strategy failed (simcore.games.dreamscape.fast.faults)
     counters = wk[WK_TRACE_COUNTERS]

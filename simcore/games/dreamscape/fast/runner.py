@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore.games.dreamscape.decks import Deck, build_deck, check_deck_fits
+from simcore.games.dreamscape.decks import Deck, build_deck, check_deck_fits, deck_family
 from simcore.games.dreamscape.fast.batch import chunk_kernel, chunk_loop, collect_chunk, run_chunk, run_chunk_rollout, run_chunk_search
 from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
 from simcore.games.dreamscape.fast.isearch import REC_DECISION, REC_WIDTH
@@ -134,7 +134,8 @@ def resolve_strategies(strategies: str | Sequence[str], players: int) -> list[st
     return names
 
 
-def strategy_args(names: Sequence[str], players: int | None = None, options: Options | None = None) -> list:
+def strategy_args(names: Sequence[str], players: int | None = None, options: Options | None = None,
+                  deck: Deck | None = None) -> list:
     """The engine kernels' strategy arguments for one strategy name per seat.
 
     ``run_chunk`` and ``play_one`` (:mod:`simcore.games.dreamscape.fast.batch`) take them
@@ -147,6 +148,9 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
     players, options : optional
         The configuration played: an expert bot plays its table for it
         (:func:`simcore.games.dreamscape.fast.strategies.weights_for`); None: the default table.
+    deck : optional
+        The deck played: a strong bot plays its single-swap value in a single-swap deck
+        (:func:`~simcore.games.dreamscape.decks.deck_family`); None: the value of the players and options.
 
     Returns
     -------
@@ -165,7 +169,8 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
     modes = np.zeros((N_MD, MAX_SEATS), dtype=np.int64)
     expert = any(MODE_EXPERT in (r.mode, r.policy) for r in records)
     opts = options if options is not None else Options()
-    rows = [weights_for(r, players, opts.sleep_token, opts.shifting_tokens) for r in records]
+    family = deck_family(deck, opts)
+    rows = [weights_for(r, players, opts.sleep_token, opts.shifting_tokens, family) for r in records]
     # a strong seat's row carries its value's trees behind the expert table (simcore.games.dreamscape.fast.value)
     width = max([EXPERT_WIDTH if expert else N_FEATURES] + [w.shape[0] for w in rows])
     weights = np.zeros((MAX_SEATS, width), dtype=np.float64)
@@ -284,7 +289,7 @@ def iter_chunks(
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     names = resolve_strategies(strategies, config.players)
-    fns = strategy_args(names, config.players, config.options)
+    fns = strategy_args(names, config.players, config.options, config.deck)
     a, b = deck_arrays(config.deck)
     labels = card_labels(config.deck)
     key = seed_key(seed)
@@ -384,7 +389,7 @@ def collect_search(
     whatever the chunk size.
     """
     names = resolve_strategies(strategies, config.players)
-    fns = strategy_args(names, config.players, config.options)
+    fns = strategy_args(names, config.players, config.options, config.deck)
     a, b = deck_arrays(config.deck)
     knobs = knob_vector(config.options, config.players)
     key = seed_key(seed)

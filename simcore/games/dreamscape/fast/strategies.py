@@ -162,11 +162,19 @@ class StrategyRecord:
 
 
 def weights_for(record: "StrategyRecord", players: int | None = None, sleep_token: bool = False,
-                shifting_tokens: bool = False) -> np.ndarray:
-    """The weights a record plays in a configuration (its own table there, else its default)."""
+                shifting_tokens: bool = False, deck_family: str | None = None) -> np.ndarray:
+    """The weights a record plays in a configuration (its own table there, else its default).
+
+    ``deck_family`` (:func:`simcore.games.dreamscape.decks.deck_family`) is added to the key only for
+    tables that ask for it (``deck_families``: the strong bot's values, one of which is trained across the
+    single-swap decks); every other table is keyed by players and rules options alone.
+    """
     if record.tables is None or players is None:
         return record.weights
-    return record.tables.get((int(players), bool(sleep_token), bool(shifting_tokens)), record.weights)
+    key = (int(players), bool(sleep_token), bool(shifting_tokens))
+    if deck_family is not None and getattr(record.tables, "deck_families", False):
+        key += (deck_family,)
+    return record.tables.get(key, record.weights)
 
 
 _RECORDS: dict[str, StrategyRecord] = {}

@@ -1,0 +1,45 @@
+"""`dreamscape certify`'s table: every finding at the study's strongest level and at the certified top rung.
+
+Plain rows in (:func:`analyses.lab.certify.certify`), text lines out; the report's page of the same
+rows is the game's own (Project Dreamscape: :mod:`reports.games.dreamscape.certified`).
+"""
+from __future__ import annotations
+
+from reports.numbers import change_with_interval, rate_with_interval
+
+
+def finding_name(r: dict) -> str:
+    """``3p base: seat 1 wins`` or ``3p sleep-token vs base: seat spread``."""
+    if r["topic"] == "seat":
+        return f"{r['players']}p {r['variant']}: seat {r['seat']} wins"
+    return f"{r['players']}p {r['variant']} vs {r['baseline']}: seat spread"
+
+
+def value_text(r: dict, prefix: str = "") -> str:
+    value, low, high = r[f"{prefix}value"], r[f"{prefix}low"], r[f"{prefix}high"]
+    if r["topic"] == "seat":
+        return rate_with_interval(value, low, high)
+    return change_with_interval(value, low, high)
+
+
+def certify_lines(data: dict) -> list[str]:
+    rows = data["findings"]
+    out = [f"certify folder {data['folder']}: {data['played']:,} games played this run"]
+    if not rows:
+        return out + ["no finding has certified games yet"]
+    out.append("finding                                   strong (all its deals)       verdict       "
+               "certified (control variate)  verdict      deals  corr  var. reduction")
+    for r in rows:
+        out.append(f"{finding_name(r):<41} {value_text(r, 'strong_'):<28} {r['strong_verdict']:<13} "
+                   f"{value_text(r):<28} {r['verdict']:<12} {r['deals']:>5}  {r['correlation']:+.2f}  "
+                   f"{r['reduction']:.2f}  [{r['level']}]")
+    out.append("win rates against the fair share, spread changes in points against zero; 95% intervals; verdict: "
+               "above/below (excludes it), no effect (within +-2 points), unconfirmed, too few deals (under 20)")
+    budgets = sorted({r["playouts"] for r in rows})
+    if len(budgets) > 1:
+        changed = data.get("doubling_changes") or []
+        out.append(f"doubling {budgets[0]} -> {budgets[-1]} playouts: "
+                   + ("no verdict changes (among the findings with enough deals at both)" if not changed else
+                      f"{len(changed)} verdict(s) change: " + "; ".join(
+                          f"{finding_name(r)} {r['verdict']} -> {r['verdict_2k']}" for r in changed)))
+    return out
