@@ -295,9 +295,13 @@ def test_a_finding_on_a_changed_game_names_the_bots_training_status():
     assert training_line(levels, "compare", row) == ("Bots' training on Sleep Token: linear rule-aware; "
                                                      "expert fitted; strong fitted.")
     assert training_line(levels, "seats", {"players": 3, "variant": "base", "seat": 0}) is None  # the printed game
-    # a swap deck: no table or value was fitted to its dream types
+    # one swap: expert's table never saw its dream types; strong plays its player count's value across the
+    # 24 single-swap decks (shipped: strong/2p-base-single-swaps.npz)
     swap = training_line(levels, "swaps", {"players": 2, "variant": "FF:ID", "baseline": "base"})
-    assert "expert out of distribution (" in swap and "strong out of distribution (" in swap and "swap deck" in swap
+    assert "expert out of distribution (" in swap and "swap deck" in swap and "strong rule-aware" in swap
+    # two swaps are outside that family: no value was fitted there
+    two = training_line(levels, "swaps", {"players": 2, "variant": "PR:ID+NT:ED", "baseline": "base"})
+    assert "expert out of distribution (" in two and "strong out of distribution (" in two
 
 
 def test_the_training_line_is_in_the_finding_with_the_distance():
