@@ -162,7 +162,7 @@ def test_certified_rows_are_the_control_variate_worked_out_from_the_games(parent
     assert r["value"] == pytest.approx(y.mean() - rung.BETA["spread change"] * (x[:4].mean() - x.mean()), abs=1e-12)
 
 
-@pytest.mark.slow  # the killed run below covers resuming to the same bytes in the default run
+@pytest.mark.slow  # certify writes through the study pipeline, whose resume tests run by default (test_containment, test_backends)
 def test_a_rerun_continues_and_ends_with_the_same_bytes(parent, tmp_path, small_chunks):
     straight = copy(parent, tmp_path / "straight")
     rung.run(straight, games=6, progress=False)
@@ -178,6 +178,7 @@ def test_a_rerun_continues_and_ends_with_the_same_bytes(parent, tmp_path, small_
     assert rung.run(resumed, games=6, progress=False)["played"] == 0
 
 
+@pytest.mark.slow  # the study pipeline's kill-and-resume tests run by default (test_backends, test_containment)
 def test_a_killed_certify_resumes_to_the_same_bytes(parent, tmp_path):
     straight = copy(parent, tmp_path / "straight")
     env = {**os.environ, "DREAMSCAPE_SERVER": "off"}
@@ -270,6 +271,7 @@ def test_doubling_plays_the_top_rung_at_2k_on_the_same_deals(parent, tmp_path, s
 # ----------------------------------------------------------------------------- local against Dask
 
 
+@pytest.mark.slow  # the study pipeline's Dask-equals-local test runs by default (test_backends)
 def test_certify_on_a_local_dask_cluster_equals_the_local_run(parent, tmp_path, small_chunks):
     pytest.importorskip("distributed")
     from analyses.study.backends import make_backend

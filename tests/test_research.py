@@ -33,6 +33,7 @@ def test_every_research_script_is_smoke_tested_here():
     assert not missing, f"research scripts without a smoke test: {missing}"
 
 
+@pytest.mark.slow  # a research script compiling its own kernels (about a minute); the product's search is tested by default
 def test_phase_split_runs_and_writes_its_json(tmp_path):
     out = tmp_path / "split.json"
     done = run("phase_split.py", "--players", "2", "--games", "4", "--playouts", "1", "--json", str(out))
