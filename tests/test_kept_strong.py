@@ -29,6 +29,25 @@ def test_the_gain_and_its_interval_are_recomputed_from_the_paired_counts():
     assert row["significant"] is False
 
 
+def test_the_docs_table_is_worked_out_from_the_paired_counts():
+    # The six deals of the test above in a swap deck: strong won 2 of 6 in the seat, search 4 of 6. Wilson 95%
+    # intervals (z = 1.959964): 2/6 -> 9.68% to 70.00%, 4/6 -> 30.00% to 90.32%; the gain +33.3 points with the
+    # t interval -52.4 to +119.0, which holds 0: not bold.
+    cell = {"bot": "strong", "search": "search:strong@8:late", "players": 2, "variant": "FF:ID", "seat": 2, "games": 6,
+            "counts": [[0.0, 0.0, 1], [0.0, 1.0, 1], [1.0, 0.0, 3], [1.0, 1.0, 1]]}
+    # five deals won by search where strong lost, one lost by both: differences 1 x5, 0: mean 5/6, sample
+    # variance 1/6, standard error 1/6, 5/6 -+ 2.570582/6 = +40.5 to +126.2: bold. Strong 0/6 (0.0 to 39.0%),
+    # search 5/6 (43.6 to 97.0%). Rows come out by players, deck and seat, whatever the cells' order.
+    won = {**cell, "players": 3, "variant": "PR:ID", "seat": 1, "counts": [[0.0, 0.0, 1], [1.0, 0.0, 5]]}
+    lines = kept.table_lines([won, cell])
+    assert lines[0] == "| players | deck | seat | games | strong wins | search wins | search gain (points) |"
+    assert lines[2] == ("| 2 | Floating Free \u2192 Invasive Dreaming (`FF:ID`) | 2 | 6 | 33.3% (9.7 to 70.0%) "
+                        "| 66.7% (30.0 to 90.3%) | +33.3 (\u221252.4 to +119.0) |")
+    assert lines[3] == ("| 3 | Perfect Respite \u2192 Invasive Dreaming (`PR:ID`) | 1 | 6 | 0.0% (0.0 to 39.0%) "
+                        "| 83.3% (43.6 to 97.0%) | **+83.3 (+40.5 to +126.2)** |")
+    assert len(lines) == 4
+
+
 def test_paired_counts_keep_every_pair_of_credits_including_split_wins():
     mine = np.array([1.0, 0.5, 0.0, 1.0, 0.5])
     own = np.array([0.0, 0.5, 0.0, 0.0, 1.0])
@@ -95,7 +114,8 @@ def test_bad_input_to_the_producer_is_one_line_and_exit_2(capsys):
     for argv, words in ((["measure", "--players", "5", "--variant", "base"], "--players must be 2 to 4"),
                         (["measure", "--players", "3", "--variant", "nonsense"], "nonsense"),
                         (["measure", "--players", "3"], "--variant"),
-                        (["keep", "/nonexistent/folder"], "/nonexistent/folder")):
+                        (["keep", "/nonexistent/folder"], "/nonexistent/folder"),
+                        (["table", "--players", "3", "--variant", "no-such-deck"], "no kept cell matches")):
         with pytest.raises(SystemExit) as exc:
             kept.main(argv)
         err = capsys.readouterr().err.strip()

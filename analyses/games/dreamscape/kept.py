@@ -320,11 +320,44 @@ def kept_cells(manifest: StudyManifest, played: pl.DataFrame | None, bot: str = 
     return frame, missing
 
 
+# ----------------------------------------------------------------------------- the docs' table
+
+
+def _points(value: float) -> str:
+    """A change in points of win rate, signed, with the typographic minus the docs use: ``+9.7``, ``\u22124.0``."""
+    return f"{value * 100:+.1f}".replace("-", "\u2212")
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f}"
+
+
+def table_lines(cells: Sequence[dict]) -> list[str]:
+    """The kept cells as a markdown table (the research page's, so no number there is typed by hand): players,
+    deck, seat, games, the bot's wins in that seat on the all-bot deals, the search player's wins there, and the
+    search gain with its paired 95% interval, all recomputed from the paired counts (bold: the interval
+    excludes 0)."""
+    from analyses.games.dreamscape.words import variant_label
+
+    head = ["| players | deck | seat | games | strong wins | search wins | search gain (points) |",
+            "|---|---|---|---|---|---|---|"]
+    rows = []
+    for cell in sorted(cells, key=lambda c: (int(c["players"]), c["variant"], int(c["seat"]))):
+        row = cell_from_counts(cell)
+        gain = f"{_points(row['gain'])} ({_points(row['gain_low'])} to {_points(row['gain_high'])})"
+        rows.append(f"| {cell['players']} | {variant_label(cell['variant'])} (`{cell['variant']}`) | {cell['seat']} "
+                    f"| {int(cell['games']):,} "
+                    f"| {_percent(row['own_win'])}% ({_percent(row['own_low'])} to {_percent(row['own_high'])}%) "
+                    f"| {_percent(row['search_win'])}% ({_percent(row['search_low'])} to {_percent(row['search_high'])}%) "
+                    f"| {f'**{gain}**' if row['significant'] else gain} |")
+    return head + rows
+
+
 # ----------------------------------------------------------------------------- the command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m analyses.games.dreamscape.kept measure|keep ...``; bad input: one line, exit code 2."""
+    """``python -m analyses.games.dreamscape.kept measure|keep|table ...``; bad input: one line, exit code 2."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m analyses.games.dreamscape.kept",
@@ -340,18 +373,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     k = sub.add_parser("keep", help="keep the cells a finished study folder played")
     k.add_argument("folder", type=Path)
     k.add_argument("--kept", type=Path, default=None)
+    t = sub.add_parser("table", help="print kept cells as the research page's markdown table")
+    t.add_argument("--players", type=int, action="append", default=None, help="only these player counts; repeat")
+    t.add_argument("--variant", action="append", default=None, help="only these variants (as kept); repeat")
+    t.add_argument("--kept", type=Path, default=None)
 
     def fail(message: str) -> None:
         print(f"error: {message}", file=sys.stderr)
         raise SystemExit(2)
 
     parser.error = fail  # type: ignore[method-assign]
-    for p in (m, k):
+    for p in (m, k, t):
         p.error = fail  # type: ignore[method-assign]
     args = parser.parse_args(argv)
     from simcore.games import GameError
 
     try:
+        if args.what == "table":
+            cells = [c for c in load_kept(args.kept)
+                     if (args.players is None or int(c["players"]) in args.players)
+                     and (args.variant is None or c["variant"] in args.variant)]
+            if not cells:
+                fail("no kept cell matches --players/--variant (the variants are named as kept, e.g. FF:ID)")
+            print("\n".join(table_lines(cells)))
+            return 0
         if args.what == "measure":
             if args.players not in (2, 3, 4):
                 fail(f"--players must be 2 to 4 (a seat needs an opponent to exploit), got {args.players}")
