@@ -213,3 +213,17 @@ def test_the_value_digest_is_the_value_file_the_engine_plays_there():
     swaps = SHIPPED_DIR / "3p-base-single-swaps.npz"
     if swaps.is_file():  # a single swap under the base rules plays the value trained across the single swaps
         assert kept.value_digest("strong", 3, "FF:ID") == read_value(swaps).digest() != base
+
+
+def test_the_research_page_shows_the_kept_swap_cells_as_the_kept_file_holds_them():
+    """The page's table of the swap decks' cells is the table command's output over the kept file, not typed."""
+    from pathlib import Path
+
+    from analyses.games.dreamscape.words import split_variant
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "research" / "2026-11-28-strong-distance-kept.md"
+    swaps = [c for c in kept.load_kept() if split_variant(c["variant"]).has_swaps]
+    assert swaps, "no kept cell of a swap deck"
+    table = "\n".join(kept.table_lines(swaps))
+    assert table in page.read_text(), (f"{page.name}: its swap-deck table differs from the kept file; print it with "
+                                       "`python -m analyses.games.dreamscape.kept table --swaps`")

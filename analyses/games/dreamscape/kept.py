@@ -376,6 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     t = sub.add_parser("table", help="print kept cells as the research page's markdown table")
     t.add_argument("--players", type=int, action="append", default=None, help="only these player counts; repeat")
     t.add_argument("--variant", action="append", default=None, help="only these variants (as kept); repeat")
+    t.add_argument("--swaps", action="store_true", help="only the swap decks' cells")
     t.add_argument("--kept", type=Path, default=None)
 
     def fail(message: str) -> None:
@@ -390,11 +391,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         if args.what == "table":
+            from analyses.games.dreamscape.words import split_variant
+
             cells = [c for c in load_kept(args.kept)
                      if (args.players is None or int(c["players"]) in args.players)
-                     and (args.variant is None or c["variant"] in args.variant)]
+                     and (args.variant is None or c["variant"] in args.variant)
+                     and (not args.swaps or split_variant(c["variant"]).has_swaps)]
             if not cells:
-                fail("no kept cell matches --players/--variant (the variants are named as kept, e.g. FF:ID)")
+                fail("no kept cell matches --players/--variant/--swaps (the variants are named as kept, e.g. FF:ID)")
             print("\n".join(table_lines(cells)))
             return 0
         if args.what == "measure":
