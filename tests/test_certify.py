@@ -244,6 +244,39 @@ def test_verdicts_read_the_interval_against_the_reference_and_margin():
     assert rung.verdict(0.0, 0.0, third, deals=100) == "too few deals"  # every deal the same: no width
 
 
+def _claim(seat, k, p, verdict, strong_p=1.0, strong_verdict=rung.TOO_FEW):
+    return {"topic": "seat", "players": 3, "variant": "base", "baseline": None, "seat": seat, "playouts": k,
+            "p": p, "verdict": verdict, "strong_p": strong_p, "strong_verdict": strong_verdict}
+
+
+def test_the_certified_page_is_corrected_by_holm_on_a_known_family():
+    # Four certified claims, p = 0.01, 0.04, 0.03, 0.005 (strong's cells make no claim: too few deals). Holm at 5%,
+    # by hand: sorted 0.005 <= 0.05/4 keep, 0.01 <= 0.05/3 keep, 0.03 > 0.05/2 stop: seats 1 and 4 keep their
+    # verdicts, seats 2 and 3 (significant alone) become unconfirmed; "no effect" is no significance claim.
+    rows = [_claim(1, 8, 0.01, "above"), _claim(2, 8, 0.04, "above"), _claim(3, 8, 0.03, "below"),
+            _claim(4, 8, 0.005, "below"), _claim(5, 8, 0.9, "no effect")]
+    out = rung.correct_page(rows)
+    assert [r["verdict"] for r in out] == ["above", "unconfirmed", "unconfirmed", "below", "no effect"]
+    assert [r["verdict_95"] for r in out] == ["above", "above", "below", "below", "no effect"]
+    assert {r["family"] for r in out} == {5}
+    assert rows[1]["verdict"] == "above"  # the caller's rows are left alone
+
+
+def test_a_findings_strong_cell_is_one_claim_however_many_budgets_read_it():
+    # Seat 1 at K = 8 and 16 (p 0.001 and 0.04), strong once (p 0.024): a family of 3. Holm: 0.001 <= 0.05/3,
+    # 0.024 <= 0.05/2, 0.04 <= 0.05: all kept. Counted twice (a family of 4), 0.024 > 0.05/3 would drop strong.
+    rows = [_claim(1, 8, 0.001, "above", 0.024, "above"), _claim(1, 16, 0.04, "above", 0.024, "above")]
+    out = rung.correct_page(rows)
+    assert [(r["verdict"], r["strong_verdict"], r["family"]) for r in out] == [("above", "above", 3)] * 2
+    # strong at p 0.03 instead: 0.03 > 0.05/2 stops the steps; strong and the K = 16 claim become unconfirmed in
+    # every row that shows them
+    rows = [_claim(1, 8, 0.001, "above", 0.03, "above"), _claim(1, 16, 0.04, "above", 0.03, "above")]
+    out = rung.correct_page(rows)
+    assert [(r["verdict"], r["strong_verdict"]) for r in out] == [("above", "unconfirmed"),
+                                                                   ("unconfirmed", "unconfirmed")]
+    assert [r["strong_verdict_95"] for r in out] == ["above", "above"]
+
+
 def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_changes():
     def row(seat, k, verdict):
         return {"topic": "seat", "players": 3, "variant": "base", "baseline": None, "seat": seat, "playouts": k,

@@ -34,6 +34,8 @@ import numpy as np
 import polars as pl
 
 from analyses.stats.control_variate import control_variate
+from analyses.games.dreamscape.toprung import margin_words, rung_margin
+from analyses.stats.multiple import FAMILY_ALPHA, holm, p_from_interval
 from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, finished_configs, read_manifest,
                                    scan_games)
 from analyses.study.model import GameDeal, RunConfig, StudyError
@@ -208,6 +210,9 @@ def _row(topic: str, config: RunConfig, baseline: str | None, seat: int | None, 
         "reduction": cv.reduction, "verdict": verdict(e.low, e.high, reference, deals=n),
         "strong_value": strong.value, "strong_low": strong.low, "strong_high": strong.high,
         "strong_verdict": verdict(strong.low, strong.high, reference, deals=x_all.size),
+        "p": p_from_interval(e.value, e.low, e.high, reference),
+        "strong_p": p_from_interval(strong.value, strong.low, strong.high, reference),
+        "verdict_95": "", "strong_verdict_95": "", "family": 0, "rung_margin": "",
     }
 
 
@@ -215,7 +220,9 @@ SCHEMA = {"topic": pl.Utf8, "players": pl.Int64, "variant": pl.Utf8, "baseline":
           "level": pl.Utf8, "playouts": pl.Int64, "reference": pl.Float64, "value": pl.Float64, "low": pl.Float64,
           "high": pl.Float64, "plain_low": pl.Float64, "plain_high": pl.Float64, "deals": pl.Int64,
           "control_deals": pl.Int64, "correlation": pl.Float64, "reduction": pl.Float64, "verdict": pl.Utf8,
-          "strong_value": pl.Float64, "strong_low": pl.Float64, "strong_high": pl.Float64, "strong_verdict": pl.Utf8}
+          "strong_value": pl.Float64, "strong_low": pl.Float64, "strong_high": pl.Float64, "strong_verdict": pl.Utf8,
+          "p": pl.Float64, "strong_p": pl.Float64, "verdict_95": pl.Utf8, "strong_verdict_95": pl.Utf8,
+          "family": pl.Int64, "rung_margin": pl.Utf8}
 
 
 def _baselines(configs: list[RunConfig]) -> dict[str, RunConfig]:
@@ -262,7 +269,44 @@ def certified_findings(study: str | Path) -> pl.DataFrame:
             common = min(strong[c.id].shape[0], strong[base.id].shape[0])
             x = _spread_contrast(strong[c.id][:common]) - _spread_contrast(strong[base.id][:common])
             rows.append(_row("spread change", c, base.variant, None, k, 0.0, y, x))
-    return pl.DataFrame(rows, schema=SCHEMA)
+    margins: dict[tuple, str] = {}
+    for r in rows:
+        key = (r["players"], r["variant"], r["playouts"])
+        if key not in margins:
+            margins[key] = margin_words(rung_margin(*key), *key)
+        r["rung_margin"] = margins[key]
+    return pl.DataFrame(correct_page(rows), schema=SCHEMA)
+
+
+def correct_page(rows: list[dict], alpha: float = FAMILY_ALPHA) -> list[dict]:
+    """The rows with every verdict of the certified page under Holm's correction (:mod:`analyses.stats.multiple`),
+    as the page "Findings at every skill level" corrects its own.
+
+    The family is every claim the page makes: each finding at the top rung at each budget played, and each
+    finding under strong once (its strong cells repeat across budgets: one claim). A claim's p-value comes from
+    its own 95% interval (``p``, ``strong_p``); an *above*/*below* verdict stays only when Holm keeps the claim,
+    else it becomes *unconfirmed*. *No effect* (an equivalence within the margin) and *too few deals* are not
+    significance claims and are left as they are; a claim with too few deals makes no claim and is not in the
+    family. The uncorrected verdicts stay in ``verdict_95`` and ``strong_verdict_95``; ``family`` is the family's
+    size. Returns new dicts, in the same order.
+    """
+    rows = [dict(r) for r in rows]
+    keys = ("topic", "players", "variant", "baseline", "seat")
+    strong_claims: dict[tuple, list[dict]] = {}
+    for r in rows:
+        strong_claims.setdefault(tuple(r[c] for c in keys), []).append(r)
+    claims = [(r, "") for r in rows] + [(same[0], "strong_") for same in strong_claims.values()]
+    for r in rows:
+        r["verdict_95"], r["strong_verdict_95"] = r["verdict"], r["strong_verdict"]
+    family = [(r, prefix) for r, prefix in claims if r[f"{prefix}verdict"] != TOO_FEW]  # no verdict: no claim
+    kept = holm([r[f"{prefix}p"] for r, prefix in family], alpha)
+    for (r, prefix), significant in zip(family, kept):
+        if not significant and r[f"{prefix}verdict"] in ("above", "below"):
+            for same in ([r] if not prefix else strong_claims[tuple(r[c] for c in keys)]):
+                same[f"{prefix}verdict"] = "unconfirmed"
+    for r in rows:
+        r["family"] = len(family)
+    return rows
 
 
 def doubling_changes(rows: pl.DataFrame) -> pl.DataFrame:
