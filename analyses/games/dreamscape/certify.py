@@ -1,6 +1,6 @@
 """`dreamscape certify STUDY`: every headline finding read again at a certified top rung above ``strong``.
 
-**The top rung.** Every seat plays ``search:strong@8:late`` (:data:`TOP_RUNG`): strong's own play, and in the
+**The top rung.** Every seat plays ``search:strong@8:late`` (:data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the
 last third of the game every decision searched with 8 playouts per option. One such seat gains 7 to 12 points
 over strong in 3-player games (docs/research/2026-11-26-what-search-still-finds.md), so the rung is stronger
 than strong head to head where it was measured; the certify page says where it was not
@@ -34,14 +34,13 @@ import numpy as np
 import polars as pl
 
 from analyses.stats.control_variate import control_variate
-from analyses.games.dreamscape.toprung import margin_words, rung_margin
+from analyses.games.dreamscape.toprung import margin_words, rung_margin, search_of
 from analyses.stats.multiple import FAMILY_ALPHA, holm, p_from_interval
 from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, finished_configs, read_manifest,
                                    scan_games)
 from analyses.study.model import GameDeal, RunConfig, StudyError
 
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
-TOP_RUNG = "search:strong@{k}:late"
 PLAYOUTS = 8  # K: the budget of the search player the issue and the research pages measure
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
 SUBFOLDER = "certify"
@@ -69,7 +68,7 @@ TOO_FEW = "too few deals"
 
 
 def top_rung(k: int = PLAYOUTS) -> str:
-    return TOP_RUNG.format(k=k)
+    return search_of(k)
 
 
 def twin(config: RunConfig, k: int) -> RunConfig:

@@ -45,10 +45,11 @@ FIRST_GAMES = 2  # games per seating whose outcomes are kept as a digest and rep
 COMMAND = "python -m analyses.games.dreamscape.toprung"
 
 
-def search_of(playouts: int) -> str:
-    from analyses.games.dreamscape.certify import top_rung
+TOP_RUNG = "search:strong@{k}:late"  # the certified top rung of budget K (every seat of `dreamscape certify`)
 
-    return top_rung(playouts)
+
+def search_of(playouts: int) -> str:
+    return TOP_RUNG.format(k=playouts)
 
 
 def per_deal_share(win: np.ndarray, seatings: list[tuple[str, ...]], search: str) -> np.ndarray:
