@@ -232,6 +232,16 @@ def test_the_report_shows_the_certified_column(parent, tmp_path, small_chunks):
     texts = [t.get_text() for t in pages[0][1].texts]
     assert any("3p sleep-token vs base: seat spread" in t for t in texts)
     assert any(t == rung.top_rung(8) for t in texts)
+    # the page names the rung's own head-to-head margin over strong where a kept cell measured it, and counts the
+    # certified configurations where none did (its words are toprung.margin_words', tested in test_toprung.py)
+    from analyses.games.dreamscape import toprung
+
+    measured = {v: toprung.rung_margin(3, v, 8) for v in ("base", "sleep-token")}
+    header = next(t for t in texts if "head to head over" in t or "margin over strong is not measured" in t)
+    for v, cell in measured.items():
+        assert (cell is not None) == (toprung.margin_words(cell) in header), v
+    missing = sum(c is None for c in measured.values())
+    assert (f"not measured in {missing} of the 2 certified" in header) == (missing > 0)
 
 
 def test_verdicts_read_the_interval_against_the_reference_and_margin():
@@ -372,3 +382,15 @@ def test_the_pilot_script_runs_on_a_tiny_budget(tmp_path):  # "certify_pilot.py"
     data = json.loads((tmp_path / "p.json").read_text())
     assert set(data["findings"]) == {f"{v} seat {s} wins" for v in ("base", "sleep-token") for s in (1, 2, 3)} | {
         "sleep-token vs base: seat spread"}
+
+
+def test_the_commands_table_names_holms_family_and_the_rungs_margin():
+    from reports.certify import certify_lines
+
+    row = {"topic": "seat", "players": 2, "variant": "base", "baseline": None, "seat": 1, "level": rung.top_rung(8),
+           "playouts": 8, "value": 0.6, "low": 0.55, "high": 0.65, "strong_value": 0.58, "strong_low": 0.56,
+           "strong_high": 0.60, "verdict": "above", "strong_verdict": "above", "deals": 300, "correlation": 0.3,
+           "reduction": 1.1, "family": 7, "rung_margin": "+0.3 points (-2.1 to +2.7) head to head over strong"}
+    lines = certify_lines({"folder": "f", "played": 0, "findings": [row]})
+    assert any("Holm's correction across the 7 claims" in line for line in lines)
+    assert f"{rung.top_rung(8)} against strong, 2p base: +0.3 points (-2.1 to +2.7) head to head over strong" in lines
