@@ -155,7 +155,8 @@ def test_certified_rows_are_the_control_variate_worked_out_from_the_games(parent
         return w[:, rates.argmax()] - w[:, rates.argmin()]
 
     base, sleep = STRONG
-    y = contrast(top[rung.twin(sleep, 8).id]) - contrast(top[rung.twin(base, 8).id])
+    k = rung.PLAYOUTS
+    y = contrast(top[rung.twin(sleep, k).id]) - contrast(top[rung.twin(base, k).id])
     x = contrast(strong[sleep.id]) - contrast(strong[base.id])
     r = rows.filter(pl.col("topic") == "spread change").row(0, named=True)
     assert (r["variant"], r["baseline"]) == ("sleep-token", "base")
@@ -231,12 +232,12 @@ def test_the_report_shows_the_certified_column(parent, tmp_path, small_chunks):
     assert [t for t, _ in pages] == [CERTIFIED_TITLE]
     texts = [t.get_text() for t in pages[0][1].texts]
     assert any("3p sleep-token vs base: seat spread" in t for t in texts)
-    assert any(t == rung.top_rung(8) for t in texts)
+    assert any(t == rung.top_rung(rung.PLAYOUTS) for t in texts)
     # the page names the rung's own head-to-head margin over strong where a kept cell measured it, and counts the
     # certified configurations where none did (its words are toprung.margin_words', tested in test_toprung.py)
     from analyses.games.dreamscape import toprung
 
-    measured = {v: toprung.rung_margin(3, v, 8) for v in ("base", "sleep-token")}
+    measured = {v: toprung.rung_margin(3, v, rung.PLAYOUTS) for v in ("base", "sleep-token")}
     header = next(t for t in texts if "head to head over" in t or "margin over strong is not measured" in t)
     for v, cell in measured.items():
         assert (cell is not None) == (toprung.margin_words(cell) in header), v
@@ -302,7 +303,7 @@ def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_ch
 
 def test_doubling_plays_the_top_rung_at_2k_on_the_same_deals(parent, tmp_path, small_chunks):
     study = copy(parent, tmp_path / "study")
-    out = rung.run(study, games=2, doubling=True, progress=False)
+    out = rung.run(study, games=2, doubling=True, progress=False, playouts=8)  # K = 8: the cheaper games
     assert out["played"] == 8  # 2 configurations x 2 deals, at K = 8 and at K = 16
     rows = pl.DataFrame(out["findings"])
     assert sorted(set(rows["level"])) == ["search:strong@16:late", "search:strong@8:late"]

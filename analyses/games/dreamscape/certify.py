@@ -1,10 +1,15 @@
 """`dreamscape certify STUDY`: every headline finding read again at a certified top rung above ``strong``.
 
-**The top rung.** Every seat plays ``search:strong@8:late`` (:data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the
-last third of the game every decision searched with 8 playouts per option. One such seat gains 7 to 12 points
-over strong in 3-player games (docs/research/2026-11-26-what-search-still-finds.md), so the rung is stronger
-than strong head to head where it was measured; the certify page says where it was not
-(docs/guide/studies.md, "Certify a study").
+**The top rung.** Every seat plays ``search:strong@16:late`` (:data:`PLAYOUTS`,
+:data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every
+decision searched with 16 playouts per option. Its head-to-head margin over strong is measured and kept
+(:mod:`analyses.games.dreamscape.toprung`), and every certify names it for the configurations it reads, or says
+it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it leads in 2 players without the lead
+being significant yet (docs/research/2026-11-28-certify.md), so a certified verdict reads the findings at a
+level at least as strong as strong, not yet one shown above it.
+
+**The page's claims** are corrected as one family by Holm's step-down correction (:func:`correct_page`,
+:mod:`analyses.stats.multiple`), as the page "Findings at every skill level" corrects its own.
 
 **What it plays.** Every configuration the study played with ``strong`` on every seat (its rules options and
 the headline swap decks it rechecked) is played again with the top rung on every seat, on the study's own
@@ -12,7 +17,7 @@ first deals (game *g* of every configuration is dealt from the random stream (se
 *g* pairs with the study's strong game *g*). The games are a study folder of their own, the subfolder
 ``certify/`` of the study (:data:`SUBFOLDER`): chunks, manifest, checks, one writer at a time, resume, and
 a local or Dask backend, all the study pipeline's (:class:`analyses.study.folder.Study`).
-``doubling`` plays the same configurations at 2K (``search:strong@16:late``) too, to show whether any
+``doubling`` plays the same configurations at 2K (``search:strong@32:late`` by default) too, to show whether any
 verdict changes when the top rung itself gets stronger.
 
 **How it reads a finding** (:func:`certified_findings`). A finding is a per-deal value: a seat's win credit
@@ -41,7 +46,11 @@ from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, f
 from analyses.study.model import GameDeal, RunConfig, StudyError
 
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
-PLAYOUTS = 8  # K: the budget of the search player the issue and the research pages measure
+# K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
+# base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points), at K = 16 it leads in 2
+# players (+2.6, interval -0.6 to +5.9); K = 16 is the budget with a lead, though none is yet significant
+# (docs/research/2026-11-28-certify.md, "The top rung head to head").
+PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
 SUBFOLDER = "certify"
 KIND = "certify"
