@@ -1,4 +1,4 @@
-"""`dreamscape certify STUDY`: every headline finding read again at a certified top rung above ``strong``.
+"""`dreamscape certify STUDY`: every headline finding read again at a certified top rung, search over ``strong``.
 
 **The top rung.** Every seat plays ``search:strong@16:late`` (:data:`PLAYOUTS`,
 :data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every

@@ -1,4 +1,4 @@
-"""The report's certified column: every finding `dreamscape certify` read again at the top rung above strong.
+"""The report's certified column: every finding `dreamscape certify` read again at the top rung (search over strong).
 
 Drawn only when the study folder holds a ``certify/`` subfolder with games
 (:func:`analyses.games.dreamscape.certify.certified_findings`): per finding, the strong level over every deal
@@ -16,7 +16,7 @@ from analyses.games.dreamscape.certify import MARGIN, MIN_VERDICT_DEALS, certifi
 from reports.certify import finding_name, value_text
 from reports.charts import PAGE
 
-CERTIFIED_TITLE = "Certified findings (top rung above strong)"
+CERTIFIED_TITLE = "Certified findings (top rung: search over strong)"
 ROWS_PER_PAGE = 24
 MARGIN_LINES = 4  # measured head-to-head margins named on the page; the rest are counted
 
