@@ -48,8 +48,8 @@ from analyses.study.model import GameDeal, RunConfig, StudyError
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
 # K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
 # base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points), at K = 16 it leads in 2
-# players (+2.6, interval -0.6 to +5.9); K = 16 is the budget with a lead, though none is yet significant
-# (docs/research/2026-11-28-certify.md, "The top rung head to head").
+# players (+2.6, interval -0.6 to +5.9) and is level in 3 (-0.1, 60 deals); K = 16 is the budget with a lead, though
+# none is yet significant (docs/research/2026-11-28-certify.md, "the top rung head to head").
 PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
 SUBFOLDER = "certify"
