@@ -85,3 +85,11 @@ def test_a_kept_cell_is_read_only_where_it_matches_and_a_damaged_file_is_one_lin
     path.write_text("{not json")
     with pytest.raises(StudyError, match="not a kept file"):
         toprung.load_cells(path)
+
+
+def test_a_cell_extended_by_more_deals_equals_one_measured_on_all_of_them():
+    short = toprung.measure_cell(2, "base", 1, 2, seed=6, progress=False)
+    whole = toprung.measure_cell(2, "base", 1, 4, seed=6, progress=False)
+    grown = toprung.extend_cell(short, 2, progress=False)
+    assert grown["games"] == 4 and grown["counts"] == whole["counts"]
+    assert grown["outcomes"] == short["outcomes"] == whole["outcomes"]  # the first games' digests stay the first games'

@@ -20,6 +20,8 @@ search player or the engine that was not measured again fails there, naming the 
 
     python -m analyses.games.dreamscape.toprung --players 2 --playouts 8 --games 300 --seed 11
 
+``--extend N`` plays N more deals after a kept cell's own (:func:`extend_cell`), without replaying them.
+
 :func:`rung_margin` gives certify and the report the kept cell of a configuration and budget, only where its deck
 and value digests match what the code plays now; otherwise the margin is "not measured".
 """
@@ -86,11 +88,11 @@ def margin_words(cell: dict | None, players: int | None = None, variant: str = "
             f"({cell['players']} players, {cell['variant']}, {cell['games']:,} deals of seed {cell['seed']})")
 
 
-def seating_outcomes(players: int, variant: str, seating: tuple[str, ...], seed: int, games: int):
-    """(win credit, score) of the first ``games`` games of one seating, played now on the fast engine."""
+def seating_outcomes(players: int, variant: str, seating: tuple[str, ...], seed: int, games: int, first: int = 0):
+    """(win credit, score) of games ``first .. first + games - 1`` of one seating, played now on the fast engine."""
     from analyses.tools.tournament import game_play
 
-    result = game_play("dreamscape")(players, variant, tuple(seating), seed, 0, games)
+    result = game_play("dreamscape")(players, variant, tuple(seating), seed, first, games)
     return np.asarray(result["win"], dtype=np.float64), np.asarray(result["score"])
 
 
@@ -126,6 +128,22 @@ def measure_cell(players: int, variant: str, playouts: int, games: int, seed: in
             "seed": seed, "games": games, "seatings": [list(s) for s in seatings],
             "deck_digest": deck_digest(players, variant), "value_digest": value_digest(BOT, players, variant),
             "counts": share_counts(shares), "outcomes": firsts}
+
+
+def extend_cell(cell: dict, more: int, progress: bool = True) -> dict:
+    """The cell with ``more`` deals played after its own (games ``games .. games + more - 1`` of its seed, every
+    seating), their per-deal shares added to its counts: a cell grows without playing its deals again."""
+    wins = []
+    for i, seating in enumerate(cell["seatings"]):
+        win, _ = seating_outcomes(cell["players"], cell["variant"], tuple(seating), cell["seed"], more, cell["games"])
+        wins.append(win)
+        if progress:
+            print(f"seating {i + 1}/{len(cell['seatings'])} {tuple(seating)}: {more} more deals", file=sys.stderr,
+                  flush=True)
+    shares = per_deal_share(np.stack(wins), [tuple(s) for s in cell["seatings"]], cell["search"])
+    counts = Counter({v: n for v, n in cell["counts"]})
+    counts.update(Counter(round(float(v), 12) for v in shares))
+    return {**cell, "games": cell["games"] + more, "counts": [[v, n] for v, n in sorted(counts.items())]}
 
 
 def command_of(cell: dict) -> str:
@@ -181,12 +199,23 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=300, help="deals, each played by every seating")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--path", type=Path, default=None, help="the kept file (default: the package's)")
+    ap.add_argument("--extend", type=int, default=0, help="play this many more deals after the kept cell's own")
     args = ap.parse_args(argv)
-    if args.players not in (2, 3, 4) or args.games < 2 or args.playouts < 1:
-        print(f"error: players 2 to 4, games at least 2, playouts at least 1; got {args.players}, {args.games}, "
-              f"{args.playouts}", file=sys.stderr)
+    if args.players not in (2, 3, 4) or args.games < 2 or args.playouts < 1 or args.extend < 0:
+        print(f"error: players 2 to 4, games at least 2, playouts at least 1, extend at least 0; got {args.players}, "
+              f"{args.games}, {args.playouts}, {args.extend}", file=sys.stderr)
         return 2
-    cell = measure_cell(args.players, args.variant, args.playouts, args.games, args.seed)
+    if args.extend:
+        kept = [c for c in load_cells(args.path)
+                if (c["players"], c["variant"], c["playouts"], c["seed"]) == (args.players, args.variant, args.playouts,
+                                                                               args.seed)]
+        if not kept:
+            print(f"error: no kept cell of {args.players} players, {args.variant}, K = {args.playouts}, seed "
+                  f"{args.seed} to extend", file=sys.stderr)
+            return 2
+        cell = extend_cell(kept[0], args.extend)
+    else:
+        cell = measure_cell(args.players, args.variant, args.playouts, args.games, args.seed)
     keep(cell, args.path)
     print(f"{search_of(args.playouts)}: {margin_words(cell)}")
     return 0
