@@ -4,9 +4,8 @@
 :data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every
 decision searched with 16 playouts per option. Its head-to-head margin over strong is measured and kept
 (:mod:`analyses.games.dreamscape.toprung`), and every certify names it for the configurations it reads, or says
-it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it leads in 2 players without the lead
-being significant yet (docs/research/2026-11-28-certify.md), so a certified verdict reads the findings at a
-level at least as strong as strong, not yet one shown above it.
+it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in 2 players and ahead,
+not significantly, in 3 (docs/research/2026-11-28-certify.md).
 
 **The page's claims** are corrected as one family by Holm's step-down correction (:func:`correct_page`,
 :mod:`analyses.stats.multiple`), as the page "Findings at every skill level" corrects its own.
@@ -47,9 +46,9 @@ from analyses.study.model import GameDeal, RunConfig, StudyError
 
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
 # K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
-# base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points), at K = 16 it leads in 2
-# players (+2.6, interval -0.6 to +5.9) and is level in 3 (-0.1, 60 deals); K = 16 is the budget with a lead, though
-# none is yet significant (docs/research/2026-11-28-certify.md, "the top rung head to head").
+# base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points); at K = 16 it is stronger in
+# 2 players (+3.2, interval +1.1 to +5.4, 400 deals) and ahead in 3 (+1.2, -0.5 to +2.9, 150 deals)
+# (docs/research/2026-11-28-certify.md, "the top rung head to head").
 PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
 SUBFOLDER = "certify"
