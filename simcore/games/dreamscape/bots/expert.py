@@ -33,6 +33,7 @@ import numpy as np
 from simcore.files import as_weight, read_toml_file, shown, write_file
 from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
 from simcore.games.dreamscape.fast.strategies import register_expert
+from simcore.games.dreamscape.cards import CODES, EXPANSION_TYPES
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS, Options
 from simcore.games.dreamscape.variants import parse_variant
 from simcore.games.dreamscape.bots.errors import StrategyError
@@ -42,6 +43,10 @@ PHASES = ("early", "mid", "late")
 assert len(PHASES) == EXPERT_PHASES
 FEATURE_INDEX = {name: i for i, name in NAMES.items()}
 SHIPPED_DIR = Path(__file__).with_name("data") / "expert"
+# Weights fitted where the printed deck never reads (the expansion types', R1.4: :func:`never_read_by_printed_deck`),
+# overlaid on the shipped table of the same file name (``rows/3p-base.toml`` on 3p-base.toml). Every game of the
+# printed deck plays as before (docs/research/2026-11-28-expert-changed-games.md).
+ROWS_DIR = SHIPPED_DIR / "rows"
 DEFAULT_KEY = (3, False, False)  # played where no shipped table fits (e.g. a solo game without its own)
 
 
@@ -126,13 +131,49 @@ def _toml_value(value) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# The decisions only an expansion type asks (R6.9 Invasive Dreaming, R6.10 Empowered Dreaming, R6.11 Paradigm
+# Shift; the expansion types are never in the printed deck, R1.4).
+EXPANSION_DECISIONS = ("invasive_dreaming", "empowered_dreaming", "paradigm_shift")
+
+
+def never_read_by_printed_deck() -> np.ndarray:
+    """Mask of the table weights no game of the printed deck reads (R1.3, R1.4): every weight of the
+    :data:`EXPANSION_DECISIONS`' rows (never asked), and in every row the ``card_XX`` / ``perform_XX`` slots of
+    the expansion types (always 0 there, and 0.0 x weight adds exactly 0.0 to an option's score)."""
+    mask = np.zeros(EXPERT_WIDTH, dtype=bool)
+    for kind in EXPANSION_DECISIONS:
+        start = row_index(kind, 0) * N_FEATURES
+        mask[start : start + len(PHASES) * N_FEATURES] = True
+    slots = [FEATURE_INDEX[f"{prefix}_{CODES[t]}"] for t in EXPANSION_TYPES for prefix in ("card", "perform")]
+    for row in range(EXPERT_WIDTH // N_FEATURES):
+        mask[[row * N_FEATURES + j for j in slots]] = True
+    return mask
+
+
+def overlay_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``table`` with every weight :func:`never_read_by_printed_deck` marks taken from ``rows`` (the rest kept)."""
+    out = table.copy()
+    mask = never_read_by_printed_deck()
+    out[mask] = rows[mask]
+    return out
+
+
+def shipped_table(path: Path) -> np.ndarray:
+    """The table the shipped ``expert`` plays for one shipped file: the file, with its fitted rows
+    (``ROWS_DIR / path.name``) overlaid where there are any."""
+    table = read_table(path)[1]
+    rows = ROWS_DIR / path.name
+    return overlay_rows(table, read_table(rows)[1]) if rows.exists() else table
+
+
 def shipped_tables() -> dict[tuple[int, bool, bool], tuple[Path, np.ndarray]]:
-    """The shipped tables by configuration key (files ``simcore/games/dreamscape/bots/data/expert/*.toml``)."""
+    """The shipped tables by configuration key (files ``simcore/games/dreamscape/bots/data/expert/*.toml``,
+    with their fitted rows overlaid: :func:`shipped_table`)."""
     out = {}
     for path in sorted(SHIPPED_DIR.glob("*.toml")):
-        header, table = read_table(path)
+        header, _ = read_table(path)
         options = parse_variant(str(header.get("variant", "base"))).options
-        out[config_key(int(header["players"]), options)] = (path, table)
+        out[config_key(int(header["players"]), options)] = (path, shipped_table(path))
     return out
 
 
@@ -147,8 +188,8 @@ def shipped_key(path: Path) -> tuple[int, bool, bool]:
 
 
 def table_of(path: Path) -> np.ndarray:
-    """The table of one file (read when a run first plays it)."""
-    return read_table(path)[1]
+    """The table of one shipped file, its fitted rows overlaid (read when a run first plays it)."""
+    return shipped_table(path)
 
 
 def register_shipped() -> bool:
