@@ -77,3 +77,17 @@ def test_the_printed_deck_plays_as_the_table_file_alone_and_a_deck_with_the_type
     file_table = read_table(path)[1]
     assert not np.array_equal(played, file_table)
     assert np.array_equal(played[~never_read_by_printed_deck()], file_table[~never_read_by_printed_deck()])
+
+
+def test_the_training_status_names_the_fitted_rows_where_they_cover_the_added_type():
+    from simcore.games.dreamscape import parse_setup
+    from simcore.games.dreamscape.bots.training import training_status
+
+    # rows/3p-base.toml was fitted in 3-player decks of the swaps X:ID (its comment names them): Invasive Dreaming
+    covered = training_status(parse_setup(3, "PR:ID"), "expert")
+    assert covered.kind == "out-of-distribution"  # the rest of the table still never saw the swap
+    assert "but for ID" in covered.detail and "rows/3p-base.toml" in covered.detail
+    for players, variant in ((2, "PR:ID"), (3, "NT:ED"), (3, "PR:ID+NT:ED"), (3, "sleep-token+PR:ID")):
+        other = training_status(parse_setup(players, variant), "expert")  # no rows file, or a type it lacks
+        assert other.kind == "out-of-distribution" and "rows/" not in other.detail, (players, variant)
+        assert "not refitted (dream types it never saw weigh 0)" in other.detail
