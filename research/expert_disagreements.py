@@ -36,16 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--playouts", type=int, default=8)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--top", type=int, default=8, help="features shown per kind")
+    p.add_argument("--examples", default="", help="KIND:N: print the first N decisions of KIND where the picks differ")
     p.add_argument("--json", type=Path, default=None)
     a = p.parse_args(argv)
 
     import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers expert
     from research.diagnostics import decision_starts, table_scores
     from simcore.games.dreamscape.bots.api import load_strategy
-    from simcore.games.dreamscape.bots.expert import config_key, read_table, shipped_tables
+    from simcore.games.dreamscape.bots.expert import FEATURE_INDEX, config_key, read_table, shipped_tables
     from simcore.games.dreamscape.bots.features import N_FEATURES, NAMES
     from simcore.games.dreamscape.fast import SimConfig
-    from simcore.games.dreamscape.fast.isearch import REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_SEAT, REC_VALUE
+    from simcore.games.dreamscape.fast.isearch import (REC_CHOSEN, REC_DECISION, REC_FEATURES, REC_KIND, REC_N,
+                                                       REC_SEAT, REC_VALUE)
     from simcore.games.dreamscape.fast.runner import collect_search
     from simcore.games.dreamscape.rules import DECISION_KINDS
     from simcore.games.dreamscape.variants import parse_variant
@@ -105,6 +107,24 @@ def main(argv: list[str] | None = None) -> int:
             print("  " + ", ".join(f"{k} {v:+.2f}" for k, v in row["feature_diff"].items()))
             print("  searcher names: " + ", ".join(f"{k} {v:.2f}" for k, v in row["searcher_types"].items()))
             print("  table names:    " + ", ".join(f"{k} {v:.2f}" for k, v in row["table_types"].items()))
+    if a.examples:
+        kname, _, count = a.examples.partition(":")
+        shown = ("target_is_leader", "target_gap", "target_z", "leader_deny", "pos_cost", "next_gain", "score_now",
+                 "best_opp", "deck_left")
+        k = DECISION_KINDS.index(kname)
+        out["examples"] = []
+        print(f"\n{kname}: the first {count} decisions where the table's pick is not the searcher's "
+              f"(value: mean playout outcome; features: {', '.join(shown)})")
+        for t, c in [pc for pc in per_kind.get(k, []) if pc[0] != pc[1]][: int(count or 5)]:
+            s0 = int(np.flatnonzero(dec == dec[t])[0])
+            ex = {"options": int(rec[t, REC_N]), "table": {}, "searcher": {}}
+            for who, i in (("table", t), ("searcher", c)):
+                ex[who] = {"option": int(i - s0), "value": round(float(rec[i, REC_VALUE]), 4),
+                           **{n: float(feats[i, FEATURE_INDEX[n]]) for n in shown}}
+                print(f"  {who:8s} option {i - s0} of {int(rec[t, REC_N])}: value {rec[i, REC_VALUE]:+.3f}  "
+                      + "  ".join(f"{n} {feats[i, FEATURE_INDEX[n]]:g}" for n in shown))
+            print()
+            out["examples"].append(ex)
     if a.json is not None:
         a.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0

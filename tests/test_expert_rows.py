@@ -61,6 +61,24 @@ def test_overlay_takes_the_expansion_decisions_and_the_expansion_type_slots_and_
             taken = {32 + 8, 32 + 9, 32 + 10, 48 + 8, 48 + 9, 48 + 10}
             assert all(got[j] == (2.0 if j in taken else 1.0) for j in range(N_FEATURES)), (kind, phase)
     assert np.count_nonzero(out == 2.0) == 3 * 3 * N_FEATURES + (len(DECISION_KINDS) - 3) * 3 * 6
+    # a rows file weighs only what was fitted: a decision it leaves out, a slot it gives no weight, keep the table's
+    rows = np.zeros(EXPERT_WIDTH)
+    mid = row_index("invasive_dreaming", "mid") * N_FEATURES
+    rows[mid + 3] = 2.0  # one weight of one phase: the decision's three rows come whole from the file
+    buy = row_index("buy", "late") * N_FEATURES
+    rows[buy + 48 + 8] = 2.0  # card_ID of a late purchase
+    out = overlay_rows(table, rows)
+    for kind in DECISION_KINDS:
+        for phase in PHASES:
+            base = row_index(kind, phase) * N_FEATURES
+            got = out[base : base + N_FEATURES]
+            if kind == "invasive_dreaming":
+                want = rows[base : base + N_FEATURES]
+            else:
+                want = np.ones(N_FEATURES)
+                if (kind, phase) == ("buy", "late"):
+                    want[48 + 8] = 2.0
+            assert np.array_equal(got, want), (kind, phase)
 
 
 def test_the_printed_deck_plays_as_the_table_file_alone_and_a_deck_with_the_type_does_not():

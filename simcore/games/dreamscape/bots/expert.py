@@ -151,9 +151,19 @@ def never_read_by_printed_deck() -> np.ndarray:
 
 
 def overlay_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``table`` with every weight :func:`never_read_by_printed_deck` marks taken from ``rows`` (the rest kept)."""
+    """``table`` with the weights ``rows`` fits among those :func:`never_read_by_printed_deck` marks.
+
+    A file gives a weight of 0 to whatever it leaves out, so what counts as fitted is: the whole rows of an
+    expansion decision where ``rows`` weighs any of them (a fitted row's zeros are fitted zeros), and
+    elsewhere each marked slot ``rows`` weighs. Everything else keeps the table's weight.
+    """
     out = table.copy()
-    mask = never_read_by_printed_deck()
+    mask = never_read_by_printed_deck() & (rows != 0.0)
+    width = len(PHASES) * N_FEATURES
+    for kind in EXPANSION_DECISIONS:
+        start = row_index(kind, 0) * N_FEATURES
+        if np.any(rows[start : start + width]):
+            mask[start : start + width] = True
     out[mask] = rows[mask]
     return out
 
