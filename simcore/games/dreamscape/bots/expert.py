@@ -21,6 +21,11 @@ Missing kinds, phases or features weigh 0. ``--strategy expert`` plays the
 shipped table of the configuration being played (``simcore/games/dreamscape/bots/data/expert/``,
 one per player count and rules option); ``--strategy expert:FILE.toml`` plays
 one file's table everywhere.
+
+A shipped table may have a rows file of the same name in ``data/expert/rows/``: weights fitted where no game
+of the printed deck reads (an expansion type's decision rows and its ``card_``/``perform_`` slots, R1.4),
+overlaid on the table when ``expert`` plays it (:func:`overlay_rows`). ``expert:FILE.toml`` plays the file
+alone.
 """
 from __future__ import annotations
 
