@@ -53,7 +53,7 @@ def load(folder: Path) -> dict[str, np.ndarray]:
     if not files:
         raise SystemExit(f"error: {folder} holds no chunk-*.npz (run collect first)")
     parts = [np.load(f) for f in files]
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("records", "labels", "game")}
+    out = {k: np.concatenate([p[k] for p in parts]) for k in ("records", "labels", "game", "views", "ends")}
     # decision numbers restart in every chunk: renumber by (game, decision)
     rec = out["records"]
     key = out["game"] * 1_000_000 + rec[:, REC_DECISION].astype(np.int64)
@@ -66,10 +66,13 @@ def load(folder: Path) -> dict[str, np.ndarray]:
 class Decisions:
     """The rows of a set of decisions, grouped: ``starts`` the first row of each decision."""
 
-    def __init__(self, data: dict[str, np.ndarray], mask: np.ndarray | None = None):
+    def __init__(self, data: dict[str, np.ndarray], mask: np.ndarray | None = None, inputs: str = "afterstate"):
         rec, lab, game = data["records"], data["labels"], data["game"]
+        views = data.get("views")
+        ends = data.get("ends", np.zeros(rec.shape[0]))
         if mask is not None:
-            rec, lab, game = rec[mask], lab[mask], game[mask]
+            rec, lab, game, ends = rec[mask], lab[mask], game[mask], ends[mask]
+            views = None if views is None else views[mask]
         self.rec, self.labels, self.game = rec, lab, game
         d = rec[:, REC_DECISION].astype(np.int64)
         self.starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if d.size else np.zeros(0, dtype=np.int64)
@@ -79,7 +82,12 @@ class Decisions:
         self.dgame = game[self.starts] if d.size else np.zeros(0, dtype=np.int64)
         self.label = lab.mean(axis=1)
         self.value = rec[:, REC_VALUE]
-        self.features = rec[:, REC_FEATURES: REC_FEATURES + N_FEATURES]
+        # the correction's inputs: the option's 64 afterstate features (kept at the decision), or the view strong's
+        # value reads at the end of the option's turn (what the engine has at hand when it plays a correction);
+        # zeros where the turn ended the game (the outcome is then the value, and no correction applies)
+        self.ends = ends > 0.5
+        self.features = rec[:, REC_FEATURES: REC_FEATURES + N_FEATURES] if inputs == "afterstate" else views
+        self.features = np.where(self.ends[:, None], 0.0, self.features)
         self.chosen = rec[:, REC_CHOSEN] > 0.5
 
     def pick_of(self, scores: np.ndarray) -> np.ndarray:
@@ -126,7 +134,11 @@ def pair_rows(dec: Decisions, kind: int) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 class Correction:
-    """Per kind: a linear score over [strong's value, the 64 features] (None: strong's pick), standardised inputs."""
+    """Per kind: strong's value plus a linear term of the inputs (a kind without one: strong's value alone).
+
+    The fit ranks by ``a * value + w . x``; with ``a > 0`` that ranks as ``value + (w / a) . x``, the form kept
+    (``coef[kind]`` is ``w / a``), so an option whose turn ended the game (x = 0) keeps its outcome as score.
+    """
 
     def __init__(self):
         self.coef: dict[int, np.ndarray] = {}
@@ -135,16 +147,15 @@ class Correction:
     def scores(self, dec: Decisions) -> np.ndarray:
         """Every option's score: strong's value where its kind has no correction, else the fitted score."""
         s = dec.value.copy()
-        x = np.column_stack([dec.value, dec.features])
         kinds = dec.kind[dec.id]
         for kind, w in self.coef.items():
             rows = kinds == kind
-            s[rows] = x[rows] @ w
+            s[rows] += dec.features[rows] @ w
         return s
 
     def arrays(self) -> dict[str, np.ndarray]:
         kinds = np.array(sorted(self.coef), dtype=np.int64)
-        coef = np.array([self.coef[k] for k in kinds]).reshape(len(kinds), 1 + N_FEATURES)
+        coef = np.array([self.coef[k] for k in kinds]).reshape(len(kinds), -1)
         return {"kinds": kinds, "coef": coef}
 
 
@@ -173,13 +184,17 @@ def fit_correction(train: Decisions, valid: Decisions, seed: int = 1) -> Correct
             model = LogisticRegression(C=c, fit_intercept=False, max_iter=2000, random_state=seed)
             model.fit(x / scale, y, sample_weight=w / w.mean())
             coef = model.coef_[0] / scale
+            if coef[0] <= 0:  # the fit turned strong's own value down or off: no correction of this form
+                info[f"validation regret C={c}"] = float("inf")
+                continue
+            coef = coef[1:] / coef[0]
             trial = Correction()
             trial.coef[int(kind)] = coef
             r = float(valid.regret(valid.pick_of(trial.scores(valid)))[vmask].mean())
             info[f"validation regret C={c}"] = r
             if best is None or r < best[0]:
                 best = (r, coef, c)
-        if best[0] < base:
+        if best is not None and best[0] < base:
             corr.coef[int(kind)] = best[1]
             info["kept"] = f"fit C={best[2]}"
         else:
@@ -251,9 +266,9 @@ def kind_name(kind: int) -> str:
 def fit(args) -> None:
     data = load(Path(args.folder))
     part = data["game"] % 10
-    train = Decisions(data, part <= 5)
-    valid = Decisions(data, (part == 6) | (part == 7))
-    test = Decisions(data, part >= 8)
+    train = Decisions(data, part <= 5, args.inputs)
+    valid = Decisions(data, (part == 6) | (part == 7), args.inputs)
+    test = Decisions(data, part >= 8, args.inputs)
     print(f"decisions: {train.starts.size} train, {valid.starts.size} validation, {test.starts.size} test "
           f"({np.unique(data['game']).size} games)")
     t0 = time.time()
@@ -301,6 +316,9 @@ def parse(argv):
     f.add_argument("folder")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--save")
+    f.add_argument("--inputs", choices=("afterstate", "view"), default="view",
+                   help="the correction's inputs: the end-of-turn view strong's value reads (default) or the 64 "
+                        "afterstate features")
     a = p.parse_args(argv)
     if a.command == "collect" and (not 2 <= a.players <= 4 or a.games < 1 or a.chunk < 1 or a.half < 1 or a.first < 0):
         p.error("need 2-4 players, 1+ games, a chunk of 1+, 1+ playouts per half, a first game >= 0")
