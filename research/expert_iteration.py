@@ -144,6 +144,13 @@ class Correction:
         self.coef: dict[int, np.ndarray] = {}
         self.info: dict[int, dict] = {}
 
+    def picks(self, dec: Decisions) -> np.ndarray:
+        """Per decision: the corrected pick where the kind has a correction, else strong's own (its tie breaks
+        included, as the engine plays it)."""
+        mine = dec.pick_of(self.scores(dec))
+        corrected = np.isin(dec.kind, list(self.coef))
+        return np.where(corrected, mine, dec.strong_pick())
+
     def scores(self, dec: Decisions) -> np.ndarray:
         """Every option's score: strong's value where its kind has no correction, else the fitted score."""
         s = dec.value.copy()
@@ -190,7 +197,7 @@ def fit_correction(train: Decisions, valid: Decisions, seed: int = 1) -> Correct
             coef = coef[1:] / coef[0]
             trial = Correction()
             trial.coef[int(kind)] = coef
-            r = float(valid.regret(valid.pick_of(trial.scores(valid)))[vmask].mean())
+            r = float(valid.regret(trial.picks(valid))[vmask].mean())
             info[f"validation regret C={c}"] = r
             if best is None or r < best[0]:
                 best = (r, coef, c)
@@ -200,6 +207,39 @@ def fit_correction(train: Decisions, valid: Decisions, seed: int = 1) -> Correct
         else:
             info["kept"] = "strong (no fit beat it on validation)"
     return corr
+
+
+def tree_picks(train: Decisions, valid: Decisions, test: Decisions, seed: int = 1) -> tuple[np.ndarray, dict]:
+    """A nonlinear correction, for comparison (not played by the engine): gradient-boosted trees predict each
+    option's label difference from strong's pick (squared loss on the difference, weighted toward the pick's
+    decision only: every option's row is one difference) from the difference of strong's value and of the
+    inputs, the pick's own inputs and the kind; an option replaces the pick when its predicted difference is
+    above a margin chosen on the validation games (0 or one of three small margins). Returns the test picks."""
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
+    def rows(dec: Decisions):
+        pick = dec.strong_pick()
+        pr = pick[dec.id]
+        x = np.column_stack([dec.value - dec.value[pr], dec.features - dec.features[pr], dec.features[pr],
+                             dec.kind[dec.id]])
+        return x, dec.label - dec.label[pr], pr
+
+    x, y, pr = rows(train)
+    other = np.arange(y.size) != pr
+    model = HistGradientBoostingRegressor(max_iter=200, max_leaf_nodes=31, learning_rate=0.05, random_state=seed,
+                                          categorical_features=[x.shape[1] - 1])
+    model.fit(x[other], y[other])
+
+    def picks(dec: Decisions, margin: float) -> np.ndarray:
+        xx, _, prr = rows(dec)
+        pred = model.predict(xx)
+        pred[np.arange(pred.size) == prr] = margin  # the pick stays unless an option is predicted above the margin
+        return dec.pick_of(pred + np.where(np.arange(pred.size) == prr, 1e-12, 0.0))
+
+    tried = {m: float(valid.regret(picks(valid, m)).mean()) for m in (0.0, 0.002, 0.005, 0.01)}
+    best = min(tried, key=tried.get)
+    return picks(test, best), {"validation regret by margin": tried, "margin": best,
+                               "strong validation regret": float(valid.regret(valid.strong_pick()).mean())}
 
 
 # ---------------------------------------------------------------- intervals
@@ -278,7 +318,11 @@ def fit(args) -> None:
         print(f"  {kind_name(kind)}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
                                                    for k, v in info.items()))
     s_pick = test.strong_pick()
-    c_pick = test.pick_of(corr.scores(test))
+    c_pick = corr.picks(test)
+    if args.model == "trees":
+        t0 = time.time()
+        c_pick, info = tree_picks(train, valid, test, seed=args.seed)
+        print(f"trees instead (not playable): {time.time() - t0:.1f} s, {info}")
     rows = []
     print("\nheld-out regret, points of win credit (x100), 95% intervals clustered by game")
     print("| kind | decisions | changed | strong | strong + correction | difference | strong (split) | corrected (split) |")
@@ -296,7 +340,17 @@ def fit(args) -> None:
         print(line)
         rows.append(line)
     if args.save:
-        np.savez(args.save, **corr.arrays())
+        import sklearn
+
+        collected = json.loads((Path(args.folder) / "collect.json").read_text())
+        arrays = corr.arrays()
+        meta = {"players": collected["players"], "variant": collected["variant"], "labels seed": collected["seed"],
+                "playouts per option": 2 * collected["half"], "games": int(np.unique(data["game"]).size),
+                "inputs": args.inputs, "train decisions": int(train.starts.size),
+                "validation decisions": int(valid.starts.size), "fit seed": args.seed,
+                "scikit-learn": sklearn.__version__, "numpy": np.__version__,
+                "kept": {kind_name(k): v["kept"] for k, v in corr.info.items()}}
+        np.savez_compressed(args.save, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
         print(f"saved {args.save}")
 
 
@@ -316,6 +370,9 @@ def parse(argv):
     f.add_argument("folder")
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--save")
+    f.add_argument("--model", choices=("linear", "trees"), default="linear",
+                   help="linear: the pairwise ranking the engine plays (default); trees: a nonlinear correction, "
+                        "for comparison only")
     f.add_argument("--inputs", choices=("afterstate", "view"), default="view",
                    help="the correction's inputs: the end-of-turn view strong's value reads (default) or the 64 "
                         "afterstate features")

@@ -91,7 +91,7 @@ def test_fit_finds_the_feature_that_decides():
     test = Decisions(test_data)
     corr = fit_correction(train, valid)
     assert 0 in corr.coef and corr.info[0]["kept"].startswith("fit")
-    picks = test.pick_of(corr.scores(test))
+    picks = corr.picks(test)
     best = test.pick_of(test.features[:, 5])
     assert np.mean(picks == best) > 0.95
     # strong's own pick (argmax of noise) is best about a third of the time
@@ -112,7 +112,7 @@ def test_no_correction_where_strong_is_already_right():
     assert corr.coef == {}
     assert corr.info[0]["kept"].startswith("strong")
     test = Decisions(random_decisions(50, rng, label, 2000))
-    assert np.array_equal(test.pick_of(corr.scores(test)), test.strong_pick())
+    assert np.array_equal(corr.picks(test), test.strong_pick())
 
 
 def test_fit_is_reproducible():
