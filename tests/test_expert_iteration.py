@@ -125,3 +125,27 @@ def test_fit_is_reproducible():
     assert a.coef.keys() == b.coef.keys()
     for k in a.coef:
         assert np.array_equal(a.coef[k], b.coef[k])
+
+
+@pytest.mark.slow  # research driver: its own kernels compile for minutes (run with -m slow)
+def test_labelled_games_are_strong_self_play_and_keep_strongs_own_values():
+    """The labelling hooks change no game: the win credits are strong self-play's on the same seed, bit for bit;
+    every kept decision's pick is an option of the highest value strong gave, and that value is what strong's
+    trees give the kept end-of-turn view (or the outcome where the turn ended the game, where the view is zeros)."""
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers strong
+    from research.iteration_games import collect_iteration
+    from simcore.games.dreamscape.fast import SimConfig, simulate
+    from simcore.games.dreamscape.fast.strategies import get_record
+
+    config = SimConfig(players=3)
+    got = collect_iteration(config, 3, 11, half=1)
+    assert np.array_equal(got["wins"], simulate(config, 3, 11, "strong").win)
+    rec = got["records"]
+    assert rec.shape[0] > 30 and got["labels"].shape == (rec.shape[0], 2)
+    dec = Decisions(got)
+    best = np.maximum.reduceat(dec.value, dec.starts)
+    assert np.array_equal(dec.value[dec.strong_pick()], best)
+    model = get_record("strong").tables.value_for((3, False, False))
+    live = got["ends"] < 0.5
+    assert np.array_equal(model.predict(got["views"][live]), rec[live, REC_VALUE])
+    assert not got["views"][~live].any()
