@@ -48,10 +48,16 @@ MIN_DECISIONS = 40  # a kind with fewer training decisions keeps strong's pick
 # ---------------------------------------------------------------- the data
 
 
+def fail(message: str) -> None:
+    """Bad input: one line naming the problem, exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def load(folder: Path) -> dict[str, np.ndarray]:
-    files = sorted(folder.glob("chunk-*.npz"))
+    files = sorted(f for f in folder.glob("chunk-*.npz") if not f.name.endswith(".part.npz"))
     if not files:
-        raise SystemExit(f"error: {folder} holds no chunk-*.npz (run collect first)")
+        fail(f"{folder} holds no chunk-*.npz (run collect first)")
     parts = [np.load(f) for f in files]
     out = {k: np.concatenate([p[k] for p in parts]) for k in ("records", "labels", "game", "views", "ends")}
     # decision numbers restart in every chunk: renumber by (game, decision)
@@ -277,7 +283,7 @@ def collect(args) -> None:
     meta = {"players": args.players, "variant": args.variant, "seed": args.seed, "half": args.half}
     meta_file = out / "collect.json"
     if meta_file.exists() and json.loads(meta_file.read_text()) != meta:
-        raise SystemExit(f"error: {out} holds labels of another collection ({meta_file.read_text().strip()})")
+        fail(f"{out} holds labels of another collection ({meta_file.read_text().strip()})")
     meta_file.write_text(json.dumps(meta, sort_keys=True) + "\n")
     for first in range(args.first, args.first + args.games, args.chunk):
         path = out / f"chunk-{first:07d}.npz"

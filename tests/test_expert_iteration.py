@@ -149,3 +149,32 @@ def test_labelled_games_are_strong_self_play_and_keep_strongs_own_values():
     live = got["ends"] < 0.5
     assert np.array_equal(model.predict(got["views"][live]), rec[live, REC_VALUE])
     assert not got["views"][~live].any()
+
+
+def test_the_fit_command_runs_on_a_folder_of_labels_and_refuses_an_empty_one(tmp_path):
+    """Smoke test of "expert_iteration.py" fit (the labels' driver "iteration_games.py" has its slow test above):
+    a folder of made-up labels (the label is feature 5, as above) gives the table by kind; a folder without
+    labels is one line and exit code 2."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    rng = np.random.default_rng(6)
+    data = random_decisions(400, rng, lambda v, f: f[:, 5])
+    data["views"] = np.zeros((data["records"].shape[0], 8))
+    data["ends"] = np.zeros(data["records"].shape[0])
+    np.savez(tmp_path / "chunk-0000000.npz", **data)
+    (tmp_path / "collect.json").write_text(json.dumps({"players": 3, "variant": "base", "seed": 1, "half": 1}))
+    script = Path(__file__).resolve().parents[1] / "research" / "expert_iteration.py"
+    done = subprocess.run([sys.executable, str(script), "fit", str(tmp_path), "--inputs", "afterstate",
+                           "--save", str(tmp_path / "c.npz")], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "| every kind | 80 |" in done.stdout  # the test games: game % 10 in (8, 9), 80 of the 400
+    with np.load(tmp_path / "c.npz") as saved:
+        meta = json.loads(str(saved["meta"]))
+        assert list(saved["kinds"]) == [0] and meta["scikit-learn"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bad = subprocess.run([sys.executable, str(script), "fit", str(empty)], capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "no chunk" in bad.stderr
