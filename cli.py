@@ -412,7 +412,7 @@ def certify(
     folder: Annotated[Path, typer.Argument(help="A study folder written by `dreamscape study`.")],
     games: option(Optional[int], "--games", "-n", min=2, max=MAX_GAMES, help="Deals per configuration (default 1,000; at most the study's own).") = None,
     doubling: option(bool, "--doubling", help="Also play the top rung at twice its playouts (K -> 2K): does a verdict change?") = False,
-    playouts: option(Optional[int], "--playouts", "-k", min=1, max=10_000, help="K of the top rung (default 8).") = None,
+    playouts: option(Optional[int], "--playouts", "-k", min=1, max=10_000, help="K of the top rung (default 16).") = None,
     backend: BackendOpt = "local",
     scheduler: SchedulerOpt = None,
     workers: WorkersOpt = None,

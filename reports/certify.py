@@ -34,7 +34,13 @@ def certify_lines(data: dict) -> list[str]:
                    f"{value_text(r):<28} {r['verdict']:<12} {r['deals']:>5}  {r['correlation']:+.2f}  "
                    f"{r['reduction']:.2f}  [{r['level']}]")
     out.append("win rates against the fair share, spread changes in points against zero; 95% intervals; verdict: "
-               "above/below (excludes it), no effect (within +-2 points), unconfirmed, too few deals (under 20)")
+               "above/below (excludes it and Holm's correction across the "
+               f"{rows[0]['family']} claims keeps it), no effect (within +-2 points), unconfirmed, too few deals "
+               "(under 20)")
+    margins = sorted({(r["playouts"], r["players"], r["variant"], r["level"], r["rung_margin"]) for r in rows
+                      if r.get("rung_margin")})
+    for _, players, variant, level, words in margins:  # the rung's own measured distance above strong
+        out.append(f"{level} against strong, {players}p {variant}: {words}")
     budgets = sorted({r["playouts"] for r in rows})
     if len(budgets) > 1:
         changed = data.get("doubling_changes") or []

@@ -338,7 +338,7 @@ def _seat_lines(d: dict) -> list[str]:
         for r in part:
             flag = "*" if r["significant"] else " "
             lines.append(f"  {r['seat'] + 1:<5}{r['strategy']:<16}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
-                         f"{100 * r['lift']:>+8.1f}%{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
+                         f"{100 * r['lift']:>+6.1f} pt{flag}{r['mean_score']:>11.2f}{r['mean_z']:>8.2f}")
     return lines
 
 
@@ -424,7 +424,7 @@ def tournament_lines(t: dict) -> list[str]:
              f"  {'rank':<6}{'strategy':<24}{'win rate (95% CI)':<26}{'lift':>8}{'mean score':>12}{'rating':>9}"]
     for i, r in enumerate(t["standings"], start=1):
         lines.append(f"  {i:<6}{r['strategy'][:23]:<24}{_rate(r, 'win_rate', 'win_low', 'win_high'):<26}"
-                     f"{100 * r['lift']:>+7.1f}%{r['mean_score']:>12.2f}{r['rating']:>9.2f}")
+                     f"{100 * r['lift']:>+5.1f} pt{r['mean_score']:>12.2f}{r['rating']:>9.2f}")
     lines.append("  dominant strategy: " + (t["dominant"] or "none"))
     lines.append("  cycles: " + ("; ".join(" > ".join(c) + f" > {c[0]}" for c in t["cycles"]) if t["cycles"] else "none"))
     return lines + bot_note_lines(t.get("bot_notes"))

@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from analyses.games.dreamscape.certify import _spread_contrast, _wins, top_rung  # noqa: E402
 from analyses.stats.control_variate import best_beta  # noqa: E402
-from analyses.study.folder import Study  # noqa: E402
+from analyses.stats.crossfit import crossfit_reduction  # noqa: E402
+from analyses.study.folder import Study, scan_games  # noqa: E402
 from analyses.study.model import GameDeal, RunConfig  # noqa: E402
 
 
@@ -42,17 +43,49 @@ def reduction(y: np.ndarray, x: np.ndarray, beta: float, ratio: float) -> float:
     return float(np.var(y, ddof=1) / n / var_cv) if var_cv > 0 else float("nan")
 
 
-def measure(y: np.ndarray, x: np.ndarray, beta: float, ratio: float, resamples: int, seed: int = 0) -> dict:
-    def stats(yy, xx):
-        corr = float(np.corrcoef(yy, xx)[0, 1]) if yy.std() > 0 and xx.std() > 0 else float("nan")
-        return corr, best_beta(yy, xx), reduction(yy, xx, beta, ratio)
+CROSSFIT = ("crossfit_win", "crossfit_win_score", "crossfit_all")  # the cross-fitted candidates measured
 
-    point = stats(y, x)
+
+def measure(y: np.ndarray, x: np.ndarray, beta: float, ratio: float, resamples: int, seed: int = 0,
+            controls: np.ndarray | None = None) -> dict:
+    """Correlation, best beta and the fixed-beta reduction of the seat-win control ``x``; with ``controls`` (deals
+    x m: strong's outcomes on the same deal, ``x`` first), the cross-fitted reductions (2 folds,
+    :mod:`analyses.stats.crossfit`) of ``x`` alone, of ``x`` and the next column, and of every column."""
+    def stats(yy, xx, cc):
+        corr = float(np.corrcoef(yy, xx)[0, 1]) if yy.std() > 0 and xx.std() > 0 else float("nan")
+        out = [corr, best_beta(yy, xx), reduction(yy, xx, beta, ratio)]
+        if cc is not None:
+            out += [crossfit_reduction(yy, cc[:, :1], ratio), crossfit_reduction(yy, cc[:, :2], ratio),
+                    crossfit_reduction(yy, cc, ratio)]
+        return out
+
+    point = stats(y, x, controls)
     rng = np.random.default_rng(seed)
-    boot = np.array([stats(y[i], x[i]) for i in (rng.integers(0, y.size, y.size) for _ in range(resamples))])
+    boot = np.array([stats(y[i], x[i], None if controls is None else controls[i])
+                     for i in (rng.integers(0, y.size, y.size) for _ in range(resamples))])
     low, high = np.nanpercentile(boot, [2.5, 97.5], axis=0)
-    return {"correlation": point[0], "correlation_ci": [low[0], high[0]], "best_beta": point[1],
-            "best_beta_ci": [low[1], high[1]], "reduction": point[2], "reduction_ci": [low[2], high[2]]}
+    result = {"correlation": point[0], "correlation_ci": [low[0], high[0]], "best_beta": point[1],
+              "best_beta_ci": [low[1], high[1]], "reduction": point[2], "reduction_ci": [low[2], high[2]]}
+    for j, name in enumerate(CROSSFIT if controls is not None else ()):
+        result[name] = point[3 + j]
+        result[f"{name}_ci"] = [low[3 + j], high[3 + j]]
+    return result
+
+
+def scores(folder: Path, config) -> np.ndarray:
+    """Final scores (games, seats) of one configuration, games in order."""
+    part = scan_games(folder, [config.id]).select(["game", "seat", "score"]).collect().sort(["game", "seat"])
+    return part["score"].to_numpy().astype(np.float64).reshape(-1, config.players)
+
+
+def seat_controls(win: np.ndarray, score: np.ndarray, seat: int) -> np.ndarray:
+    """Strong's outcomes on each deal as controls of a seat's finding: its win, its score minus the others' mean,
+    then every other seat's win but the last (the wins sum to 1: the last adds nothing) and score margin."""
+    players = win.shape[1]
+    margin = score - (score.sum(axis=1, keepdims=True) - score) / (players - 1)
+    others = [s for s in range(players) if s != seat]
+    columns = [win[:, seat], margin[:, seat]] + [win[:, s] for s in others[:-1]] + [margin[:, s] for s in others]
+    return np.column_stack(columns)
 
 
 def main(argv=None) -> int:
@@ -80,10 +113,12 @@ def main(argv=None) -> int:
     wins = {c.id: _wins(args.out, c) for c in strong + top}
     n = min(w.shape[0] for w in wins.values())  # a folder resumed with fewer games keeps more: read the common deals
     wins = {cid: w[:n] for cid, w in wins.items()}
+    score = {c.id: scores(args.out, c)[:n] for c in strong}
     for s, t in zip(strong, top):
         for seat in range(args.players):
-            findings[f"{s.variant} seat {seat + 1} wins"] = measure(wins[t.id][:, seat], wins[s.id][:, seat], args.beta,
-                                                                    args.ratio, args.resamples)
+            findings[f"{s.variant} seat {seat + 1} wins"] = measure(
+                wins[t.id][:, seat], wins[s.id][:, seat], args.beta, args.ratio, args.resamples,
+                controls=seat_controls(wins[s.id], score[s.id], seat))
     for s, t in zip(strong[1:], top[1:]):
         y = _spread_contrast(wins[t.id]) - _spread_contrast(wins[top[0].id])
         x = _spread_contrast(wins[s.id]) - _spread_contrast(wins[strong[0].id])
@@ -93,7 +128,9 @@ def main(argv=None) -> int:
     for name, m in findings.items():
         print(f"{name:<36} corr {m['correlation']:+.2f} ({m['correlation_ci'][0]:+.2f} to {m['correlation_ci'][1]:+.2f})"
               f"  best beta {m['best_beta']:.2f} ({m['best_beta_ci'][0]:.2f} to {m['best_beta_ci'][1]:.2f})"
-              f"  reduction {m['reduction']:.2f} ({m['reduction_ci'][0]:.2f} to {m['reduction_ci'][1]:.2f})")
+              f"  reduction {m['reduction']:.2f} ({m['reduction_ci'][0]:.2f} to {m['reduction_ci'][1]:.2f})"
+              + "".join(f"  {c} {m[c]:.2f} ({m[c + '_ci'][0]:.2f} to {m[c + '_ci'][1]:.2f})"
+                        for c in CROSSFIT if c in m))
     print(f"played in {seconds:.1f} s (both levels; a resumed run counts only what it played)")
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1))

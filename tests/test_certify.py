@@ -155,7 +155,8 @@ def test_certified_rows_are_the_control_variate_worked_out_from_the_games(parent
         return w[:, rates.argmax()] - w[:, rates.argmin()]
 
     base, sleep = STRONG
-    y = contrast(top[rung.twin(sleep, 8).id]) - contrast(top[rung.twin(base, 8).id])
+    k = rung.PLAYOUTS
+    y = contrast(top[rung.twin(sleep, k).id]) - contrast(top[rung.twin(base, k).id])
     x = contrast(strong[sleep.id]) - contrast(strong[base.id])
     r = rows.filter(pl.col("topic") == "spread change").row(0, named=True)
     assert (r["variant"], r["baseline"]) == ("sleep-token", "base")
@@ -231,7 +232,17 @@ def test_the_report_shows_the_certified_column(parent, tmp_path, small_chunks):
     assert [t for t, _ in pages] == [CERTIFIED_TITLE]
     texts = [t.get_text() for t in pages[0][1].texts]
     assert any("3p sleep-token vs base: seat spread" in t for t in texts)
-    assert any(t == rung.top_rung(8) for t in texts)
+    assert any(t == rung.top_rung(rung.PLAYOUTS) for t in texts)
+    # the page names the rung's own head-to-head margin over strong where a kept cell measured it, and counts the
+    # certified configurations where none did (its words are toprung.margin_words', tested in test_toprung.py)
+    from analyses.games.dreamscape import toprung
+
+    measured = {v: toprung.rung_margin(3, v, rung.PLAYOUTS) for v in ("base", "sleep-token")}
+    header = next(t for t in texts if "head to head over" in t or "margin over strong is not measured" in t)
+    for v, cell in measured.items():
+        assert (cell is not None) == (toprung.margin_words(cell) in header), v
+    missing = sum(c is None for c in measured.values())
+    assert (f"not measured in {missing} of the 2 certified" in header) == (missing > 0)
 
 
 def test_verdicts_read_the_interval_against_the_reference_and_margin():
@@ -242,6 +253,39 @@ def test_verdicts_read_the_interval_against_the_reference_and_margin():
     assert rung.verdict(-0.025, 0.019, 0.0, deals=100) == "unconfirmed"  # reaches past the margin
     assert rung.verdict(0.36, 0.40, third, deals=rung.MIN_VERDICT_DEALS - 1) == "too few deals"
     assert rung.verdict(0.0, 0.0, third, deals=100) == "too few deals"  # every deal the same: no width
+
+
+def _claim(seat, k, p, verdict, strong_p=1.0, strong_verdict=rung.TOO_FEW):
+    return {"topic": "seat", "players": 3, "variant": "base", "baseline": None, "seat": seat, "playouts": k,
+            "p": p, "verdict": verdict, "strong_p": strong_p, "strong_verdict": strong_verdict}
+
+
+def test_the_certified_page_is_corrected_by_holm_on_a_known_family():
+    # Four certified claims, p = 0.01, 0.04, 0.03, 0.005 (strong's cells make no claim: too few deals). Holm at 5%,
+    # by hand: sorted 0.005 <= 0.05/4 keep, 0.01 <= 0.05/3 keep, 0.03 > 0.05/2 stop: seats 1 and 4 keep their
+    # verdicts, seats 2 and 3 (significant alone) become unconfirmed; "no effect" is no significance claim.
+    rows = [_claim(1, 8, 0.01, "above"), _claim(2, 8, 0.04, "above"), _claim(3, 8, 0.03, "below"),
+            _claim(4, 8, 0.005, "below"), _claim(5, 8, 0.9, "no effect")]
+    out = rung.correct_page(rows)
+    assert [r["verdict"] for r in out] == ["above", "unconfirmed", "unconfirmed", "below", "no effect"]
+    assert [r["verdict_95"] for r in out] == ["above", "above", "below", "below", "no effect"]
+    assert {r["family"] for r in out} == {5}
+    assert rows[1]["verdict"] == "above"  # the caller's rows are left alone
+
+
+def test_a_findings_strong_cell_is_one_claim_however_many_budgets_read_it():
+    # Seat 1 at K = 8 and 16 (p 0.001 and 0.04), strong once (p 0.024): a family of 3. Holm: 0.001 <= 0.05/3,
+    # 0.024 <= 0.05/2, 0.04 <= 0.05: all kept. Counted twice (a family of 4), 0.024 > 0.05/3 would drop strong.
+    rows = [_claim(1, 8, 0.001, "above", 0.024, "above"), _claim(1, 16, 0.04, "above", 0.024, "above")]
+    out = rung.correct_page(rows)
+    assert [(r["verdict"], r["strong_verdict"], r["family"]) for r in out] == [("above", "above", 3)] * 2
+    # strong at p 0.03 instead: 0.03 > 0.05/2 stops the steps; strong and the K = 16 claim become unconfirmed in
+    # every row that shows them
+    rows = [_claim(1, 8, 0.001, "above", 0.03, "above"), _claim(1, 16, 0.04, "above", 0.03, "above")]
+    out = rung.correct_page(rows)
+    assert [(r["verdict"], r["strong_verdict"]) for r in out] == [("above", "unconfirmed"),
+                                                                   ("unconfirmed", "unconfirmed")]
+    assert [r["strong_verdict_95"] for r in out] == ["above", "above"]
 
 
 def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_changes():
@@ -259,7 +303,7 @@ def test_doubling_changes_lists_the_findings_whose_verdict_the_doubled_budget_ch
 
 def test_doubling_plays_the_top_rung_at_2k_on_the_same_deals(parent, tmp_path, small_chunks):
     study = copy(parent, tmp_path / "study")
-    out = rung.run(study, games=2, doubling=True, progress=False)
+    out = rung.run(study, games=2, doubling=True, progress=False, playouts=8)  # K = 8: the cheaper games
     assert out["played"] == 8  # 2 configurations x 2 deals, at K = 8 and at K = 16
     rows = pl.DataFrame(out["findings"])
     assert sorted(set(rows["level"])) == ["search:strong@16:late", "search:strong@8:late"]
@@ -339,3 +383,15 @@ def test_the_pilot_script_runs_on_a_tiny_budget(tmp_path):  # "certify_pilot.py"
     data = json.loads((tmp_path / "p.json").read_text())
     assert set(data["findings"]) == {f"{v} seat {s} wins" for v in ("base", "sleep-token") for s in (1, 2, 3)} | {
         "sleep-token vs base: seat spread"}
+
+
+def test_the_commands_table_names_holms_family_and_the_rungs_margin():
+    from reports.certify import certify_lines
+
+    row = {"topic": "seat", "players": 2, "variant": "base", "baseline": None, "seat": 1, "level": rung.top_rung(8),
+           "playouts": 8, "value": 0.6, "low": 0.55, "high": 0.65, "strong_value": 0.58, "strong_low": 0.56,
+           "strong_high": 0.60, "verdict": "above", "strong_verdict": "above", "deals": 300, "correlation": 0.3,
+           "reduction": 1.1, "family": 7, "rung_margin": "+0.3 points (-2.1 to +2.7) head to head over strong"}
+    lines = certify_lines({"folder": "f", "played": 0, "findings": [row]})
+    assert any("Holm's correction across the 7 claims" in line for line in lines)
+    assert f"{rung.top_rung(8)} against strong, 2p base: +0.3 points (-2.1 to +2.7) head to head over strong" in lines

@@ -1,10 +1,14 @@
-"""`dreamscape certify STUDY`: every headline finding read again at a certified top rung above ``strong``.
+"""`dreamscape certify STUDY`: every headline finding read again at a certified top rung, search over ``strong``.
 
-**The top rung.** Every seat plays ``search:strong@8:late`` (:data:`TOP_RUNG`): strong's own play, and in the
-last third of the game every decision searched with 8 playouts per option. One such seat gains 7 to 12 points
-over strong in 3-player games (docs/research/2026-11-26-what-search-still-finds.md), so the rung is stronger
-than strong head to head where it was measured; the certify page says where it was not
-(docs/guide/studies.md, "Certify a study").
+**The top rung.** Every seat plays ``search:strong@16:late`` (:data:`PLAYOUTS`,
+:data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every
+decision searched with 16 playouts per option. Its head-to-head margin over strong is measured and kept
+(:mod:`analyses.games.dreamscape.toprung`), and every certify names it for the configurations it reads, or says
+it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in 2 players and ahead,
+not significantly, in 3 (docs/research/2026-11-28-certify.md).
+
+**The page's claims** are corrected as one family by Holm's step-down correction (:func:`correct_page`,
+:mod:`analyses.stats.multiple`), as the page "Findings at every skill level" corrects its own.
 
 **What it plays.** Every configuration the study played with ``strong`` on every seat (its rules options and
 the headline swap decks it rechecked) is played again with the top rung on every seat, on the study's own
@@ -12,7 +16,7 @@ first deals (game *g* of every configuration is dealt from the random stream (se
 *g* pairs with the study's strong game *g*). The games are a study folder of their own, the subfolder
 ``certify/`` of the study (:data:`SUBFOLDER`): chunks, manifest, checks, one writer at a time, resume, and
 a local or Dask backend, all the study pipeline's (:class:`analyses.study.folder.Study`).
-``doubling`` plays the same configurations at 2K (``search:strong@16:late``) too, to show whether any
+``doubling`` plays the same configurations at 2K (``search:strong@32:late`` by default) too, to show whether any
 verdict changes when the top rung itself gets stronger.
 
 **How it reads a finding** (:func:`certified_findings`). A finding is a per-deal value: a seat's win credit
@@ -34,13 +38,18 @@ import numpy as np
 import polars as pl
 
 from analyses.stats.control_variate import control_variate
+from analyses.games.dreamscape.toprung import margin_words, rung_margin, search_of
+from analyses.stats.multiple import FAMILY_ALPHA, holm, p_from_interval
 from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, finished_configs, read_manifest,
                                    scan_games)
 from analyses.study.model import GameDeal, RunConfig, StudyError
 
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
-TOP_RUNG = "search:strong@{k}:late"
-PLAYOUTS = 8  # K: the budget of the search player the issue and the research pages measure
+# K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
+# base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points); at K = 16 it is stronger in
+# 2 players (+3.2, interval +1.1 to +5.4, 400 deals) and ahead in 3 (+1.2, -0.5 to +2.9, 150 deals)
+# (docs/research/2026-11-28-certify.md, "the top rung head to head").
+PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
 SUBFOLDER = "certify"
 KIND = "certify"
@@ -67,7 +76,7 @@ TOO_FEW = "too few deals"
 
 
 def top_rung(k: int = PLAYOUTS) -> str:
-    return TOP_RUNG.format(k=k)
+    return search_of(k)
 
 
 def twin(config: RunConfig, k: int) -> RunConfig:
@@ -208,6 +217,9 @@ def _row(topic: str, config: RunConfig, baseline: str | None, seat: int | None, 
         "reduction": cv.reduction, "verdict": verdict(e.low, e.high, reference, deals=n),
         "strong_value": strong.value, "strong_low": strong.low, "strong_high": strong.high,
         "strong_verdict": verdict(strong.low, strong.high, reference, deals=x_all.size),
+        "p": p_from_interval(e.value, e.low, e.high, reference),
+        "strong_p": p_from_interval(strong.value, strong.low, strong.high, reference),
+        "verdict_95": "", "strong_verdict_95": "", "family": 0, "rung_margin": "",
     }
 
 
@@ -215,7 +227,9 @@ SCHEMA = {"topic": pl.Utf8, "players": pl.Int64, "variant": pl.Utf8, "baseline":
           "level": pl.Utf8, "playouts": pl.Int64, "reference": pl.Float64, "value": pl.Float64, "low": pl.Float64,
           "high": pl.Float64, "plain_low": pl.Float64, "plain_high": pl.Float64, "deals": pl.Int64,
           "control_deals": pl.Int64, "correlation": pl.Float64, "reduction": pl.Float64, "verdict": pl.Utf8,
-          "strong_value": pl.Float64, "strong_low": pl.Float64, "strong_high": pl.Float64, "strong_verdict": pl.Utf8}
+          "strong_value": pl.Float64, "strong_low": pl.Float64, "strong_high": pl.Float64, "strong_verdict": pl.Utf8,
+          "p": pl.Float64, "strong_p": pl.Float64, "verdict_95": pl.Utf8, "strong_verdict_95": pl.Utf8,
+          "family": pl.Int64, "rung_margin": pl.Utf8}
 
 
 def _baselines(configs: list[RunConfig]) -> dict[str, RunConfig]:
@@ -262,7 +276,44 @@ def certified_findings(study: str | Path) -> pl.DataFrame:
             common = min(strong[c.id].shape[0], strong[base.id].shape[0])
             x = _spread_contrast(strong[c.id][:common]) - _spread_contrast(strong[base.id][:common])
             rows.append(_row("spread change", c, base.variant, None, k, 0.0, y, x))
-    return pl.DataFrame(rows, schema=SCHEMA)
+    margins: dict[tuple, str] = {}
+    for r in rows:
+        key = (r["players"], r["variant"], r["playouts"])
+        if key not in margins:
+            margins[key] = margin_words(rung_margin(*key), *key)
+        r["rung_margin"] = margins[key]
+    return pl.DataFrame(correct_page(rows), schema=SCHEMA)
+
+
+def correct_page(rows: list[dict], alpha: float = FAMILY_ALPHA) -> list[dict]:
+    """The rows with every verdict of the certified page under Holm's correction (:mod:`analyses.stats.multiple`),
+    as the page "Findings at every skill level" corrects its own.
+
+    The family is every claim the page makes: each finding at the top rung at each budget played, and each
+    finding under strong once (its strong cells repeat across budgets: one claim). A claim's p-value comes from
+    its own 95% interval (``p``, ``strong_p``); an *above*/*below* verdict stays only when Holm keeps the claim,
+    else it becomes *unconfirmed*. *No effect* (an equivalence within the margin) and *too few deals* are not
+    significance claims and are left as they are; a claim with too few deals makes no claim and is not in the
+    family. The uncorrected verdicts stay in ``verdict_95`` and ``strong_verdict_95``; ``family`` is the family's
+    size. Returns new dicts, in the same order.
+    """
+    rows = [dict(r) for r in rows]
+    keys = ("topic", "players", "variant", "baseline", "seat")
+    strong_claims: dict[tuple, list[dict]] = {}
+    for r in rows:
+        strong_claims.setdefault(tuple(r[c] for c in keys), []).append(r)
+    claims = [(r, "") for r in rows] + [(same[0], "strong_") for same in strong_claims.values()]
+    for r in rows:
+        r["verdict_95"], r["strong_verdict_95"] = r["verdict"], r["strong_verdict"]
+    family = [(r, prefix) for r, prefix in claims if r[f"{prefix}verdict"] != TOO_FEW]  # no verdict: no claim
+    kept = holm([r[f"{prefix}p"] for r, prefix in family], alpha)
+    for (r, prefix), significant in zip(family, kept):
+        if not significant and r[f"{prefix}verdict"] in ("above", "below"):
+            for same in ([r] if not prefix else strong_claims[tuple(r[c] for c in keys)]):
+                same[f"{prefix}verdict"] = "unconfirmed"
+    for r in rows:
+        r["family"] = len(family)
+    return rows
 
 
 def doubling_changes(rows: pl.DataFrame) -> pl.DataFrame:

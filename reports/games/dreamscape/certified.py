@@ -1,4 +1,4 @@
-"""The report's certified column: every finding `dreamscape certify` read again at the top rung above strong.
+"""The report's certified column: every finding `dreamscape certify` read again at the top rung (search over strong).
 
 Drawn only when the study folder holds a ``certify/`` subfolder with games
 (:func:`analyses.games.dreamscape.certify.certified_findings`): per finding, the strong level over every deal
@@ -16,8 +16,24 @@ from analyses.games.dreamscape.certify import MARGIN, MIN_VERDICT_DEALS, certifi
 from reports.certify import finding_name, value_text
 from reports.charts import PAGE
 
-CERTIFIED_TITLE = "Certified findings (top rung above strong)"
-ROWS_PER_PAGE = 28
+CERTIFIED_TITLE = "Certified findings (top rung: search over strong)"
+ROWS_PER_PAGE = 24
+MARGIN_LINES = 4  # measured head-to-head margins named on the page; the rest are counted
+
+
+def rung_margin_text(rows: list[dict]) -> str:
+    """The top rung's measured head-to-head margin over strong where it was measured, and how many certified
+    configurations it was not measured in (their verdicts rest on a rung not shown stronger there)."""
+    margins = sorted({(r["playouts"], r["players"], r["variant"], r["rung_margin"]) for r in rows})
+    measured = [m for m in margins if not m[3].startswith("not measured")]
+    lines = [f"{top_rung(k)} against strong: {words}" for k, _, _, words in measured[:MARGIN_LINES]]
+    if len(measured) > MARGIN_LINES:
+        lines.append(f"... and {len(measured) - MARGIN_LINES} more measured (`dreamscape certify` lists them)")
+    missing = len(margins) - len(measured)
+    if missing or not lines:
+        lines.append(f"The rung's head-to-head margin over strong is not measured in {missing} of the "
+                     f"{len(margins)} certified configurations and budgets.")
+    return "\n".join(lines)
 
 
 def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
@@ -37,6 +53,7 @@ def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
                 if len(budgets) > 1 else f"Doubling not played (`dreamscape certify --doubling` plays "
                                          f"{top_rung(2 * budgets[0])} too).")
     columns = ["strong (all its deals)"] + [f"{top_rung(k)}" for k in budgets]
+    margin_text = rung_margin_text(rows.to_dicts())
     pages = []
     for start in range(0, len(first), ROWS_PER_PAGE):
         fig = Figure(figsize=PAGE)
@@ -46,14 +63,18 @@ def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
                               "study's first deals; the certified value is the control variate against strong on "
                               "the same deals\n(beta fixed in advance by a pilot on other deals, so it is unbiased). "
                               "Verdict: above/below, the 95% interval excludes the fair share (win rates) or zero "
-                              f"(spread changes);\nno effect, within +-{MARGIN * 100:.0f} points of it; too few deals, under "
+                              f"(spread changes) and Holm's correction across the page's {first[0]['family']} claims "
+                              "keeps it;\n"
+                              f"no effect, within +-{MARGIN * 100:.0f} points of it; too few deals, under "
                               f"{MIN_VERDICT_DEALS}; unconfirmed otherwise. {doubling}",
                  fontsize=8.5, color="#333333", va="top", linespacing=1.4)
+        fig.text(0.05, 0.815, margin_text, fontsize=8.5, color="#333333", va="top", linespacing=1.4)
+        top = 0.785 - 0.017 * (margin_text.count("\n") + 1)
         col, width = 0.36, (0.98 - 0.36) / len(columns)
-        fig.text(0.05, 0.80, "Finding", fontsize=9.5, fontweight="bold", va="top")
+        fig.text(0.05, top, "Finding", fontsize=9.5, fontweight="bold", va="top")
         for i, name in enumerate(columns):
-            fig.text(col + i * width, 0.80, name, fontsize=8.5, fontweight="bold", va="top")
-        y = 0.77
+            fig.text(col + i * width, top, name, fontsize=8.5, fontweight="bold", va="top")
+        y = top - 0.03
         for r in first[start:start + ROWS_PER_PAGE]:
             key = tuple(r[c] for c in keys)
             fig.text(0.05, y, textwrap.shorten(finding_name(r), 48), fontsize=8.5, va="top")

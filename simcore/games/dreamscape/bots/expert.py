@@ -21,6 +21,11 @@ Missing kinds, phases or features weigh 0. ``--strategy expert`` plays the
 shipped table of the configuration being played (``simcore/games/dreamscape/bots/data/expert/``,
 one per player count and rules option); ``--strategy expert:FILE.toml`` plays
 one file's table everywhere.
+
+A shipped table may have a rows file of the same name in ``data/expert/rows/``: weights fitted where no game
+of the printed deck reads (an expansion type's decision rows and its ``card_``/``perform_`` slots, R1.4),
+overlaid on the table when ``expert`` plays it (:func:`overlay_rows`). ``expert:FILE.toml`` plays the file
+alone.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import numpy as np
 from simcore.files import as_weight, read_toml_file, shown, write_file
 from simcore.games.dreamscape.fast.scratch import EXPERT_PHASES, EXPERT_ROWS, EXPERT_WIDTH
 from simcore.games.dreamscape.fast.strategies import register_expert
+from simcore.games.dreamscape.cards import CODES, EXPANSION_TYPES
 from simcore.games.dreamscape.rules import DECISION_ID, DECISION_KINDS, Options
 from simcore.games.dreamscape.variants import parse_variant
 from simcore.games.dreamscape.bots.errors import StrategyError
@@ -42,6 +48,10 @@ PHASES = ("early", "mid", "late")
 assert len(PHASES) == EXPERT_PHASES
 FEATURE_INDEX = {name: i for i, name in NAMES.items()}
 SHIPPED_DIR = Path(__file__).with_name("data") / "expert"
+# Weights fitted where the printed deck never reads (the expansion types', R1.4: :func:`never_read_by_printed_deck`),
+# overlaid on the shipped table of the same file name (``rows/3p-base.toml`` on 3p-base.toml). Every game of the
+# printed deck plays as before (docs/research/2026-11-28-expert-changed-games.md).
+ROWS_DIR = SHIPPED_DIR / "rows"
 DEFAULT_KEY = (3, False, False)  # played where no shipped table fits (e.g. a solo game without its own)
 
 
@@ -126,13 +136,59 @@ def _toml_value(value) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# The decisions only an expansion type asks (R6.9 Invasive Dreaming, R6.10 Empowered Dreaming, R6.11 Paradigm
+# Shift; the expansion types are never in the printed deck, R1.4).
+EXPANSION_DECISIONS = ("invasive_dreaming", "empowered_dreaming", "paradigm_shift")
+
+
+def never_read_by_printed_deck() -> np.ndarray:
+    """Mask of the table weights no game of the printed deck reads (R1.3, R1.4): every weight of the
+    :data:`EXPANSION_DECISIONS`' rows (never asked), and in every row the ``card_XX`` / ``perform_XX`` slots of
+    the expansion types (always 0 there, and 0.0 x weight adds exactly 0.0 to an option's score)."""
+    mask = np.zeros(EXPERT_WIDTH, dtype=bool)
+    for kind in EXPANSION_DECISIONS:
+        start = row_index(kind, 0) * N_FEATURES
+        mask[start : start + len(PHASES) * N_FEATURES] = True
+    slots = [FEATURE_INDEX[f"{prefix}_{CODES[t]}"] for t in EXPANSION_TYPES for prefix in ("card", "perform")]
+    for row in range(EXPERT_WIDTH // N_FEATURES):
+        mask[[row * N_FEATURES + j for j in slots]] = True
+    return mask
+
+
+def overlay_rows(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``table`` with the weights ``rows`` fits among those :func:`never_read_by_printed_deck` marks.
+
+    A file gives a weight of 0 to whatever it leaves out, so what counts as fitted is: the whole rows of an
+    expansion decision where ``rows`` weighs any of them (a fitted row's zeros are fitted zeros), and
+    elsewhere each marked slot ``rows`` weighs. Everything else keeps the table's weight.
+    """
+    out = table.copy()
+    mask = never_read_by_printed_deck() & (rows != 0.0)
+    width = len(PHASES) * N_FEATURES
+    for kind in EXPANSION_DECISIONS:
+        start = row_index(kind, 0) * N_FEATURES
+        if np.any(rows[start : start + width]):
+            mask[start : start + width] = True
+    out[mask] = rows[mask]
+    return out
+
+
+def shipped_table(path: Path) -> np.ndarray:
+    """The table the shipped ``expert`` plays for one shipped file: the file, with its fitted rows
+    (``ROWS_DIR / path.name``) overlaid where there are any."""
+    table = read_table(path)[1]
+    rows = ROWS_DIR / path.name
+    return overlay_rows(table, read_table(rows)[1]) if rows.exists() else table
+
+
 def shipped_tables() -> dict[tuple[int, bool, bool], tuple[Path, np.ndarray]]:
-    """The shipped tables by configuration key (files ``simcore/games/dreamscape/bots/data/expert/*.toml``)."""
+    """The shipped tables by configuration key (files ``simcore/games/dreamscape/bots/data/expert/*.toml``,
+    with their fitted rows overlaid: :func:`shipped_table`)."""
     out = {}
     for path in sorted(SHIPPED_DIR.glob("*.toml")):
-        header, table = read_table(path)
+        header, _ = read_table(path)
         options = parse_variant(str(header.get("variant", "base"))).options
-        out[config_key(int(header["players"]), options)] = (path, table)
+        out[config_key(int(header["players"]), options)] = (path, shipped_table(path))
     return out
 
 
@@ -147,8 +203,8 @@ def shipped_key(path: Path) -> tuple[int, bool, bool]:
 
 
 def table_of(path: Path) -> np.ndarray:
-    """The table of one file (read when a run first plays it)."""
-    return read_table(path)[1]
+    """The table of one shipped file, its fitted rows overlaid (read when a run first plays it)."""
+    return shipped_table(path)
 
 
 def register_shipped() -> bool:

@@ -21,7 +21,8 @@ bot name, one of three kinds:
   without its own value).
 
 It reads file names only (no numba, no value file opened), so a command can
-print it at start-up.
+print it at start-up; with a swap deck, ``expert``'s status also reads its fitted rows file, one small
+TOML (:func:`expert_rows_types`).
 """
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ RULE_AWARE_KNOBS = frozenset({"costs", "chain", "bonus", "remove", "start-z"})
 # so a cost it never saw is out of its distribution, however the slot reads it.
 STRONG_RULE_AWARE_KNOBS = RULE_AWARE_KNOBS - {"costs"}
 # Bots with nothing fitted: rules of thumb over the same features (simcore/games/dreamscape/bots/builtins.py).
+NOT_REFITTED = ": not refitted (dream types it never saw weigh 0)"
 HAND_WRITTEN = frozenset({"random", "greedy", "chain", "economist", "spoiler"})
 LINEAR_FITTED = (3, "base")  # the linear bot's weights were tuned in 3-player base games (bots/data/linear_default.toml)
 
@@ -88,6 +90,35 @@ def shipped_file(bot: str, players: int, options: str, family: str = "") -> Path
     suffix = {"expert": "toml", "strong": "npz"}[bot]
     path = DATA_DIR / bot / f"{players}p-{options}{family}.{suffix}"
     return path if path.exists() else None
+
+
+def expert_rows_types(players: int, options: str) -> frozenset[int]:
+    """The expansion types (R1.4) whose weights the expert table's fitted rows file of a configuration gives
+    (``bots/data/expert/rows/<P>p-<options>.toml``, :data:`simcore.games.dreamscape.bots.expert.ROWS_DIR`): a type
+    counts when its decision's rows or its ``card_``/``perform_`` slots carry a weight. Empty without the file.
+    Reads that one small file, and only when a swap deck is played."""
+    path = DATA_DIR / "expert" / "rows" / f"{players}p-{options}.toml"
+    if not path.exists():
+        return frozenset()
+    from simcore.files import read_toml_file
+    from simcore.games.dreamscape.cards import CODES
+
+    data = read_toml_file(path, "expert rows file", ValueError, label=f"expert rows file {path}")
+    decision_type = {"invasive_dreaming": "ID", "empowered_dreaming": "ED", "paradigm_shift": "PS"}  # R6.9-R6.11
+    types = set()
+    for kind, phases in data.items():
+        if not isinstance(phases, dict):
+            continue
+        for weights in phases.values():
+            if not any(w for w in weights.values()):
+                continue
+            if kind in decision_type:
+                types.add(CODES.index(decision_type[kind]))
+            for slot, w in weights.items():
+                code = slot.partition("_")[2]
+                if w and slot.startswith(("card_", "perform_")) and code in ("ID", "ED", "PS"):
+                    types.add(CODES.index(code))
+    return frozenset(types)
 
 
 def is_single_swap(setup) -> bool:
@@ -134,7 +165,16 @@ def training_status(setup, bot_name: str) -> TrainingStatus:
                                                 f"({family.name}), {deck} among them; its inputs read the dream types "
                                                 "(its early and mid game is the expert table of the printed deck)")
     if name in ("expert", "strong"):
-        return _shipped_status(name, players, label, config, knobs, unread, deck)
+        status = _shipped_status(name, players, label, config, knobs, unread, deck)
+        covered = expert_rows_types(players, label) if name == "expert" and deck else frozenset()
+        if covered and setup.variant.added and set(setup.variant.added) <= covered:
+            from simcore.games.dreamscape.cards import CODES
+
+            types = ", ".join(CODES[t] for t in sorted(setup.variant.added))
+            fitted = (f": not refitted but for {types}, whose weights (its decision, its card and perform slots) "
+                      f"were fitted in decks that hold it (rows/{players}p-{label}.toml)")
+            return TrainingStatus(status.kind, status.detail.replace(NOT_REFITTED, fitted))
+        return status
     if name.startswith("expert:") or name.startswith("strong:"):
         return _file_status(name, players, label, knobs, deck)
     return TrainingStatus("out-of-distribution", f"{name}: a strategy of your own, fitted to nothing the lab knows of")
@@ -159,8 +199,8 @@ def _shipped_status(bot, players, label, config, knobs, unread, deck) -> Trainin
     if not knobs and not deck:
         return TrainingStatus("fitted", fitted_to)
     if deck:
-        return TrainingStatus("out-of-distribution", f"{fitted_to} on the printed deck, played with {deck}: "
-                                                     "not refitted (dream types it never saw weigh 0)")
+        return TrainingStatus("out-of-distribution", f"{fitted_to} on the printed deck, played with {deck}"
+                                                     + NOT_REFITTED)
     if unread:
         why = "a number its value never saw" if unread == ["costs"] and bot == "strong" else \
             "which its inputs take as printed"

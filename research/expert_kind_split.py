@@ -1,0 +1,74 @@
+"""Which decisions carry the search gain over a bot in one seat? One seat's cells of ``dreamscape exploit``, kind by kind.
+
+    python -m research.expert_kind_split --strategy expert --players 3 --variant PR:ID --seat 3 \
+        --games 400 --playouts 8 --kinds late,late:buy,late:perform --seed 1 [--json FILE]
+
+For each ``--kinds`` entry P the seat plays ``search:BOT@K:P`` (``late``: every late decision searched;
+``late:buy``: only the purchases of the last third, the bot everywhere else), every other seat the bot, on
+the same deals as the all-bot games. Each row is that seat's row of
+``dreamscape exploit --strategy BOT -p P --variant V -n N -k K --phases P --seed S``: the same functions
+(:func:`analyses.tools.gameplay.seat_win_credits`, :func:`analyses.tools.exploit.cell_row`), the same
+games, played for one seat only and with the all-bot games played once for every entry.
+Used by docs/research/2026-11-28-expert-changed-games.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
+    sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strategy", default="expert")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--variant", default="base")
+    parser.add_argument("--seat", type=int, required=True, help="from 1")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--first", type=int, default=0, help="first game index (games first .. first + games - 1)")
+    parser.add_argument("--playouts", type=int, default=8)
+    parser.add_argument("--kinds", default="late", help="comma-separated --phases values, e.g. late,late:buy")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if not 1 <= args.seat <= args.players:
+        print(f"expert_kind_split: --seat must be 1 to {args.players}", file=sys.stderr)
+        return 2
+
+    from analyses.tools.exploit import cell_row
+    from analyses.tools.gameplay import as_game, seat_win_credits
+
+    game = as_game(None)
+    setup = game.setup(args.players, args.variant)
+    name = game.check_strategy(args.strategy, setup)
+    seat = args.seat - 1
+    t0 = time.perf_counter()
+    own = seat_win_credits(game, setup, [name] * args.players, args.games, args.seed, 100, first=args.first)[:, seat]
+    rows = []
+    for phases in [p.strip() for p in args.kinds.split(",") if p.strip()]:
+        t1 = time.perf_counter()
+        search = game.check_strategy(game.search(name, args.playouts, phases), setup)
+        seats = [name] * args.players
+        seats[seat] = search
+        mine = seat_win_credits(game, setup, seats, args.games, args.seed, 100, first=args.first)[:, seat]
+        row = cell_row(name, search, args.players, game.variant_name(setup), seat, mine, own)
+        row["phases"] = phases
+        row["seconds"] = round(time.perf_counter() - t1, 1)
+        rows.append(row)
+        print(f"{phases:32s} gain {100 * row['gain']:+6.1f} ({100 * row['gain_low']:+.1f} to "
+              f"{100 * row['gain_high']:+.1f})  own {100 * row['own_win']:.1f}%  {row['seconds']} s", flush=True)
+    out = {"command": "python -m research.expert_kind_split " + " ".join(argv if argv is not None else sys.argv[1:]),
+           "seed": args.seed, "first": args.first, "seconds": round(time.perf_counter() - t0, 1), "rows": rows}
+    if args.json is not None:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
