@@ -157,3 +157,42 @@ def test_strong_swap_measure_plays_one_seats_cell(tmp_path):  # "strong_swap_mea
     row = json.loads(out.read_text())
     assert (row["seat"], row["games"], row["search"]) == (2, 6, "search:expert@1:late")
     assert abs(row["gain"] - (row["search_win"] - row["own_win"])) < 1e-9  # paired over the same six deals
+
+
+def run_module(module: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", f"research.{module}", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+@pytest.mark.slow  # plays search games
+def test_expert_kind_split_prints_one_row_per_kind_asked():  # "expert_kind_split.py"
+    done = run_module("expert_kind_split", "--variant", "PR:ID", "--seat", "3", "--games", "2", "--playouts", "1",
+                      "--kinds", "late,late:buy,late:invasive_dreaming")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split()[0] for line in done.stdout.splitlines() if " gain " in line]
+    assert rows == ["late", "late:buy", "late:invasive_dreaming"]
+
+
+@pytest.mark.slow  # plays search games
+def test_expert_disagreements_names_the_picks_where_they_differ():  # "expert_disagreements.py"
+    done = run_module("expert_disagreements", "--variant", "PR:ID", "--seat", "3", "--games", "2", "--playouts", "1")
+    assert done.returncode == 0, done.stderr
+    assert "searcher's pick minus table's pick" in done.stdout
+
+
+@pytest.mark.slow  # plays search games to label the options
+def test_fit_invasive_rows_then_expansion_columns_write_tables_the_bot_reads(tmp_path):
+    # "fit_invasive_rows.py", "fit_expansion_columns.py"
+    import tomllib
+
+    from simcore.games.dreamscape.bots.expert import read_table
+
+    rows, columns = tmp_path / "rows.toml", tmp_path / "columns.toml"
+    done = run_module("fit_invasive_rows", "--variant", "PR:ID", "--games", "2", "--playouts", "1", "--out", str(rows))
+    assert done.returncode == 0, done.stderr
+    fitted = tomllib.loads(rows.read_text())
+    assert fitted["overlay"] is True and set(k for k in fitted if isinstance(fitted[k], dict)) == {"invasive_dreaming"}
+    done = run_module("fit_expansion_columns", "--variant", "PR:ID", "--games", "2", "--playouts", "1",
+                      "--rows", str(rows), "--out", str(columns))
+    assert done.returncode == 0, done.stderr
+    assert read_table(columns)[1].shape == read_table(rows)[1].shape  # both load as expert tables of the same layout
