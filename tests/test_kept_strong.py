@@ -62,11 +62,12 @@ def test_a_swap_deck_and_the_base_deck_have_different_digests_and_the_rules_opti
 
 def _cells(players, variant, seed, games=6, **changes):
     deck, value = kept.deck_digest(players, variant), kept.value_digest("strong", players, variant)
+    row = kept.row_digest("strong", players, variant)
     out = []
     for seat in range(1, players + 1):
         cell = {"bot": "strong", "search": kept.SEARCH, "players": players, "variant": variant, "seat": seat,
                 "games": games, "seed": seed, "deck_digest": deck, "value_digest": value,
-                "counts": [[1.0, 0.0, seat], [0.0, 0.0, games - seat]], "outcomes": {"search": "x", "bot": "y"}}
+                "row_digest": row, "counts": [[1.0, 0.0, seat], [0.0, 0.0, games - seat]], "outcomes": {"search": "x", "bot": "y"}}
         cell.update(changes)
         out.append(cell)
     return out
@@ -81,16 +82,18 @@ def _manifest(seed, *setups):
 def test_a_kept_cell_stands_in_only_on_the_same_seed_deck_and_value(tmp_path):
     path = tmp_path / "kept.json"
     kept.save_kept(_cells(3, "base", 1) + _cells(3, "sleep-token", 7) + _cells(2, "base", 1, value_digest="0" * 64)
-                   + _cells(3, "shifting-tokens", 1, deck_digest="f" * 64) + _cells(2, "sleep-token", 1)[:1], path)
+                   + _cells(3, "shifting-tokens", 1, deck_digest="f" * 64) + _cells(2, "sleep-token", 1)[:1]
+                   + _cells(4, "base", 1, row_digest="e" * 64), path)
     setups = [(3, "base"), (3, "sleep-token"), (2, "base"), (3, "shifting-tokens"), (2, "sleep-token"),
-              (4, "sleep-token+shifting-tokens")]
+              (4, "sleep-token+shifting-tokens"), (4, "base")]
     rows, missing = kept.kept_cells(_manifest(1, *setups), None, path=path)
     assert rows["variant"].to_list() == ["base"] * 3 and rows["players"].to_list() == [3] * 3
     assert rows["seat"].to_list() == [1, 2, 3]
     assert rows["gain"].to_list() == pytest.approx([1 / 6, 2 / 6, 3 / 6])
     assert set(rows["source"]) == {"from a kept run (seed 1, 6 games)"}
     said = " | ".join(missing)
-    assert len(missing) == 5
+    assert len(missing) == 6
+    assert "4 players, base: not measured (the kept run played another expert table under strong's value" in said
     assert "3 players, sleep-token: not measured (kept runs of seed 7, the study's is 1" in said
     assert "2 players, base: not measured (the kept run played another value of strong" in said
     assert "3 players, shifting-tokens: not measured (the kept run dealt another deck" in said
@@ -213,6 +216,25 @@ def test_the_value_digest_is_the_value_file_the_engine_plays_there():
     swaps = SHIPPED_DIR / "3p-base-single-swaps.npz"
     if swaps.is_file():  # a single swap under the base rules plays the value trained across the single swaps
         assert kept.value_digest("strong", 3, "FF:ID") == read_value(swaps).digest() != base
+
+
+def test_the_row_digest_covers_the_expert_table_strong_plays_under_its_value():
+    """The row is the 3-player table with the fitted Invasive Dreaming rows overlaid (issue #41), then the value:
+    worked out here from the shipped files, so a change to either shows; the rules options play other rows."""
+    import hashlib
+
+    import numpy as np
+
+    from simcore.games.dreamscape.bots.expert import SHIPPED_DIR as TABLES, read_table, shipped_table
+    from simcore.games.dreamscape.bots.strong import SHIPPED_DIR, read_value
+
+    table = shipped_table(TABLES / "3p-base.toml")
+    assert not np.array_equal(table, read_table(TABLES / "3p-base.toml")[1])  # the overlay changes the table
+    swaps = SHIPPED_DIR / "3p-base-single-swaps.npz"
+    row = np.concatenate([table, read_value(swaps).packed()]).astype(np.float64)
+    assert kept.row_digest("strong", 3, "PR:ID") == hashlib.sha256(row.tobytes()).hexdigest()
+    assert kept.row_digest("strong", 3, "PR:ID") != kept.row_digest("strong", 3, "base")  # another value
+    assert kept.row_digest("strong", 3, "base") != kept.row_digest("strong", 3, "sleep-token")
 
 
 def test_the_research_page_shows_the_kept_swap_cells_as_the_kept_file_holds_them():

@@ -19,13 +19,14 @@ A folder of any study that played such cells can be kept the same way
 **What a cell keeps** (:func:`cell_record`): players, the variant, the digest of the deck actually played
 (:func:`deck_digest`), the seat, games, seed, the bot and the search player, the sha256 of the value the bot
 played there (:func:`value_digest`, the value file's own checksum; ``none`` where the bot plays the expert
-table alone), the paired counts (how many games had each pair of win credits, search seat and bot seat), so
+table alone), the sha256 of the whole engine row the bot plays there (:func:`row_digest`: the expert table it
+plays at the decisions it does not look ahead at, fitted rows included, then its value), the paired counts (how many games had each pair of win credits, search seat and bot seat), so
 the gain and its interval are recomputed (:func:`cell_from_counts`), never copied, and the digest of the
 first :data:`FIRST_GAMES` games' outcomes of both seatings (:func:`outcome_digest`).
 
 **Reading it.** :func:`kept_cells` gives a study folder's report the kept cells of the configurations it reads
 under the bot, only where the seed, the player count and variant, the deck's digest and the value's digest
-all match what the study played; anything else leaves the configuration unmeasured (with the reason), never
+and the row's digest all match what the code plays; anything else leaves the configuration unmeasured (with the reason), never
 a stale number. ``tests/test_kept_strong.py`` replays every kept cell's first games on the current engine:
 a change to the bot or its value that was not measured again fails there, naming the cell and the command.
 """
@@ -93,6 +94,24 @@ def value_digest(bot: str, players: int, variant: str, deck: dict | None = None)
     return "none" if value is None else value.digest()
 
 
+def row_digest(bot: str, players: int, variant: str, deck: dict | None = None) -> str:
+    """The sha256 of the whole engine row ``bot`` plays in this configuration, as the engine looks it up
+    (:func:`simcore.games.dreamscape.fast.strategies.weights_for`).
+
+    For ``strong`` that is the expert table it plays at purchases and outside its lookahead, with any fitted
+    rows overlaid (issue #41), followed by its value's packed trees. The value digest alone misses a change of
+    the table: the 3-player Invasive Dreaming rows changed strong's games in ``PR:ID`` with the same value."""
+    from simcore.games.dreamscape.bots.api import load_strategy
+    from simcore.games.dreamscape.decks import deck_family
+    from simcore.games.dreamscape.fast.strategies import get_record, weights_for
+
+    setup = setup_of(players, variant, deck)
+    options = setup.variant.options
+    row = weights_for(get_record(load_strategy(bot)), int(players), bool(options.sleep_token),
+                      bool(options.shifting_tokens), deck_family(setup.deck(), options))
+    return hashlib.sha256(np.ascontiguousarray(row, dtype=np.float64).tobytes()).hexdigest()
+
+
 def outcome_digest(score: np.ndarray, win: np.ndarray) -> str:
     """sha256 of games' outcomes: per game (rows) and seat (columns), the score and the win credit (R8.3)."""
     score = np.asarray(score, dtype=np.int64)
@@ -149,7 +168,7 @@ def load_kept(path: str | Path | None = None) -> list[dict]:
         for cell in cells:
             cell_key(cell)
             [(float(a), float(b), int(n)) for a, b, n in cell["counts"]]
-            str(cell["deck_digest"]), str(cell["value_digest"]), str(cell["outcomes"]["search"])
+            str(cell["deck_digest"]), str(cell["value_digest"]), str(cell["row_digest"]), str(cell["outcomes"]["search"])
         return cells
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise StudyError(f"{path}: damaged kept runs ({type(exc).__name__}: {exc})") from None
@@ -259,6 +278,7 @@ def keep_folder(folder: str | Path, path: str | Path | None = None, bot: str = B
             "games": int(n), "seed": int(manifest.seed),
             "deck_digest": deck_digest(c.players, c.variant, deck),
             "value_digest": value_digest(bot, c.players, c.variant, deck),
+            "row_digest": row_digest(bot, c.players, c.variant, deck),
             "counts": paired_counts(mine[:n], own[:n]), "outcomes": outcomes,
         })
     if not cells:
@@ -275,8 +295,8 @@ def kept_cells(manifest: StudyManifest, played: pl.DataFrame | None, bot: str = 
     """The kept cells of the configurations a study reads under ``bot`` and did not measure itself.
 
     A configuration is read under the bot when the study played it with the bot on every seat. A kept
-    cell stands in only when its seed, player count, variant, deck digest and value digest all match the
-    study's (:func:`deck_digest`, :func:`value_digest`). Returns the rows (the exploit table's columns and
+    cell stands in only when its seed, player count, variant, deck digest, value digest and row digest all match
+    what the code plays for the study's configuration (:func:`deck_digest`, :func:`value_digest`, :func:`row_digest`). Returns the rows (the exploit table's columns and
     ``source``, ``from a kept run (seed S, N games)``) and one line per configuration left unmeasured.
     """
     from analyses.tools.exploit import COLUMNS
@@ -306,6 +326,8 @@ def kept_cells(manifest: StudyManifest, played: pl.DataFrame | None, bot: str = 
                 reason = "the kept run dealt another deck"
             elif any(c["value_digest"] != value for c in same_seed):
                 reason = f"the kept run played another value of {bot}"
+            elif any(c["row_digest"] != row_digest(bot, players, variant, manifest.deck) for c in same_seed):
+                reason = f"the kept run played another expert table under {bot}'s value"
             elif {int(c["seat"]) for c in same_seed} != set(range(1, players + 1)):
                 reason = "the kept run misses a seat"
             else:

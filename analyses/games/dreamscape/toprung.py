@@ -110,7 +110,7 @@ def replay_digests(cell: dict, games: int = FIRST_GAMES) -> list[str]:
 def measure_cell(players: int, variant: str, playouts: int, games: int, seed: int, progress: bool = True) -> dict:
     """Play the head-to-head tournament of the top rung of budget ``playouts`` against strong and return its
     record (:func:`cell_record`)."""
-    from analyses.games.dreamscape.kept import deck_digest, outcome_digest, value_digest
+    from analyses.games.dreamscape.kept import deck_digest, outcome_digest, row_digest, value_digest
     from analyses.tools.tournament import schedule
 
     search = search_of(playouts)
@@ -127,7 +127,7 @@ def measure_cell(players: int, variant: str, playouts: int, games: int, seed: in
     return {"players": players, "variant": variant, "playouts": playouts, "search": search, "bot": BOT,
             "seed": seed, "games": games, "seatings": [list(s) for s in seatings],
             "deck_digest": deck_digest(players, variant), "value_digest": value_digest(BOT, players, variant),
-            "counts": share_counts(shares), "outcomes": firsts}
+            "row_digest": row_digest(BOT, players, variant), "counts": share_counts(shares), "outcomes": firsts}
 
 
 def extend_cell(cell: dict, more: int, progress: bool = True) -> dict:
@@ -161,7 +161,7 @@ def load_cells(path: str | Path | None = None) -> list[dict]:
         cells = data["cells"]
         assert data["format"] == FORMAT and isinstance(cells, list)
         for c in cells:
-            assert {"players", "variant", "playouts", "seed", "games", "counts", "seatings"} <= set(c)
+            assert {"players", "variant", "playouts", "seed", "games", "counts", "seatings", "row_digest"} <= set(c)
     except (ValueError, KeyError, AssertionError, TypeError) as exc:
         raise StudyError(f"{path}: not a kept file of the top rung's head-to-head cells ({type(exc).__name__})") from None
     return cells
@@ -180,13 +180,15 @@ def keep(cell: dict, path: str | Path | None = None) -> None:
 
 def rung_margin(players: int, variant: str, playouts: int, path: str | Path | None = None) -> dict | None:
     """The kept cell of the top rung of budget ``playouts`` in this configuration, or None when none was kept or
-    the one kept played another deck or another value of strong than the code plays now."""
-    from analyses.games.dreamscape.kept import deck_digest, value_digest
+    the one kept played another deck, another value of strong or another expert table under it than the code
+    plays now."""
+    from analyses.games.dreamscape.kept import deck_digest, row_digest, value_digest
 
     for c in load_cells(path):
         if (c["players"], c["variant"], c["playouts"]) == (players, variant, playouts):
             if c["deck_digest"] == deck_digest(players, variant) and \
-                    c["value_digest"] == value_digest(BOT, players, variant):
+                    c["value_digest"] == value_digest(BOT, players, variant) and \
+                    c.get("row_digest") == row_digest(BOT, players, variant):
                 return c
     return None
 
