@@ -93,3 +93,13 @@ def test_a_cell_extended_by_more_deals_equals_one_measured_on_all_of_them():
     grown = toprung.extend_cell(short, 2, progress=False)
     assert grown["games"] == 4 and grown["counts"] == whole["counts"]
     assert grown["outcomes"] == short["outcomes"] == whole["outcomes"]  # the first games' digests stay the first games'
+
+
+def test_a_damaged_kept_file_is_named_before_anything_is_played(tmp_path, capsys):
+    from analyses.games.dreamscape import toprung
+
+    bad = tmp_path / "rung.json"
+    bad.write_text("not json")
+    assert toprung.main(["--players", "3", "--playouts", "16", "--games", "2", "--path", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and str(bad) in err and err.count("\n") == 1

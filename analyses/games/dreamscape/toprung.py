@@ -207,8 +207,13 @@ def main(argv=None) -> int:
         print(f"error: players 2 to 4, games at least 2, playouts at least 1, extend at least 0; got {args.players}, "
               f"{args.games}, {args.playouts}, {args.extend}", file=sys.stderr)
         return 2
+    try:  # a damaged kept file is named before the long run that would be filed into it, not after
+        cells = load_cells(args.path)
+    except StudyError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.extend:
-        kept = [c for c in load_cells(args.path)
+        kept = [c for c in cells
                 if (c["players"], c["variant"], c["playouts"], c["seed"]) == (args.players, args.variant, args.playouts,
                                                                                args.seed)]
         if not kept:
