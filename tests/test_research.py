@@ -196,3 +196,26 @@ def test_fit_invasive_rows_then_expansion_columns_write_tables_the_bot_reads(tmp
                       "--rows", str(rows), "--out", str(columns))
     assert done.returncode == 0, done.stderr
     assert read_table(columns)[1].shape == read_table(rows)[1].shape  # both load as expert tables of the same layout
+
+
+@pytest.mark.slow  # plays search games
+def test_strong_kind_split_pairs_late_with_late_without_each_kind():  # "strong_kind_split.py"
+    done = run_module("strong_kind_split", "--players", "2", "--variant", "shifting-tokens", "--seat", "1",
+                      "--games", "2", "--playouts", "1", "--without", "buy,perform")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(" gain ")[0].strip() for line in done.stdout.splitlines() if " gain " in line]
+    assert rows == ["late", "late without buy", "late without perform"]
+    # strong plays the expert table at buy (its lookahead skips buy, take Z and Collective Dream): exact there;
+    # it looks ahead at a perform, which the row without perform plays by the table: marked
+    buy, perform = [line for line in done.stdout.splitlines() if " without " in line]
+    assert "not exact" not in buy and "not exact" in perform
+
+
+def test_strong_kind_split_searches_every_kind_but_the_one_left_out():
+    from research.strong_kind_split import without
+    from simcore.games.dreamscape.fast.strategies import kind_skip_bits
+    from simcore.games.dreamscape.rules import DECISION_ID
+
+    phases = without("buy")
+    assert phases.startswith("late:")
+    assert kind_skip_bits(phases[len("late:"):].split("+")) == 1 << DECISION_ID["buy"]
