@@ -219,3 +219,20 @@ def test_strong_kind_split_searches_every_kind_but_the_one_left_out():
     phases = without("buy")
     assert phases.startswith("late:")
     assert kind_skip_bits(phases[len("late:"):].split("+")) == 1 << DECISION_ID["buy"]
+
+
+STRONG_SPLIT_PAGE = ROOT / "docs" / "research" / "2026-11-28-strong-shifting-tokens.md"
+STRONG_SPLIT_DATA = ROOT / "docs" / "research" / "data"
+
+
+@pytest.mark.parametrize("pattern", ["2026-11-28-strong-split-*.json", "2026-11-28-strong-table-*.json"])
+def test_the_strong_split_page_shows_its_runs_as_their_json_holds_them(pattern):
+    """Every number of the page's two tables is printed from the runs' JSON (``strong_kind_split table``)."""
+    from research.strong_kind_split import table_lines
+
+    runs = sorted(STRONG_SPLIT_DATA.glob(pattern))
+    assert runs, f"no run {pattern} kept in docs/research/data"
+    table = "\n".join(table_lines([json.loads(p.read_text()) for p in runs]))
+    assert table in STRONG_SPLIT_PAGE.read_text(), (
+        f"{STRONG_SPLIT_PAGE.name}: its table differs from the runs; print it with `python -m research.strong_kind_split "
+        f"table {' '.join('docs/research/data/' + p.name for p in runs)}`")
