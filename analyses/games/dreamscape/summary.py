@@ -12,6 +12,7 @@ from pathlib import Path
 
 from analyses.games.dreamscape.balance import game_lengths, seat_advantage
 from analyses.tools.compare import compare_variants
+from analyses.study.botrows import read_bot_rows
 from analyses.study.model import StudyError
 from analyses.study.runsummary import json_ready  # noqa: F401 - part of this module's API
 from analyses.games.dreamscape.runsummary import simulation_summary  # noqa: F401 - part of this module's API
@@ -53,6 +54,7 @@ def summary_data(folder: str | Path) -> dict:
         "seed": m.seed, "configs": len(m.configs), "games": m.total_games(), "aggregate_only": m.aggregate_only,
         "precision": m.meta.get("precision"), "deck": (m.deck or {}).get("source", "default deck"),
         "kinds": sorted(kinds),
+        "bot_rows": read_bot_rows(m).lines(),  # configurations played by other rows than the code's; none recorded
         "seats": seat_advantage(folder).to_dicts(),
         "game_length": game_lengths(folder).to_dicts(),
     }
