@@ -517,6 +517,7 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
 def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game, progress, backend, report,
                        restart_changed: bool = False) -> Path:
     """:func:`run_study` once the folder is this study's (held until the report is written)."""
+    from analyses.study.botrows import refuse_changed_rows
     from analyses.study.folder import MANIFEST, load_manifest
     from analyses.study.studyfile import run_plan
 
@@ -525,6 +526,8 @@ def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game
         if request_of(held) not in (None, plan.meta["request"]):
             raise StudyError(f"{folder}: holds another study (seed {held.seed}, plan {request_of(held)}); this command "
                              f"asks for plan {plan.meta['request']} (another study file, seed or size): use another --out")
+    if (folder / MANIFEST).is_file() and not restart_changed:  # a bot whose row changed: refused before the plan's lines
+        refuse_changed_rows(folder, load_manifest(folder), plan.configs, plan.games_of)
     say = stderr_line if progress else (lambda line: None)
     t0 = time.perf_counter()
     for line in plan_lines(plan, folder):

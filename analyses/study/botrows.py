@@ -24,6 +24,7 @@ its reports say nothing of rows.
 from __future__ import annotations
 
 import contextlib
+import copy
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -91,6 +92,15 @@ def check_before_play(folder: Path, manifest: StudyManifest, configs: Iterable[R
             drop_games(folder, manifest, config.id)
         if config.id in pending or changed:
             manifest.bot_rows[config.id] = now
+
+
+def refuse_changed_rows(folder: Path, manifest: StudyManifest, configs: Iterable[RunConfig], games) -> None:
+    """:func:`check_before_play`'s refusal, before a command prints anything (its refusal is then its one line):
+    ``games(config)`` is the games the command asks of a configuration. Records nothing."""
+    configs = list(configs)
+    pending = {c.id for c in configs
+               if manifest.done_games(c.id) < max(int(games(c)), manifest.target_games.get(c.id, 0))}
+    check_before_play(folder, copy.deepcopy(manifest), configs, pending)
 
 
 def drop_games(folder: Path, manifest: StudyManifest, config_id: str) -> None:

@@ -54,10 +54,12 @@ def summary_data(folder: str | Path) -> dict:
         "seed": m.seed, "configs": len(m.configs), "games": m.total_games(), "aggregate_only": m.aggregate_only,
         "precision": m.meta.get("precision"), "deck": (m.deck or {}).get("source", "default deck"),
         "kinds": sorted(kinds),
-        "bot_rows": read_bot_rows(m).lines(),  # configurations played by other rows than the code's; none recorded
         "seats": seat_advantage(folder).to_dicts(),
         "game_length": game_lengths(folder).to_dicts(),
     }
+    rows = read_bot_rows(m).lines()  # configurations played by other bot rows than the code's; none recorded
+    if rows:  # a folder whose rows are all the code's says nothing more (its summary as before)
+        out["bot_rows"] = rows
     if "compare" in kinds:
         out["compare"] = compare_variants(folder).to_dicts()
     if "sweep" in kinds:
