@@ -194,3 +194,29 @@ def test_the_command_line_refuses_a_changed_row_in_one_line_exit_2_and_restarts_
     # the same seed plays the same games: the chunks played again are byte for byte the first run's
     assert [r.checks for r in m.chunks[config.id]] == [r.checks for r in first.chunks[config.id]]
     assert OTHER_ROWS not in cli("summarize", folder).stdout
+
+
+def test_the_report_s_title_page_and_certify_name_the_configurations_played_by_other_rows(tmp_path):
+    from analyses.games.dreamscape.certify import bot_rows_lines, mark_other_rows
+    from analyses.games.dreamscape.frames import collect
+    from reports.games.dreamscape.report import bot_rows_facts
+
+    folder = tmp_path / "s"
+    Study(folder, [STRONG, RunConfig("sleep-token", 3, ("strong",) * 3)], games=20, seed=3,
+          chunk_size=20).run(fake_chunk, progress=False)
+    assert bot_rows_facts(collect(folder))[0][1].startswith("recorded for every configuration")
+    tamper(folder, STRONG, "strong", drop_last_chunk=False)
+    assert bot_rows_facts(collect(folder)) == [
+        ("Bot rows", f"3 players, base, strong: {OTHER_ROWS} (strong: the recorded row differs from what the code "
+                     "plays now)")]
+    assert bot_rows_lines(folder) == [f"study: 3 players, base, strong: {OTHER_ROWS} (strong: the recorded row "
+                                      "differs from what the code plays now)"]
+    rows = [{"players": 3, "variant": "sleep-token", "baseline": "base", "verdict": "above", "strong_verdict": "above"},
+            {"players": 3, "variant": "sleep-token", "baseline": None, "verdict": "above", "strong_verdict": "above"}]
+    marked = mark_other_rows(rows, folder)
+    assert (marked[0]["verdict"], marked[0]["strong_verdict"]) == (OTHER_ROWS, OTHER_ROWS)  # reads the base game
+    assert (marked[1]["verdict"], marked[1]["strong_verdict"]) == ("above", "above")  # Sleep Token's rows are the code's
+    data = json.loads((folder / MANIFEST).read_text())
+    del data["bot_rows"]
+    (folder / MANIFEST).write_text(json.dumps(data))
+    assert bot_rows_facts(collect(folder)) == [("Bot rows", f"{NOT_RECORDED} (a folder written before studies recorded them)")]
