@@ -83,8 +83,9 @@ def check_before_play(folder: Path, manifest: StudyManifest, configs: Iterable[R
                 continue  # nothing to add: the report says which rows it was played by
             bot = changed[0]
             raise StudyError(f"{folder}: configuration {config.id} was played by another {bot} than the code plays now "
-                             f"(recorded row {short(held.get(bot))}, now {short(now.get(bot))}); use another folder, or "
-                             f"run `dreamscape study` again with {RESTART_FLAG} to play its games again")
+                             f"(recorded row {short(held.get(bot))}, now {short(now.get(bot))}), so new games would mix two "
+                             f"bots; use another folder (`dreamscape study {RESTART_FLAG}` plays a study's such "
+                             "configurations again)")
         if changed:
             games = sum(r.games for r in played)
             print(f"dreamscape: {folder}: {config.id} was played by another {', '.join(changed)} than the code plays "

@@ -434,6 +434,10 @@ class Study:
     meta : dict, optional
         Free-form facts for reports (name, kind, precision, ...), merged into
         the manifest's ``meta``.
+    restart_changed : bool
+        A configuration whose recorded bot rows differ from what the code plays
+        now is played again from its first game; without it, :meth:`run` refuses
+        it in one StudyError (:mod:`analyses.study.botrows`).
     """
 
     def __init__(
