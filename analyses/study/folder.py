@@ -2,7 +2,8 @@
 
 A study folder holds::
 
-    manifest.json                                what was asked, seed, deck, versions, chunk status, timings
+    manifest.json                                what was asked, seed, deck, versions, chunk status, timings,
+                                                 the digest of every bot's row per configuration (botrows.py)
     chunks/<config-id>/agg-<first>.parquet       per-chunk sums per (config, seat, strategy): always written
     chunks/<config-id>/games-<first>.parquet     per-game rows (one row per game and seat), unless aggregate-only
     chunks/<config-id>/pairs-<first>.parquet     per (config, seat, strategy, card) sums: cards held at game end
