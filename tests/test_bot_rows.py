@@ -220,3 +220,15 @@ def test_the_report_s_title_page_and_certify_name_the_configurations_played_by_o
     del data["bot_rows"]
     (folder / MANIFEST).write_text(json.dumps(data))
     assert bot_rows_facts(collect(folder)) == [("Bot rows", f"{NOT_RECORDED} (a folder written before studies recorded them)")]
+
+
+def test_the_title_page_keeps_its_size_when_many_configurations_changed():
+    from analyses.study.botrows import RowsReading
+    from reports.games.dreamscape.report import MAX_ROWS_LINES, bot_rows_facts
+
+    configs = [RunConfig(v, p, ("expert",) * p) for p in (2, 3, 4) for v in ("base", "sleep-token", "shifting-tokens")]
+    reading = RowsReading(kept=True, changed={c.id: ["expert"] for c in configs}, played={c.id: c for c in configs})
+    facts = bot_rows_facts(SimpleNamespace(bot_rows=reading))
+    assert len(facts) == MAX_ROWS_LINES < len(configs)
+    assert facts[-1][1].startswith(f"... and {len(configs) - MAX_ROWS_LINES + 1} more configurations")
+    assert len(reading.lines()) == len(configs)  # the summary lists every one
