@@ -579,8 +579,10 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     engine = make_backend(backend, scheduler, workers)
     try:
         extra = {"game": game, "cards": cards} if (game is not None or cards is not None) else {}
+        if restart_changed:  # asked for: the runner's call is otherwise the one it always was
+            extra["restart_changed"] = True
         folder = Path(run_study(out=out, quick=quick, config=config, seed=seed, progress=True,
-                               backend=engine, restart_changed=restart_changed, **extra))
+                               backend=engine, **extra))
     finally:
         engine.close()
     report = folder / "report.pdf"
