@@ -232,3 +232,18 @@ def test_the_title_page_keeps_its_size_when_many_configurations_changed():
     assert len(facts) == MAX_ROWS_LINES < len(configs)
     assert facts[-1][1].startswith(f"... and {len(configs) - MAX_ROWS_LINES + 1} more configurations")
     assert len(reading.lines()) == len(configs)  # the summary lists every one
+
+
+def test_a_strategy_file_is_recorded_by_its_source_too(tmp_path):
+    """A user's strategy has no weights (its row is the empty one): its digest carries its source's fingerprint,
+    so an edited file is another bot, and the same file the same one."""
+    from analyses.games.dreamscape.botrows import bot_digest
+
+    first, edited = tmp_path / "first.py", tmp_path / "edited.py"
+    first.write_text("def bot(kind, seat, features, state):\n    return features[0]\n")
+    edited.write_text("def bot(kind, seat, features, state):\n    return -features[0]\n")
+    zeros = sha(np.zeros(N_FEATURES))
+    a = bot_digest(f"{first}:bot", 2, "base")
+    assert a != zeros and a == bot_digest(f"{first}:bot", 2, "base")
+    assert bot_digest(f"{edited}:bot", 2, "base") not in (a, zeros)
+    assert bot_digest(f"search:{first}:bot@4", 2, "base") == a  # a search over it: its base bot's digest
