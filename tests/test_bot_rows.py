@@ -247,3 +247,23 @@ def test_a_strategy_file_is_recorded_by_its_source_too(tmp_path):
     assert a != zeros and a == bot_digest(f"{first}:bot", 2, "base")
     assert bot_digest(f"{edited}:bot", 2, "base") not in (a, zeros)
     assert bot_digest(f"search:{first}:bot@4", 2, "base") == a  # a search over it: its base bot's digest
+
+
+def test_the_verdicts_resting_on_a_configuration_played_by_other_rows_say_so_and_the_others_stand():
+    """tests/test_robust.py's hand-worked tables: linear's 3-player base games recorded as another linear. Every
+    3-player finding reads linear there (the seats; Sleep Token against the base game), the 2-player ones do not."""
+    from analyses.study.botrows import RowsReading
+    from reports.games.dreamscape.findings import make_findings
+    from reports.games.dreamscape.robust import check_findings
+    from test_robust import tables
+
+    linear3 = RunConfig("base", 3, ("linear",) * 3)
+    t = tables()
+    t.bot_rows = RowsReading(kept=True, changed={linear3.id: ["linear"]}, played={linear3.id: linear3})
+    _, checks = check_findings(make_findings(t), t)
+    seats = {(c.finding.row["players"], c.finding.row["seat"]): c.verdict for c in checks if c.finding.topic == "seats"}
+    assert seats == {(3, 0): "other rows", (3, 2): "other rows", (2, 1): "unconfirmed"}  # was robust, flips
+    compare = {c.finding.row["players"]: c.verdict for c in checks if c.finding.topic == "compare"}
+    assert compare == {3: "other rows", 2: "robust"}  # the 3-player change reads its base game
+    marked = next(c for c in checks if c.verdict == "other rows")
+    assert OTHER_ROWS in marked.finding.text and marked.finding.robustness == "other rows"
