@@ -82,10 +82,12 @@ def check_before_play(folder: Path, manifest: StudyManifest, configs: Iterable[R
             if config.id not in pending:
                 continue  # nothing to add: the report says which rows it was played by
             bot = changed[0]
+            # a study can play such configurations again; other runs (certify's folder, a kept run) have no flag
+            remedy = (f"use another folder (`dreamscape study {RESTART_FLAG}` plays a study's such configurations again)"
+                      if manifest.meta.get("kind", "file") == "file" else "use another folder, or delete this one")
             raise StudyError(f"{folder}: configuration {config.id} was played by another {bot} than the code plays now "
                              f"(recorded row {short(held.get(bot))}, now {short(now.get(bot))}), so new games would mix two "
-                             f"bots; use another folder (`dreamscape study {RESTART_FLAG}` plays a study's such "
-                             "configurations again)")
+                             f"bots; {remedy}")
         if changed:
             games = sum(r.games for r in played)
             print(f"dreamscape: {folder}: {config.id} was played by another {', '.join(changed)} than the code plays "
