@@ -98,6 +98,18 @@ def test_a_resume_refuses_a_changed_row_and_restart_plays_the_configuration_agai
     assert [r.checks for r in again.chunks[EXPERT.id]] == [r.checks for r in first.chunks[EXPERT.id]]
 
 
+def test_a_refused_run_that_is_not_a_study_is_not_sent_to_the_study_s_flag(tmp_path):
+    """certify's own folder (kind "certify") has no --restart-changed: its refusal names the remedy it has."""
+    folder = tmp_path / "certify"
+    meta = {"kind": "certify", "name": "certified top rung"}
+    Study(folder, [EXPERT], games=40, seed=3, chunk_size=20, meta=meta).run(fake_chunk, progress=False)
+    tamper(folder, EXPERT, "expert")
+    with pytest.raises(StudyError) as err:
+        Study(folder, [EXPERT], games=40, seed=3, chunk_size=20, meta=meta).run(fake_chunk, progress=False)
+    line = str(err.value)
+    assert "another expert" in line and "--restart-changed" not in line and "delete this one" in line
+
+
 def test_a_resume_with_the_same_rows_plays_on(tmp_path):
     folder = tmp_path / "s"
     Study(folder, [EXPERT], games=20, seed=3, chunk_size=20).run(fake_chunk, progress=False)
