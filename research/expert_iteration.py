@@ -356,7 +356,19 @@ def fit(args) -> None:
                 "validation decisions": int(valid.starts.size), "fit seed": args.seed,
                 "scikit-learn": sklearn.__version__, "numpy": np.__version__,
                 "kept": {kind_name(k): v["kept"] for k, v in corr.info.items()}}
-        np.savez_compressed(args.save, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
+        if args.inputs == "view":  # the form the engine plays (sharp): the shipped file's format, tied to the
+            # strong value the labels' games played (its sha256), so sharp corrects only that value
+            from simcore.games.dreamscape.bots.sharp import Correction, write_correction
+            from simcore.games.dreamscape.bots.strong import read_value, shipped_values
+            from simcore.games.dreamscape.variants import parse_variant
+
+            options = parse_variant(collected["variant"]).options
+            value = read_value(shipped_values()[(collected["players"], bool(options.sleep_token),
+                                                 bool(options.shifting_tokens))])
+            meta["strong value"] = value.digest()
+            write_correction(args.save, Correction(arrays["kinds"], arrays["coef"], meta))
+        else:
+            np.savez_compressed(args.save, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
         print(f"saved {args.save}")
 
 
