@@ -3,13 +3,15 @@
 Run from the repository root in the project's environment::
 
     python research/sharp_measure.py h2h OUT --games 1500 --seed 21
+    python research/sharp_measure.py h2h OUT --games 10000 --seed 22 --only-kinds lucid_dreaming,interrupted_sleep
     python research/sharp_measure.py exploit OUT --bot sharp --games 400 --seed 5 --playouts 16 --seats 1 2
     python research/sharp_measure.py exploit OUT --bot strong --games 400 --seed 5 --playouts 16 --seats 1 2
     python research/sharp_measure.py report OUT DATA.json
 
 ``h2h``: 3 players, base game; the all-strong games, then sharp in each seat in turn (strong in the others) on
 the same deals: sharp's win rate in that seat, strong's own in that seat, and the paired gain; and the mean over
-the three seatings (each deal's three gains averaged, the interval over the deals).
+the three seatings (each deal's three gains averaged, the interval over the deals). ``--only-kinds``: the
+same with a research copy of sharp that keeps its correction at those kinds only (not a shipped bot).
 ``exploit``: the cells ``dreamscape exploit --strategy BOT -p 3 --variant base -k K --phases late`` plays, seat
 by seat (the command plays every seat; the same games, by the same function, ``seat_win_credits``): the bot's
 self-play, then ``search:BOT@K:late`` in the seat. Each step's per-game win credits are kept in OUT (one .npy
@@ -51,14 +53,34 @@ def _credits(out: Path, tag: str, seats: list[str], games: int, seed: int) -> np
     return credit
 
 
+def _subset_bot(kinds: list[str]) -> str:
+    """A research copy of sharp that keeps the shipped correction at ``kinds`` only (strong's value elsewhere)."""
+    import simcore.games.dreamscape.bots.builtins  # noqa: F401 - registers strong and sharp
+    from simcore.games.dreamscape.bots.sharp import Correction, SharpTables, read_correction, shipped_corrections
+    from simcore.games.dreamscape.fast.strategies import get_record, register_strong
+    from simcore.games.dreamscape.rules import DECISION_ID
+
+    key = (PLAYERS, False, False)
+    full = read_correction(shipped_corrections()[key])
+    keep = np.isin(full.kinds, [DECISION_ID[k] for k in kinds])
+    name = "sharp-only-" + "+".join(kinds)
+    tables = SharpTables(get_record("sharp").tables.strong, {key: Correction(full.kinds[keep], full.coef[keep], full.meta)})
+    register_strong(name, tables, get_record("expert").weights)
+    return name
+
+
 def h2h(args) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    bot, tag = "sharp", "sharp"
+    if args.only_kinds:
+        bot = _subset_bot(args.only_kinds.split(","))
+        tag = "sharp~" + args.only_kinds.replace(",", "+")
     _credits(out, f"h2h-strong-{args.seed}-{args.games}", ["strong"] * PLAYERS, args.games, args.seed)
     for seat in range(PLAYERS):
         seats = ["strong"] * PLAYERS
-        seats[seat] = "sharp"
-        _credits(out, f"h2h-sharp-seat{seat + 1}-{args.seed}-{args.games}", seats, args.games, args.seed)
+        seats[seat] = bot
+        _credits(out, f"h2h-{tag}-seat{seat + 1}-{args.seed}-{args.games}", seats, args.games, args.seed)
 
 
 def exploit(args) -> None:
@@ -85,15 +107,17 @@ def report(args) -> None:
     for own_path in sorted(out.glob("h2h-strong-*.npy")):
         _, _, seed, games = own_path.stem.split("-")
         own = np.load(own_path)
-        seats, gains = [], []
-        for seat in range(PLAYERS):
-            mine = np.load(out / f"h2h-sharp-seat{seat + 1}-{seed}-{games}.npy")[:, seat]
-            w = wilson(float(mine.sum()), mine.size)
-            seats.append({"seat": seat + 1, "sharp win": _pts(w), "strong win": round(100 * own[:, seat].mean(), 1),
-                          "gain": _pts(paired_difference(mine, own[:, seat]))})
-            gains.append(mine - own[:, seat])
-        data["h2h"].append({"seed": int(seed), "deals": int(games), "seats": seats,
-                            "mean gain": _pts(mean_ci(np.mean(gains, axis=0)))})
+        tags = sorted({p.stem.split("-")[1] for p in out.glob(f"h2h-sharp*-seat1-{seed}-{games}.npy")})
+        for tag in tags:
+            seats, gains = [], []
+            for seat in range(PLAYERS):
+                mine = np.load(out / f"h2h-{tag}-seat{seat + 1}-{seed}-{games}.npy")[:, seat]
+                w = wilson(float(mine.sum()), mine.size)
+                seats.append({"seat": seat + 1, "sharp win": _pts(w), "strong win": round(100 * own[:, seat].mean(), 1),
+                              "gain": _pts(paired_difference(mine, own[:, seat]))})
+                gains.append(mine - own[:, seat])
+            data["h2h"].append({"bot": tag.replace("~", " at "), "seed": int(seed), "deals": int(games),
+                                "seats": seats, "mean gain": _pts(mean_ci(np.mean(gains, axis=0)))})
     cells: dict = {}
     for own_path in sorted(out.glob("exploit-*-*-*.npy")):
         parts = own_path.stem.split("-")
@@ -127,6 +151,7 @@ def main(argv=None) -> int:
     h.add_argument("out")
     h.add_argument("--games", type=int, default=1500)
     h.add_argument("--seed", type=int, default=21)
+    h.add_argument("--only-kinds", help="research: sharp's correction at these kinds only (comma-separated names)")
     e = sub.add_parser("exploit")
     e.add_argument("out")
     e.add_argument("--bot", default="sharp")
