@@ -34,6 +34,11 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 PLAYERS, VARIANT, CHUNK = 3, "base", 100
+# The files' tags as the page names them: the fit as the fit command first kept it (three kinds; the runs of
+# `--bot sharp` before the shipped file dropped perform), and the shipped sharp (`--only-kinds` of that fit,
+# the same coefficients at those two kinds).
+LABELS = {"sharp": "first fit (perform, interrupted_sleep, lucid_dreaming)",
+          "sharp~lucid_dreaming+interrupted_sleep": "sharp (interrupted_sleep, lucid_dreaming)"}
 
 
 def _credits(out: Path, tag: str, seats: list[str], games: int, seed: int) -> np.ndarray:
@@ -63,7 +68,7 @@ def _subset_bot(kinds: list[str]) -> str:
     key = (PLAYERS, False, False)
     full = read_correction(shipped_corrections()[key])
     keep = np.isin(full.kinds, [DECISION_ID[k] for k in kinds])
-    name = "sharp-only-" + "+".join(kinds)
+    name = "sharp-only-" + "-".join(k.replace("_", "") for k in kinds)
     tables = SharpTables(get_record("sharp").tables.strong, {key: Correction(full.kinds[keep], full.coef[keep], full.meta)})
     register_strong(name, tables, get_record("expert").weights)
     return name
@@ -86,12 +91,16 @@ def h2h(args) -> None:
 def exploit(args) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    search = f"search:{args.bot}@{args.playouts}:late"  # what `dreamscape exploit -k K --phases late` names
-    _credits(out, f"exploit-{args.bot}-{args.seed}-{args.games}", [args.bot] * PLAYERS, args.games, args.seed)
+    bot, tag = args.bot, args.bot
+    if args.only_kinds:
+        bot = _subset_bot(args.only_kinds.split(","))
+        tag = "sharp~" + args.only_kinds.replace(",", "+")
+    search = f"search:{bot}@{args.playouts}:late"  # what `dreamscape exploit -k K --phases late` names
+    _credits(out, f"exploit-{tag}-{args.seed}-{args.games}", [bot] * PLAYERS, args.games, args.seed)
     for seat in args.seats:
-        seats = [args.bot] * PLAYERS
+        seats = [bot] * PLAYERS
         seats[seat - 1] = search
-        _credits(out, f"exploit-{args.bot}-k{args.playouts}-seat{seat}-{args.seed}-{args.games}", seats, args.games,
+        _credits(out, f"exploit-{tag}-k{args.playouts}-seat{seat}-{args.seed}-{args.games}", seats, args.games,
                  args.seed)
 
 
@@ -116,7 +125,7 @@ def report(args) -> None:
                 seats.append({"seat": seat + 1, "sharp win": _pts(w), "strong win": round(100 * own[:, seat].mean(), 1),
                               "gain": _pts(paired_difference(mine, own[:, seat]))})
                 gains.append(mine - own[:, seat])
-            data["h2h"].append({"bot": tag.replace("~", " at "), "seed": int(seed), "deals": int(games),
+            data["h2h"].append({"bot": LABELS.get(tag, tag), "seed": int(seed), "deals": int(games),
                                 "seats": seats, "mean gain": _pts(mean_ci(np.mean(gains, axis=0)))})
     cells: dict = {}
     for own_path in sorted(out.glob("exploit-*-*-*.npy")):
@@ -129,13 +138,14 @@ def report(args) -> None:
             k, seat = path.stem.split("-")[2:4]
             s = int(seat[4:]) - 1
             mine = np.load(path)[:, s]
-            cells.setdefault(f"seat {s + 1}", {})[bot] = {
+            cells.setdefault(f"seat {s + 1}", {})[LABELS.get(bot, bot)] = {
                 "search": f"search:{bot}@{k[1:]}:late", "seed": int(seed), "deals": int(games),
                 "gain": _pts(paired_difference(mine, own[:, s])), "_delta": (mine - own[:, s]).tolist()}
     for seat, bots in cells.items():
-        if "sharp" in bots and "strong" in bots:
-            a, b = np.array(bots["sharp"]["_delta"]), np.array(bots["strong"]["_delta"])
-            bots["sharp minus strong"] = _pts(paired_difference(a, b))
+        for bot in [b for b in bots if b != "strong"]:
+            if "strong" in bots:
+                a, b = np.array(bots[bot]["_delta"]), np.array(bots["strong"]["_delta"])
+                bots[bot]["minus strong"] = _pts(paired_difference(a, b))
         for v in bots.values():
             if isinstance(v, dict):
                 v.pop("_delta", None)
@@ -159,6 +169,7 @@ def main(argv=None) -> int:
     e.add_argument("--seed", type=int, default=5)
     e.add_argument("--playouts", type=int, default=16)
     e.add_argument("--seats", type=int, nargs="+", default=[1, 2])
+    e.add_argument("--only-kinds", help="research: sharp's correction at these kinds only (comma-separated names)")
     r = sub.add_parser("report")
     r.add_argument("out")
     r.add_argument("data")

@@ -6,11 +6,13 @@ end-of-turn value is ``value + coef[kind] . view``: the same 163-input view stro
 (:func:`simcore.games.dreamscape.fast.value.encode_view`), so the engine has it at hand. An option whose turn
 ends the game keeps its outcome, as in strong.
 
-The correction was fitted by ``research/expert_iteration.py fit LABELS --inputs view --save FILE`` on labels
-from search of strong's own late decisions (32 playouts of ``search:strong`` per option, 520 strong self-play
-games, 3 players base): a pairwise logistic ranking per kind on the differences between each option and
-strong's pick, kept per kind only where it lowered the regret on validation games
-(docs/research/2026-11-28-expert-iteration.md, docs/research/2026-11-28-sharp.md).
+The correction was fitted by ``research/expert_iteration.py fit LABELS --inputs view --only-kinds
+lucid_dreaming,interrupted_sleep --save FILE`` on labels from search of strong's own late decisions (32
+playouts of ``search:strong`` per option, 520 strong self-play games, 3 players base): a pairwise logistic
+ranking per kind on the differences between each option and strong's pick, kept per kind where it lowered the
+regret on validation games, and shipped at those two kinds only: the fit also kept perform, where it did not
+lower the held-out regret and lost games head to head (docs/research/2026-11-28-expert-iteration.md,
+docs/research/2026-11-28-sharp.md).
 
 Files (``.npz``, numpy arrays, no pickle), ``simcore/games/dreamscape/bots/data/sharp/3p-base.npz``::
 
