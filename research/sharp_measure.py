@@ -6,7 +6,7 @@ Run from the repository root in the project's environment::
     python research/sharp_measure.py h2h OUT --games 10000 --seed 22 --only-kinds lucid_dreaming,interrupted_sleep
     python research/sharp_measure.py exploit OUT --bot sharp --games 400 --seed 5 --playouts 16 --seats 1 2
     python research/sharp_measure.py exploit OUT --bot strong --games 400 --seed 5 --playouts 16 --seats 1 2
-    python research/sharp_measure.py report OUT DATA.json
+    python research/sharp_measure.py report OUT DATA.json --fit FIT_OUTPUT.txt
 
 ``h2h``: 3 players, base game; the all-strong games, then sharp in each seat in turn (strong in the others) on
 the same deals: sharp's win rate in that seat, strong's own in that seat, and the paired gain; and the mean over
@@ -150,6 +150,14 @@ def report(args) -> None:
             if isinstance(v, dict):
                 v.pop("_delta", None)
     data["exploit"] = cells
+    if args.fit:  # the held-out regret table the fit command printed (research/expert_iteration.py fit)
+        fit = {}
+        for line in Path(args.fit).read_text().splitlines():
+            cols = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cols) == 8 and cols[1].isdigit():
+                value, low, high = (float(x) for x in cols[5].replace("(", "").replace(")", "").replace("to", "").split())
+                fit[cols[0]] = {"decisions": int(cols[1]), "changed": int(cols[2]), "difference": [value, low, high]}
+        data["fit"] = fit
     Path(args.data).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(json.dumps(data, indent=1, sort_keys=True))
 
@@ -173,6 +181,7 @@ def main(argv=None) -> int:
     r = sub.add_parser("report")
     r.add_argument("out")
     r.add_argument("data")
+    r.add_argument("--fit", help="the output of `expert_iteration.py fit` for the shipped correction")
     a = p.parse_args(argv)
     if a.command in ("h2h", "exploit") and a.games < 2:
         p.error("need 2+ games")
