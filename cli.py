@@ -366,9 +366,10 @@ def study(
     progress: ProgressOpt = None,
     game: AnyGameOpt = None,
     cards: CardsOpt = None,
+    restart_changed: option(bool, "--restart-changed", help="Play again every configuration of the folder whose bots' rows changed since it was played (else refused).") = False,
 ) -> None:
     """The main job: run a balance study (or your own --config) and write its report."""
-    wrote = lab().study(game, quick, config, cards, **folder(out, backend, scheduler, workers, seed, progress=progress))
+    wrote = lab().study(game, quick, config, cards, **folder(out, backend, scheduler, workers, seed, progress=progress), restart_changed=restart_changed)
     if as_json:
         typer.echo(json.dumps(wrote))
         return

@@ -25,6 +25,7 @@ def value_text(r: dict, prefix: str = "") -> str:
 def certify_lines(data: dict) -> list[str]:
     rows = data["findings"]
     out = [f"certify folder {data['folder']}: {data['played']:,} games played this run"]
+    out += [f"bot rows, {line}" for line in data.get("bot_rows", [])]  # what the bots played, against the code
     if not rows:
         return out + ["no finding has certified games yet"]
     out.append("finding                                   strong (all its deals)       verdict       "

@@ -300,6 +300,7 @@ def summary_lines(folder: str | Path, data: dict | None = None) -> list[str]:
                  + (f", precision +-{100 * d['precision']:.1f} points" if d.get("precision") else "")
                  + (", aggregates only" if d["aggregate_only"] else "") + f"; deck {d['deck']}")
     lines.append("has: " + ", ".join(d["kinds"]))
+    lines += [f"bot rows: {line}" for line in d.get("bot_rows", [])]  # what the bots played, against the code
     lines += _seat_lines(d)
     if d.get("compare"):
         if "sweep" in d["kinds"] and len(d["compare"]) > 4 * MAX_ROWS:

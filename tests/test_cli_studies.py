@@ -160,14 +160,16 @@ def test_report_and_study_delegate_to_the_games_report_and_the_lab(tmp_path, mon
     assert calls["report"] == (tmp_path / "s", tmp_path / "r.pdf", None)
     assert str(tmp_path / "r.pdf") in out and str(tmp_path / "a.png") in out
 
-    def run_study(out=None, quick=False, config=None, seed=1, progress=True, backend=None):
-        calls["study"] = (out, quick, config, seed, backend.name)
+    def run_study(out=None, quick=False, config=None, seed=1, progress=True, backend=None, restart_changed=False):
+        calls["study"] = (out, quick, config, seed, backend.name, restart_changed)
         return tmp_path / "study-x"
 
     monkeypatch.setattr(analyses.lab.studies, "run_study", run_study)
     out = ok("study", "--quick", "--out", tmp_path / "o", "--seed", "7").output
-    assert calls["study"] == (tmp_path / "o", True, None, 7, "local")
+    assert calls["study"] == (tmp_path / "o", True, None, 7, "local", False)
     assert str(tmp_path / "study-x") in out
+    ok("study", "--quick", "--out", tmp_path / "o", "--restart-changed")  # the bot rows' restart, passed on
+    assert calls["study"] == (tmp_path / "o", True, None, 1, "local", True)
 
 
 # ----------------------------------------------------------------------------- bad input

@@ -229,12 +229,13 @@ class GameWing(Protocol):
     report_tables: Callable[..., Any] | None
     figures: Callable[..., dict] | None
     certify: Callable[[], Any] | None
+    bot_rows: Callable[[Any, dict | None], Mapping[str, str]] | None
 
 
 # The hooks of GameWing: the game's own step of a lab command (None: the lab's generic step).
 HOOKS = ("card_swaps", "fix_seats", "printed_game", "report", "deck_record", "deck_of_record", "study_file", "restriction_names", "strategy_shipping", "after_study", "summary_data", "prepare_engine", "warm_local", "warm_up", "bench", "load_bots", "simulate_summary", "conformance",
          "strategy_rows", "tournament_field", "exploit", "restrict", "train", "train_strong", "tune", "training_status",
-         "distance_search", "charts", "report_tables", "figures", "certify")
+         "distance_search", "charts", "report_tables", "figures", "certify", "bot_rows")
 
 
 @dataclass(frozen=True)
@@ -319,6 +320,13 @@ class LabWing:
         by a level above its strongest bot; Project Dreamscape: :mod:`analyses.games.dreamscape.certify`,
         its ``run(study, games, doubling, backend, progress, command)`` and ``DEFAULT_GAMES``). None: the
         command refuses the game in one line.
+    bot_rows(config, deck) -> {strategy: digest}
+        The digest of what each bot of a study configuration (:class:`~analyses.study.model.RunConfig`; ``deck``:
+        the manifest's deck record) plays there, as the engine looks it up (Project Dreamscape: the sha256 of
+        its whole engine row, :func:`analyses.games.dreamscape.botrows.bot_rows`). A study folder records it
+        per configuration; a resume refuses to add games of a bot whose digest changed, and a report names
+        the configurations played by other rows (:mod:`analyses.study.botrows`). None: the game's bots have
+        no rows to record.
     """
 
     game: Game
@@ -354,6 +362,7 @@ class LabWing:
     figures: Callable[..., dict] | None = None
     printed_game: Callable[[], PrintedGame] | None = None  # after the older hooks: a wing built with positional hooks keeps them
     certify: Callable[[], Any] | None = None  # newest last, for the same reason
+    bot_rows: Callable[[Any, dict | None], Mapping[str, str]] | None = None
 
 
 _REGISTERED: dict[str, GameWing] = {}  # wings given to register(), by --game name

@@ -467,7 +467,7 @@ def study_command(game, quick, config, cards, seed, out) -> str:
 
 
 def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progress: bool = True, backend=None,
-              game: str | None = None, cards=None, report: bool = True) -> Path:
+              game: str | None = None, cards=None, report: bool = True, restart_changed: bool = False) -> Path:
     """Run the main balance study (or a designer's study file) and write its report into the folder.
 
     Parameters
@@ -493,6 +493,10 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
         Where chunks are played (:mod:`analyses.study.backends`); this process by default.
     report : bool
         Write the report (the game's declared ``report``) once the games are played.
+    restart_changed : bool
+        Play again, from their first game, the configurations of a resumed folder whose bots' recorded
+        rows differ from what the code plays now (:mod:`analyses.study.botrows`); without it such a
+        resume is refused in one line.
 
     Returns
     -------
@@ -506,11 +510,14 @@ def run_study(out=None, quick: bool = False, config=None, seed: int = 1, progres
     folder = Path(out) if out is not None else default_folder(plan, quick, named)
     plan.meta["request"] = plan.fingerprint()
     with claimed(folder, plan.game.game, plan.kind):
-        return _run_claimed_study(plan, folder, out, quick, config, seed, cards, game, progress, backend, report)
+        return _run_claimed_study(plan, folder, out, quick, config, seed, cards, game, progress, backend, report,
+                                  restart_changed)
 
 
-def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game, progress, backend, report) -> Path:
+def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game, progress, backend, report,
+                       restart_changed: bool = False) -> Path:
     """:func:`run_study` once the folder is this study's (held until the report is written)."""
+    from analyses.study.botrows import refuse_changed_rows
     from analyses.study.folder import MANIFEST, load_manifest
     from analyses.study.studyfile import run_plan
 
@@ -519,12 +526,14 @@ def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game
         if request_of(held) not in (None, plan.meta["request"]):
             raise StudyError(f"{folder}: holds another study (seed {held.seed}, plan {request_of(held)}); this command "
                              f"asks for plan {plan.meta['request']} (another study file, seed or size): use another --out")
+    if (folder / MANIFEST).is_file() and not restart_changed:  # a bot whose row changed: refused before the plan's lines
+        refuse_changed_rows(folder, load_manifest(folder), plan.configs, plan.games_of)
     say = stderr_line if progress else (lambda line: None)
     t0 = time.perf_counter()
     for line in plan_lines(plan, folder):
         say(line)
     run_plan(plan, folder, command=study_command(game, quick, config, cards, seed, out), backend=backend,
-             progress=progress)
+             progress=progress, restart_changed=restart_changed)
     the = game_of(plan.game.game)
     after = wing_of(the).after_study
     if after is not None:  # a game's own work once the games are played (Pleasant Dreams: its solver)
@@ -540,11 +549,13 @@ def _run_claimed_study(plan, folder: Path, out, quick, config, seed, cards, game
 
 
 def study(game: str | None = None, quick: bool = False, config: Path | None = None, cards: Path | None = None,
-          options: FolderOptions | None = None, **folder) -> dict:
+          options: FolderOptions | None = None, restart_changed: bool = False, **folder) -> dict:
     """``dreamscape study``: check the request, run the study on a backend and say what it wrote.
 
     ``options`` (or its fields as keywords): the study folder (default ``out/study-<date>...``), backend,
-    seed, progress. Returns ``folder``, ``report`` (None when none was written) and ``charts``.
+    seed, progress. ``restart_changed``: play again the configurations whose bots' rows changed since the
+    folder played them (:mod:`analyses.study.botrows`; else such a resume is refused). Returns ``folder``,
+    ``report`` (None when none was written) and ``charts``.
     """
     check_arguments(locals())  # the command line's bounds, named by parameter
     opts = (options or FolderOptions(**folder)).check()
@@ -568,6 +579,8 @@ def study(game: str | None = None, quick: bool = False, config: Path | None = No
     engine = make_backend(backend, scheduler, workers)
     try:
         extra = {"game": game, "cards": cards} if (game is not None or cards is not None) else {}
+        if restart_changed:  # asked for: the runner's call is otherwise the one it always was
+            extra["restart_changed"] = True
         folder = Path(run_study(out=out, quick=quick, config=config, seed=seed, progress=True,
                                backend=engine, **extra))
     finally:

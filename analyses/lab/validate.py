@@ -57,7 +57,7 @@ WHOLE_NUMBERS: dict[str, tuple[int, int, str]] = {
 }
 MAY_BE_A_LIST = {"players", "playouts"}  # compare, exploit and restrict take several
 REAL_NUMBERS: dict[str, tuple[float, float]] = {"precision": (0.0, 0.5)}  # open bounds, as --precision
-FLAGS = ("quick", "aggregate_only", "sleep_token", "shifting_tokens", "interrupts", "distance")
+FLAGS = ("quick", "aggregate_only", "sleep_token", "shifting_tokens", "interrupts", "distance", "restart_changed")
 TEXTS = ("variant", "strategy", "baseline", "phases", "field", "scheduler", "engine", "rules")  # backend: a name or a Backend
 TEXT_LISTS = ("variants", "strategies", "restrictions")
 PATHS = ("out", "cards", "deck", "config")  # a file or folder: text or a path (pathlib.Path), never a number

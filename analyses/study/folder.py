@@ -2,7 +2,8 @@
 
 A study folder holds::
 
-    manifest.json                                what was asked, seed, deck, versions, chunk status, timings
+    manifest.json                                what was asked, seed, deck, versions, chunk status, timings,
+                                                 the digest of every bot's row per configuration (botrows.py)
     chunks/<config-id>/agg-<first>.parquet       per-chunk sums per (config, seat, strategy): always written
     chunks/<config-id>/games-<first>.parquet     per-game rows (one row per game and seat), unless aggregate-only
     chunks/<config-id>/pairs-<first>.parquet     per (config, seat, strategy, card) sums: cards held at game end
@@ -60,6 +61,7 @@ import polars as pl
 
 from analyses.study.backends import LocalBackend
 from analyses.study import gamechunks
+from analyses.study.botrows import check_before_play
 from analyses.study.chunks import ChunkFn, play_chunk
 from analyses.study.model import (MAX_CHUNK_SIZE, MAX_SEATS, ChunkRecord, ChunkTask, GameDeal, RunConfig, StudyError,
                             StudyManifest, deck_key, exploit_cell)
@@ -278,6 +280,9 @@ def _check_manifest(m: StudyManifest) -> None:
     for cid, n in m.target_games.items():
         if cid not in ids or not 0 <= n <= MAX_GAMES:
             raise ValueError(f"target of {cid!r}: {n}")
+    for cid, rows in m.bot_rows.items():
+        if cid not in ids:
+            raise ValueError(f"bot rows of an unknown configuration {cid!r}")
     for cid, recs in m.chunks.items():
         if cid not in ids:
             raise ValueError(f"chunks of an unknown configuration {cid!r}")
@@ -430,6 +435,10 @@ class Study:
     meta : dict, optional
         Free-form facts for reports (name, kind, precision, ...), merged into
         the manifest's ``meta``.
+    restart_changed : bool
+        A configuration whose recorded bot rows differ from what the code plays
+        now is played again from its first game; without it, :meth:`run` refuses
+        it in one StudyError (:mod:`analyses.study.botrows`).
     """
 
     def __init__(
@@ -444,6 +453,7 @@ class Study:
         meta: dict | None = None,
         plan: str | None = None,
         game: GameDeal | None = None,
+        restart_changed: bool = False,
     ) -> None:
         if not 0 <= games <= MAX_GAMES:
             raise StudyError(f"games must be 0 to {MAX_GAMES:,}")
@@ -452,6 +462,9 @@ class Study:
         if not 0 <= seed <= MAX_SEED:
             raise StudyError(f"seed must be 0 to 2**64-1, got {seed}")
         self.folder = Path(folder)
+        # a configuration whose recorded bot rows differ from the code's: its games are played again, not refused
+        self.restart_changed = restart_changed
+        self._rows: dict[str, dict[str, str]] = {}  # the bot rows the code plays, by config id (analyses.study.botrows)
         if self.folder.exists() and not self.folder.is_dir():
             raise StudyError(f"{self.folder}: exists and is not a folder")
         deck_json = game.deck_record if game is not None else None
@@ -638,9 +651,17 @@ class Study:
         backend : object with ``imap_unordered(fn, tasks)``, optional
             :class:`analyses.study.backends.LocalBackend` when omitted.
 
-        Every task carries the folder's :attr:`game` (with its cards or deck, as data).
+        Every task carries the folder's :attr:`game` (with its cards or deck, as data). Before any game, the
+        bot rows of the configurations to play are checked against the manifest's record and recorded
+        (:func:`analyses.study.botrows.check_before_play`: a changed row is a one-line StudyError).
         """
         pending = self.pending_chunks()
+        if pending or self.restart_changed:
+            check_before_play(self.folder, self.manifest, self.configs, {c.id for c, _, _ in pending},
+                              self.restart_changed, self._rows)
+            pending = self.pending_chunks()  # a configuration played again from its first game
+            for cid in set(self._stats) - set(self.manifest.chunks):
+                del self._stats[cid]
         if not pending:
             self.save()
             return 0

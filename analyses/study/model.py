@@ -132,6 +132,16 @@ def _json_list(value, what: str) -> list:
     return value
 
 
+def _bot_rows(data) -> dict[str, dict[str, str]]:
+    """A manifest's ``bot_rows`` record (ValueError naming what is not ``{config id: {strategy: digest text}}``)."""
+    if not isinstance(data, dict) or not all(isinstance(rows, dict) for rows in data.values()):
+        raise ValueError("bot_rows: not a record of records")
+    out = {str(cid): dict(rows) for cid, rows in data.items()}
+    if not all(isinstance(s, str) and isinstance(d, str) for rows in out.values() for s, d in rows.items()):
+        raise ValueError("bot_rows: a strategy's digest that is not text")
+    return out
+
+
 @dataclass
 class StudyManifest:
     seed: int
@@ -150,6 +160,11 @@ class StudyManifest:
     # What identifies the study: {"seed": S, "plan": fingerprint of the plan that created it (None when
     # it was made without a plan)}; a manifest copied from another study is told by it (analyses.study.folder).
     identity: dict = field(default_factory=dict)
+    # The engine row of every bot each configuration played, as its game's wing digests it
+    # (GameWing.bot_rows): {config id: {strategy: sha256}}. A resume refuses to add games of a bot whose
+    # row changed, and a report names the configurations the code no longer plays (analyses.study.botrows).
+    # Empty in a folder written before rows were recorded, and for a game whose bots have no rows.
+    bot_rows: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def done_games(self, config_id: str) -> int:
         return sum(c.games for c in self.chunks.get(config_id, []))
@@ -179,6 +194,7 @@ class StudyManifest:
             "configs": [c.to_json() for c in self.configs],
             "target_games": self.target_games,
             "chunks": {cid: [r.to_json() for r in recs] for cid, recs in self.chunks.items()},
+            **({"bot_rows": self.bot_rows} if self.bot_rows else {}),  # other games' manifests as they were
         }
 
     @staticmethod
@@ -203,6 +219,7 @@ class StudyManifest:
             deck=data.get("deck"),
             meta=dict(data.get("meta") or {}),
             identity=dict(data.get("identity") or {}),
+            bot_rows=_bot_rows(data.get("bot_rows") or {}),
         )
 
 

@@ -175,8 +175,11 @@ class StudyPlan:
 
 
 def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, progress=True,
-             chunk_fn: Callable | None = None) -> Study:
-    """Write ``plan`` to the study folder ``out`` (resuming it if it exists) and play it."""
+             chunk_fn: Callable | None = None, restart_changed: bool = False) -> Study:
+    """Write ``plan`` to the study folder ``out`` (resuming it if it exists) and play it.
+
+    ``restart_changed``: configurations whose bots' recorded rows changed are played again instead of
+    refused (:mod:`analyses.study.botrows`)."""
     plan.check()
     meta = {"name": plan.name, "kind": plan.kind, **plan.meta}
     if plan.parts:
@@ -185,7 +188,8 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
     if plan.precision is not None:
         meta.update({"precision": plan.precision, "max_games": plan.max_games})
     with Study(out, plan.configs, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
-               meta=meta, plan=plan.fingerprint(), game=plan.game) as study:  # the folder's writer lock
+               meta=meta, plan=plan.fingerprint(), game=plan.game,
+               restart_changed=restart_changed) as study:  # the folder's writer lock
         if plan.precision is not None:
             run_to_precision(study, plan.precision, plan.max_games, first_round=plan.games, chunk_fn=chunk_fn,
                              progress=progress, backend=backend)
@@ -195,11 +199,12 @@ def run_plan(plan: StudyPlan, out: str | Path, command: str = "", backend=None, 
             study.save()
             study.run(chunk_fn, progress=progress, backend=backend)
     if plan.stages:
-        study = _run_stages(plan, out, command, backend, progress, chunk_fn, meta) or study
+        study = _run_stages(plan, out, command, backend, progress, chunk_fn, meta, restart_changed) or study
     return study
 
 
-def _run_stages(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta) -> Study | None:
+def _run_stages(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta,
+                restart_changed: bool = False) -> Study | None:
     """The plan's later stages (:class:`PlanStage`), each on the configurations the finished study gives it.
 
     None when they play nothing (Project Dreamscape's rechecks of a study that played no single swap).
@@ -211,7 +216,8 @@ def _run_stages(plan: StudyPlan, out, command, backend, progress, chunk_fn, meta
     parts += [{"label": r.label, "configs": len(configs), "games": r.games} for r, configs in stages]
     everything = [c for _, configs in stages for c in configs]
     with Study(out, everything, 0, plan.seed, plan.chunk_size, plan.aggregate_only, command=command,
-               meta={**meta, "parts": parts}, plan=plan.fingerprint(), game=plan.game) as study:
+               meta={**meta, "parts": parts}, plan=plan.fingerprint(), game=plan.game,
+               restart_changed=restart_changed) as study:
         for r, configs in stages:
             if progress and configs:
                 print(f"  {r.start_line(len(configs))}", file=sys.stderr)

@@ -125,6 +125,13 @@ def figures(tables) -> dict:
     return charts().figures(tables)
 
 
+def bot_rows(config, deck=None) -> dict:
+    """The digest of the engine row every bot of a study configuration plays (:mod:`analyses.games.dreamscape.botrows`)."""
+    from analyses.games.dreamscape.botrows import bot_rows as rows
+
+    return rows(config, deck)
+
+
 def _certify():
     """The certified top rung (:mod:`analyses.games.dreamscape.certify`), loaded by ``dreamscape certify`` only."""
     from analyses.games.dreamscape import certify
@@ -167,4 +174,5 @@ WING = LabWing(
     report_tables=report_tables,
     figures=figures,
     certify=_certify,  # dreamscape certify: the top rung above strong reads the study's findings again
+    bot_rows=bot_rows,  # a study folder records what its bots played; a resume and a report check it
 )

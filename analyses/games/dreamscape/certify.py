@@ -40,6 +40,7 @@ import polars as pl
 from analyses.stats.control_variate import control_variate
 from analyses.games.dreamscape.toprung import margin_words, rung_margin, search_of
 from analyses.stats.multiple import FAMILY_ALPHA, holm, p_from_interval
+from analyses.study.botrows import OTHER_ROWS, read_bot_rows
 from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, finished_configs, read_manifest,
                                    scan_games)
 from analyses.study.model import GameDeal, RunConfig, StudyError
@@ -169,7 +170,39 @@ def run(study: str | Path, games: int = DEFAULT_GAMES, doubling: bool = False, b
     finally:
         release()
     rows = certified_findings(study)
-    return {"folder": str(sub), "played": played, "findings": rows.to_dicts()}
+    return {"folder": str(sub), "played": played, "findings": rows.to_dicts(), "bot_rows": bot_rows_lines(study)}
+
+
+def _readings(study: str | Path):
+    """The study's and its certify subfolder's bot rows against the code's (:mod:`analyses.study.botrows`)."""
+    sub = subfolder(study)
+    own = read_bot_rows(read_manifest(sub)) if (sub / MANIFEST).is_file() else None
+    return read_bot_rows(read_manifest(study)), own
+
+
+def bot_rows_lines(study: str | Path) -> list[str]:
+    """One line per configuration of the study or its certify folder played by other bot rows than the code's, and
+    one for a folder that recorded none (issue #42)."""
+    parent, own = _readings(study)
+    return [f"study: {line}" for line in parent.lines()] + ([f"certify: {line}" for line in own.lines()] if own else [])
+
+
+def mark_other_rows(rows: list[dict], study: str | Path) -> list[dict]:
+    """A certified verdict that rests on games of a bot whose recorded row differs from the code's reads
+    ``played by other bot rows``: the study's strong games (both verdicts: the control variate pairs them)
+    and the top rung's own (its verdict)."""
+    parent, own = _readings(study)
+
+    def hit(reading, r) -> bool:
+        return reading is not None and any(reading.changed_bots(r["players"], v)
+                                           for v in (r["variant"], r["baseline"]) if v is not None)
+
+    for r in rows:
+        if hit(parent, r):
+            r["verdict"] = r["strong_verdict"] = OTHER_ROWS
+        elif hit(own, r):
+            r["verdict"] = OTHER_ROWS
+    return rows
 
 
 # ----------------------------------------------------------------------------- reading the findings
@@ -282,7 +315,7 @@ def certified_findings(study: str | Path) -> pl.DataFrame:
         if key not in margins:
             margins[key] = margin_words(rung_margin(*key), *key)
         r["rung_margin"] = margins[key]
-    return pl.DataFrame(correct_page(rows), schema=SCHEMA)
+    return pl.DataFrame(mark_other_rows(correct_page(rows), study), schema=SCHEMA)
 
 
 def correct_page(rows: list[dict], alpha: float = FAMILY_ALPHA) -> list[dict]:

@@ -35,6 +35,7 @@ from analyses.stats.skill import skill_vs_luck
 from analyses.games.dreamscape.solo import solo_bands
 from analyses.games.dreamscape.strength import pair_strength, type_strength
 from analyses.games.dreamscape.summary import study_kinds
+from analyses.study.botrows import RowsReading, read_bot_rows
 from analyses.study.folder import check_study
 from analyses.games.dreamscape.sweep import swap_sweep
 from analyses.lab.frames import seats_from_one
@@ -89,6 +90,7 @@ class StudyTables:
     doubling: pl.DataFrame | None = None  # analyses.tools.exploit: the budget ladder kept by `dreamscape exploit -k 4 -k 8 -k 16 --out`
     restrict: pl.DataFrame | None = None  # analyses.tools.restrict.restrict_table (kept by `dreamscape restrict --out`)
     fixes: pl.DataFrame | None = None  # analyses.games.dreamscape.fixseats.fixes_table (written by `dreamscape fix-seats`)
+    bot_rows: RowsReading | None = None  # the bots' recorded rows against the code's (analyses.study.botrows)
 
 
 def homogeneous(frame: pl.DataFrame | None, column: str = "strategies") -> pl.DataFrame | None:
@@ -221,6 +223,7 @@ def collect(folder: str | Path) -> StudyTables:
     t.doubling = load_doubling(folder)
     t.restrict = load_restrict(folder)
     t.fixes = load_fixes(folder)
+    t.bot_rows = read_bot_rows(manifest)
     return t
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from analyses.games.dreamscape.balance import game_lengths, seat_advantage
 from analyses.tools.compare import compare_variants
+from analyses.study.botrows import read_bot_rows
 from analyses.study.model import StudyError
 from analyses.study.runsummary import json_ready  # noqa: F401 - part of this module's API
 from analyses.games.dreamscape.runsummary import simulation_summary  # noqa: F401 - part of this module's API
@@ -56,6 +57,9 @@ def summary_data(folder: str | Path) -> dict:
         "seats": seat_advantage(folder).to_dicts(),
         "game_length": game_lengths(folder).to_dicts(),
     }
+    rows = read_bot_rows(m).lines()  # configurations played by other bot rows than the code's; none recorded
+    if rows:  # a folder whose rows are all the code's says nothing more (its summary as before)
+        out["bot_rows"] = rows
     if "compare" in kinds:
         out["compare"] = compare_variants(folder).to_dicts()
     if "sweep" in kinds:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from analyses.games.dreamscape.certify import MARGIN, MIN_VERDICT_DEALS, certified_findings, doubling_changes, top_rung
+from analyses.games.dreamscape.certify import (MARGIN, MIN_VERDICT_DEALS, bot_rows_lines, certified_findings,
+                                               doubling_changes, top_rung)
 from reports.certify import finding_name, value_text
 from reports.charts import PAGE
 
@@ -54,6 +55,10 @@ def certified_pages(folder: str | Path) -> list[tuple[str, Figure]]:
                                          f"{top_rung(2 * budgets[0])} too).")
     columns = ["strong (all its deals)"] + [f"{top_rung(k)}" for k in budgets]
     margin_text = rung_margin_text(rows.to_dicts())
+    # the top rung's own games played by other bot rows (the study's are named on the title page), one line each
+    rows_lines = [line.removeprefix("certify: ") for line in bot_rows_lines(folder) if line.startswith("certify: ")]
+    if rows_lines:
+        margin_text += "\nTop rung's games: " + "\nTop rung's games: ".join(rows_lines[:MARGIN_LINES])
     pages = []
     for start in range(0, len(first), ROWS_PER_PAGE):
         fig = Figure(figsize=PAGE)

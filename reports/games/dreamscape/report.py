@@ -11,6 +11,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from analyses.study.botrows import OTHER_ROWS
 from analyses.study.model import StudyManifest
 from reports.charts import PAGE
 from reports.games.dreamscape.certified import certified_pages
@@ -93,6 +94,26 @@ def _wall(m: StudyManifest) -> str:
     return f"; {duration_text(seconds)} from start to the last save" if seconds > 0 else ""
 
 
+MAX_ROWS_LINES = 6  # lines of the title page naming configurations played by other bot rows
+
+
+def bot_rows_facts(t: StudyTables) -> list[tuple[str, str]]:
+    """The title page's word on what the bots played (issue #42): one line per configuration played by other bot
+    rows than the code's, and whether the folder recorded them at all (:mod:`analyses.study.botrows`)."""
+    rows = t.bot_rows
+    if rows is None or not rows.kept:
+        return []
+    lines = rows.lines()
+    if not lines:
+        return [("Bot rows", f"recorded for every configuration; each is what the code plays now (sha256 of the "
+                             "engine row every bot plays there)")]
+    if len(lines) > MAX_ROWS_LINES:  # a table change can touch every configuration of a player count: the page keeps
+        more = len(lines) - MAX_ROWS_LINES + 1  # its size, `dreamscape summarize` lists every one
+        lines = lines[:MAX_ROWS_LINES - 1] + [f"... and {more} more configurations {OTHER_ROWS} or not recorded "
+                                              "(`dreamscape summarize` lists every one)"]
+    return [("Bot rows", line) for line in lines]
+
+
 def title_facts(t: StudyTables) -> list[tuple[str, str]]:
     """The facts of the title page: command, seed, games, time, versions, conventions."""
     m = t.manifest
@@ -113,6 +134,7 @@ def title_facts(t: StudyTables) -> list[tuple[str, str]]:
         ("Conventions", "rules as decided in interpretations R1-R11; every estimate with its 95% interval; "
                         "seat 1 plays first; win rates count a shared win 1/k (R8.3)"),
     ]
+    facts += bot_rows_facts(t)
     unfinished = [c.id for c in m.configs if done.get(c.id, 0) < m.target_games.get(c.id, 0)]
     if unfinished:
         facts.append(("Unfinished", f"{len(unfinished)} configuration(s) have fewer games than asked for; "

@@ -65,7 +65,11 @@ Verdicts:
   level, at some level) while nothing contradicts it and nothing rules the main
   bot's estimate out, or a null whose interval reaches past the margin: more
   games at the reading level would tell;
-* ``main only``: no other level played the configuration.
+* ``main only``: no other level played the configuration;
+* ``other rows``: a level the finding reads was played, in a configuration it
+  reads, by a bot whose engine row the folder recorded as other than what the
+  code plays now (:mod:`analyses.study.botrows`): its numbers are another
+  bot's, so no verdict stands on them until they are measured again.
 
 A finding that reads a changed game (a rules option, a knob, a swap deck) also
 names each level's training status there in one line (:func:`training_line`,
@@ -107,6 +111,8 @@ VERDICT_WORDS = {
     "no effect": "no effect at the levels that count (none finds one, and the interval is within +-2 points)",
     "unconfirmed": "not confirmed at every skill level",
     "main only": "checked under one bot only",
+    "other rows": "played by other bot rows (a bot it reads was played with another engine row than the code "
+                  "plays now: measure it again)",
 }
 
 
@@ -296,6 +302,16 @@ def verdict(levels: list[Level], main: str, distance: Distance | None = None,
     return "unconfirmed"
 
 
+def played_by_other_rows(t: StudyTables, levels: list[Level], topic: str, row: dict) -> bool:
+    """Whether a level the finding reads was played, in a configuration it reads, by a bot whose recorded engine
+    row differs from what the code plays now (:func:`analyses.study.botrows.read_bot_rows`)."""
+    rows = t.bot_rows
+    if rows is None or not rows.changed:
+        return False
+    changed = set().union(*(rows.changed_bots(row["players"], v) for v in read_configurations(topic, row)))
+    return any(lv.bot in changed for lv in levels)
+
+
 def correct_levels(checks: list["Check"]) -> int:
     """Replace every level's significance by the page's Holm-corrected one, in place; the family's size.
 
@@ -398,6 +414,8 @@ def check_findings(findings: list[Finding], t: StudyTables) -> tuple[list[Findin
         top = reading_level(levels)
         check.distance = level_distance(exploit, top.bot, f.topic, f.row) if top is not None else None
         check.verdict = verdict(levels, main, check.distance)
+        if played_by_other_rows(t, levels, f.topic, f.row):
+            check.verdict = "other rows"  # the numbers are another bot's than the one the code plays: no verdict stands
         check.training = training_line(levels, f.topic, f.row)
         f.robustness = check.verdict
         own = next((lv for lv in levels if lv.bot == main), None)
