@@ -139,7 +139,7 @@ def report(args) -> None:
             s = int(seat[4:]) - 1
             mine = np.load(path)[:, s]
             cells.setdefault(f"seat {s + 1}", {})[LABELS.get(bot, bot)] = {
-                "search": f"search:{bot}@{k[1:]}:late", "seed": int(seed), "deals": int(games),
+                "search": f"search:{bot.split('~')[0]}@{k[1:]}:late", "seed": int(seed), "deals": int(games),
                 "gain": _pts(paired_difference(mine, own[:, s])), "_delta": (mine - own[:, s]).tolist()}
     for seat, bots in cells.items():
         for bot in [b for b in bots if b != "strong"]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -201,3 +202,55 @@ def test_a_zip_that_is_no_correction_is_refused(tmp_path):
         z.writestr("readme.txt", "hello")
     with pytest.raises(StrategyError, match="no array 'kinds'"):
         read_correction(path)
+
+
+# ------------------------------------------------------------------ the research page's numbers
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "research" / "2026-11-28-sharp.md"
+DATA = PAGE.parent / "data" / "2026-11-28-sharp.json"
+
+
+def _signed(x: float, digits: int = 1) -> str:
+    text = f"{x:+.{digits}f}"
+    return ("+" + text[1:] if float(text) == 0 else text).replace("-", "−")
+
+
+def _interval(v, digits: int = 1) -> str:
+    return f"{_signed(v[0], digits)} ({_signed(v[1], digits)} to {_signed(v[2], digits)})"
+
+
+def test_the_research_pages_numbers_are_the_data_files():
+    """Every measured number of docs/research/2026-11-28-sharp.md is in its data file, as the page writes it
+    (written by ``research/sharp_measure.py report``): head to head per seat and on the mean, the exploit cells
+    and their differences, the held-out regret of the shipped correction."""
+    data, page = json.loads(DATA.read_text()), PAGE.read_text()
+    assert data["players"] == 3 and data["variant"] == "base"
+    quoted = []
+    for run in data["h2h"]:
+        quoted.append(_interval(run["mean gain"]))
+        for seat in run["seats"]:
+            quoted += [_interval(seat["gain"]), f"{seat['sharp win'][0]:.1f}%", f"{seat['strong win']:.1f}%"]
+    assert {(r["bot"], r["deals"]) for r in data["h2h"]} >= {
+        ("sharp (interrupted_sleep, lucid_dreaming)", 10000), ("first fit (perform, interrupted_sleep, lucid_dreaming)", 10000)}
+    for seat, cells in data["exploit"].items():
+        for bot, cell in cells.items():
+            quoted.append(_interval(cell["gain"]))
+            if "minus strong" in cell:
+                quoted.append(_interval(cell["minus strong"]))
+    for kind in ("every kind", "interrupted_sleep", "lucid_dreaming"):
+        quoted.append(_interval(data["fit"][kind]["difference"], 2))
+    missing = [q for q in quoted if q not in page]
+    assert not missing, f"not on the page as the data file has them: {missing}"
+
+
+def test_the_listed_strength_claim_is_the_measured_one():
+    """`dreamscape strategies` says how strong sharp is from the data file: search's gain over it in seats 1 and
+    2 and its head-to-head gain over strong on the fresh deals (seed 23)."""
+    from simcore.games.dreamscape.fast.strategies import describe
+
+    data, line = json.loads(DATA.read_text()), describe("sharp")
+    shipped = "sharp (interrupted_sleep, lucid_dreaming)"
+    for seat in ("seat 1", "seat 2"):
+        assert _interval(data["exploit"][seat][shipped]["gain"]).replace("−", "-") in line
+    fresh = next(r for r in data["h2h"] if r["bot"] == shipped and r["seed"] == 23)
+    assert _interval(fresh["mean gain"]).replace("−", "-") in line

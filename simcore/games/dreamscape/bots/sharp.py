@@ -208,11 +208,13 @@ def register_shipped() -> bool:
         return False
     strong = StrongTables({k: (lambda p=p: read_value(p)) for k, p in values.items()}, stand_ins=STAND_IN)
     tables = SharpTables(strong, {k: (lambda p=p: read_correction(p)) for k, p in corrections.items()})
-    where = ", ".join(f"{k[0]}p {'base' if not (k[1] or k[2]) else 'options'}" for k in sorted(corrections))
+    # the strength claim: docs/research/2026-11-28-sharp.md (its data file), 3 players base, 95% intervals
     register_strong(
         "sharp", tables, get_record("expert").weights, WORLDS, builtin=True,
-        description=f"sharp bot: strong plus a linear correction per decision kind fitted on search's labels "
-                    f"({where}; strong's play elsewhere)",
+        description="sharp bot: strong plus a correction fitted on search's labels at Interrupted Sleep and Lucid "
+                    "Dreaming (3p base; strong elsewhere); search:sharp@16:late still gains +10.2 (+5.2 to +15.3) "
+                    "and +5.8 (+1.0 to +10.5) points in seats 1 and 2 (over strong +4.9 and +10.1, 400 deals); "
+                    "head to head +0.6 (+0.4 to +0.9) points a seat over strong",
     )
     return True
 
