@@ -105,10 +105,13 @@ def dependency_closure(files: Iterable[Path], root: Path = PROJECT_ROOT) -> list
     kernel reads, and following them would tie every kernel to every driver of the project.
     """
     seen: set[Path] = set()
-    todo = [Path(f).resolve() for f in files]
+    # this guard is imported by kernel modules only to run it: no kernel reads it, and an edit of it
+    # must not recompile every engine
+    guard = Path(__file__).resolve()
+    todo = [Path(f).resolve() for f in files if Path(f).resolve() != guard]
     while todo:
         path = todo.pop()
-        if path in seen:
+        if path in seen or path == guard:
             continue
         seen.add(path)
         if path.name != "__init__.py":
