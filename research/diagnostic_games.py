@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.games.dreamscape.fast.cache import dependency_files, drop_stale_cache
+from simcore.numba_cache import guard_kernels
 
-drop_stale_cache(Path(__file__).resolve().parent, deps=dependency_files() + [Path(__file__).resolve()])
+guard_kernels(Path(__file__).resolve().parent)  # every file these kernels read, this one included
 
 from numba import njit, prange  # noqa: E402 - after the cache guard, as simcore.games.dreamscape.fast does
 

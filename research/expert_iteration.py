@@ -6,6 +6,9 @@ Run from the repository root (in the project's venv)::
     python research/expert_iteration.py collect OUT --players 3 --variant base --seed 11 --games 600 --chunk 20
     # the correction and its held-out regret by decision kind
     python research/expert_iteration.py fit OUT [--save CORRECTION.npz]
+    # the sharp bot's shipped correction
+    python research/expert_iteration.py fit OUT --inputs view --only-kinds lucid_dreaming,interrupted_sleep \
+        --save simcore/games/dreamscape/bots/data/sharp/3p-base.npz
 
 ``collect`` writes one file per chunk of games (``chunk-FIRSTGAME.npz``) and skips the chunks already there,
 so a run that was stopped goes on where it stopped, and the same seed gives the same files whatever the
@@ -320,6 +323,14 @@ def fit(args) -> None:
     t0 = time.time()
     corr = fit_correction(train, valid, seed=args.seed)
     print(f"fit: {time.time() - t0:.1f} s")
+    if args.only_kinds:  # keep the correction at these kinds only (sharp ships Lucid Dreaming and Interrupted
+        # Sleep: docs/research/2026-11-28-sharp.md); the others keep strong's pick
+        from simcore.games.dreamscape.rules import DECISION_ID
+
+        keep = {DECISION_ID[k] for k in args.only_kinds.split(",")}
+        for kind in [k for k in corr.coef if k not in keep]:
+            del corr.coef[kind]
+            corr.info[kind]["kept"] = "strong (--only-kinds)"
     for kind, info in sorted(corr.info.items()):
         print(f"  {kind_name(kind)}: " + ", ".join(f"{k} {v:.4f}" if isinstance(v, float) else f"{k} {v}"
                                                    for k, v in info.items()))
@@ -356,7 +367,19 @@ def fit(args) -> None:
                 "validation decisions": int(valid.starts.size), "fit seed": args.seed,
                 "scikit-learn": sklearn.__version__, "numpy": np.__version__,
                 "kept": {kind_name(k): v["kept"] for k, v in corr.info.items()}}
-        np.savez_compressed(args.save, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
+        if args.inputs == "view":  # the form the engine plays (sharp): the shipped file's format, tied to the
+            # strong value the labels' games played (its sha256), so sharp corrects only that value
+            from simcore.games.dreamscape.bots.sharp import Correction, write_correction
+            from simcore.games.dreamscape.bots.strong import read_value, shipped_values
+            from simcore.games.dreamscape.variants import parse_variant
+
+            options = parse_variant(collected["variant"]).options
+            value = read_value(shipped_values()[(collected["players"], bool(options.sleep_token),
+                                                 bool(options.shifting_tokens))])
+            meta["strong value"] = value.digest()
+            write_correction(args.save, Correction(arrays["kinds"], arrays["coef"], meta))
+        else:
+            np.savez_compressed(args.save, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
         print(f"saved {args.save}")
 
 
@@ -379,6 +402,8 @@ def parse(argv):
     f.add_argument("--model", choices=("linear", "trees"), default="linear",
                    help="linear: the pairwise ranking the engine plays (default); trees: a nonlinear correction, "
                         "for comparison only")
+    f.add_argument("--only-kinds", help="keep the fitted correction at these decision kinds only (comma-separated "
+                                        "names); the others keep strong's pick")
     f.add_argument("--inputs", choices=("afterstate", "view"), default="view",
                    help="the correction's inputs: the end-of-turn view strong's value reads (default) or the 64 "
                         "afterstate features")

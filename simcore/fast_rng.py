@@ -10,8 +10,15 @@ ties identically whatever the thread count.
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from pathlib import Path
+
+from simcore.numba_cache import guard_kernels
+
+# before any kernel loads: these freeze simcore/rng.py's salts, which numba's own check of this file misses
+guard_kernels(Path(__file__).resolve().parent)
+
+import numpy as np  # noqa: E402 - after the cache guard
+from numba import njit  # noqa: E402
 
 from simcore.rng import DECISION_SALT as PY_DECISION_SALT, MASK64, mix64 as py_mix64
 

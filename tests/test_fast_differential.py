@@ -45,7 +45,7 @@ CONFIGS = [
     for opt in OPTIONS
 ]
 BOTS = ["random", "greedy", ("greedy", "random", "random", "greedy")]
-FAST_ONLY_BOTS = ["chain", "economist", "spoiler", "linear", "expert", "rollout", "strong"]
+FAST_ONLY_BOTS = ["chain", "economist", "spoiler", "linear", "expert", "rollout", "strong", "sharp"]
 ALL_BUILTIN = ["random", "greedy", *FAST_ONLY_BOTS]
 
 

@@ -103,7 +103,7 @@ def test_cli_reports_a_bad_strategy_file_in_one_line_with_exit_2(tmp_path):
 # ----------------------------------------------------------------------------- names
 
 
-BUILTINS = {"random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "rollout", "strong"}
+BUILTINS = {"random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "rollout", "strong", "sharp"}
 
 
 def test_a_user_strategy_cannot_take_a_builtin_name_and_the_cli_says_so_in_one_line(tmp_path):

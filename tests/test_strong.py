@@ -297,12 +297,12 @@ def _unknown_order(st, seed, skip):
         return None
 
 
-def _reads_the_unknown_order(decide) -> tuple[int, int, int]:
+def _reads_the_unknown_order(decide, bot: str = "strong") -> tuple[int, int, int]:
     """How many of the late positions' decisions ``decide(st, wk, fw, args, skip)`` answers differently once the
     cards its seat cannot know are put in another order (:func:`_unknown_order`); with the decisions seen and the
     Z cards moved in stacks of four or fewer (the places an earlier version of this check never moved)."""
     seen = differ = short_moved = 0
-    for players, st, wk, fw, args, seed in _late_positions():
+    for players, st, wk, fw, args, seed in _late_positions(bot):
         for skip in range(3):
             mine = decide(st, wk, fw, args, skip)
             if mine is None:
@@ -325,12 +325,14 @@ def _strong_decides(st, wk, fw, args, skip):
     return None if kind < 0 else (kind, seat, n, values, best)
 
 
-def test_the_strong_bot_does_not_read_the_hidden_order():
-    """Late positions of expert self-play; the active seat plays strong. Its lookahead values at the first three
-    decisions of the turn it looks ahead at are the same whatever the order of the cards it cannot know: the
-    Sleep Deck below its top and every Deep Sleep stack below the cards a Night Terror may have shown (none at
-    the first decision, so every Z card moves, short stacks included; :func:`_unknown_order`)."""
-    seen, differ, short_moved = _reads_the_unknown_order(_strong_decides)
+@pytest.mark.parametrize("bot", ["strong", "sharp"])
+def test_the_strong_bot_does_not_read_the_hidden_order(bot):
+    """Late positions of expert self-play; the active seat plays strong (or sharp: strong plus its correction of
+    the view, played in the 3-player changed-costs game, whose value is the base game's). Its lookahead values at
+    the first three decisions of the turn it looks ahead at are the same whatever the order of the cards it cannot
+    know: the Sleep Deck below its top and every Deep Sleep stack below the cards a Night Terror may have shown
+    (none at the first decision, so every Z card moves, short stacks included; :func:`_unknown_order`)."""
+    seen, differ, short_moved = _reads_the_unknown_order(_strong_decides, bot)
     assert differ == 0
     assert seen >= 30 and short_moved >= 20  # decisions were read, and stacks of four or fewer did move
 
@@ -468,11 +470,13 @@ def test_a_search_over_the_strong_bot_gives_the_same_games_whatever_the_chunk_si
     assert _same(a, b)
 
 
-@pytest.mark.parametrize("players, opt, swaps", [(3, Options(), []), (2, Options(True, False), ["NT:ED", "LD:PS"]),
-                                                 (4, Options(False, True), ["CD:ID"])])
-def test_strong_games_replay_identically_on_the_reference_engine(players, opt, swaps):
-    """Every decision the strong bot takes is asked, with the same options, by the reference engine's rules."""
-    names = ["strong"] + ["expert"] * (players - 1)
+@pytest.mark.parametrize("players, opt, swaps, bot", [
+    (3, Options(), [], "strong"), (2, Options(True, False), ["NT:ED", "LD:PS"], "strong"),
+    (4, Options(False, True), ["CD:ID"], "strong"), (3, Options(), [], "sharp")])
+def test_strong_games_replay_identically_on_the_reference_engine(players, opt, swaps, bot):
+    """Every decision the strong bot (and sharp, where its correction plays) takes is asked, with the same options,
+    by the reference engine's rules."""
+    names = [bot] + ["expert"] * (players - 1)
     for game in range(2):
         report = compare_game(deck_from_swap_texts(swaps), players, opt, 20261126, game, names)
         assert report is None, report

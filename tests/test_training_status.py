@@ -103,3 +103,16 @@ def test_a_value_file_of_the_user_says_what_it_was_made_for(tmp_path):
     broken = tmp_path / "v.npz"
     broken.write_bytes(b"not a value")
     assert training_status(parse_setup(2, "base"), f"strong:{broken}").kind == "out-of-distribution"
+
+
+def test_sharp_is_strong_with_its_correction_where_it_was_fitted_and_strong_elsewhere():
+    """Sharp's correction was fitted on 3-player base games with strong's base value (bots/sharp.py): there its
+    status is strong's plus the correction; in a single-swap deck (strong plays the value fitted across the swaps)
+    and in other configurations it is strong's, saying sharp plays strong there."""
+    base = training_status(parse_setup(3, "base"), "sharp")
+    assert base.kind == "fitted" and "3p-base.npz" in base.detail and "plus sharp's correction" in base.detail
+    for players, variant in ((3, "PR:ID"), (2, "base"), (3, "sleep-token")):
+        status = training_status(parse_setup(players, variant), "sharp")
+        assert status.kind == training_status(parse_setup(players, variant), "strong").kind
+        assert "sharp plays strong here" in status.detail, (players, variant)
+    assert training_status(parse_setup(3, "base"), "search:sharp@16:late") == base

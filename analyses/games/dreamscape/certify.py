@@ -48,7 +48,7 @@ from analyses.study.model import GameDeal, RunConfig, StudyError
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
 # K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
 # base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points); at K = 16 it is stronger in
-# 2 players (+3.2, interval +1.1 to +5.4, 400 deals) and ahead in 3 (+1.2, -0.5 to +2.9, 150 deals)
+# 2 players (+3.2, interval +1.1 to +5.4, 400 deals) and in 3 (+1.8, +0.6 to +3.0, 300 deals)
 # (docs/research/2026-11-28-certify.md, "the top rung head to head").
 PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)

@@ -42,7 +42,7 @@ from analyses.lab.frames import seats_from_one
 from analyses.tools.tournament import tournament_from_study, tournament_groups
 
 # Ladder order of the built-in levels (others sort after them by name).
-LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "strong")
+LEVEL_ORDER = ("random", "greedy", "chain", "economist", "spoiler", "linear", "expert", "strong", "sharp")
 ALL_KINDS = frozenset({"seats", "compare", "sweep", "tournament", "skill", "solo", "types"})
 
 

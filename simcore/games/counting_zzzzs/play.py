@@ -34,7 +34,6 @@ def play_games(setup: Setup, strategies: Sequence[str], seed: int, first_game: i
 
 
 _GUARDED: list[bool] = []
-KERNEL_FILES = ("common.py", "bots.py", "reference.py", "fast_state.py", "fast.py", "fast_batch.py")
 
 
 def fast_engine():
@@ -47,10 +46,10 @@ def fast_engine():
     if not _GUARDED:
         from pathlib import Path
 
-        from simcore.numba_cache import drop_stale_cache
-        here = Path(__file__).resolve().parent
-        # and the random streams the kernels inline, shared with every game (simcore/fast_rng.py)
-        drop_stale_cache(here, [here / name for name in KERNEL_FILES] + [here.parents[1] / "fast_rng.py"])
+        from simcore.numba_cache import guard_kernels
+        # every file the kernels read, followed through their imports (the random streams of
+        # simcore/fast_rng.py, shared with every game, among them)
+        guard_kernels(Path(__file__).resolve().parent)
         _GUARDED.append(True)
     from . import fast_batch
     return fast_batch

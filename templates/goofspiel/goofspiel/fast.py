@@ -9,8 +9,16 @@ script ran out) is the ``STOP`` flag here. Compiled on first use only (this modu
 """
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from pathlib import Path
+
+from simcore.numba_cache import guard_kernels
+
+# before any kernel is compiled or loaded: numba checks a cached kernel only against its own file, and these
+# freeze the constants of the files they import (this game's rules and bots, the random streams)
+guard_kernels(Path(__file__).resolve().parent)
+
+import numpy as np  # noqa: E402 - after the cache guard
+from numba import njit  # noqa: E402
 
 from simcore.fast_rng import below, decision_state, next_u64, seed_key, shuffle, stream_state
 

@@ -20,6 +20,7 @@ from simcore.games.dreamscape.rules import DECISION_ID
 from simcore.games.dreamscape.bots import features as F
 from simcore.games.dreamscape.bots.expert import register_shipped
 from simcore.games.dreamscape.bots.strong import register_shipped as register_shipped_strong
+from simcore.games.dreamscape.bots.sharp import register_shipped as register_shipped_sharp
 from simcore.games.dreamscape.bots.linear import read_weights
 from simcore.games.dreamscape.bots.registry import compile_strategy
 
@@ -139,3 +140,7 @@ register_shipped()
 # The strong bot: a one-turn lookahead on the values trained by `dreamscape train --strategy strong`
 # (simcore/games/dreamscape/bots/data/strong/), on top of the expert tables registered just above.
 register_shipped_strong()
+
+# The sharp bot: strong plus the linear correction per decision kind fitted on search's labels of strong's own
+# decisions (simcore/games/dreamscape/bots/data/sharp/), where strong plays the value it was fitted on.
+register_shipped_sharp()

@@ -145,6 +145,13 @@ def training_status(setup, bot_name: str) -> TrainingStatus:
     players = int(setup.players)
     opts = setup.variant.options
     label = option_label(opts.sleep_token, opts.shifting_tokens)
+    if name == "sharp":  # strong, plus its correction where strong plays the value it was fitted on (bots/sharp.py)
+        inner = training_status(setup, "strong")
+        family = players >= 2 and is_single_swap(setup) and shipped_file("strong", players, label, "-single-swaps")
+        corrected = (players, label) == (3, "base") and not family
+        return TrainingStatus(inner.kind, inner.detail + (
+            "; plus sharp's correction, fitted on search's labels of strong's decisions in 3-player base games"
+            if corrected else "; sharp plays strong here (its correction was fitted on 3-player base games)"))
     knobs = changed_knobs(opts)
     deck = deck_change(setup)
     aware = STRONG_RULE_AWARE_KNOBS if name == "strong" or name.startswith("strong:") else RULE_AWARE_KNOBS

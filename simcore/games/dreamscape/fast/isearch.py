@@ -152,7 +152,7 @@ from simcore.games.dreamscape.fast.scratch import (
     stack_rows,
 )
 from simcore.games.dreamscape.fast.search import playout_outcome
-from simcore.games.dreamscape.fast.value import N_VIEW, encode_view, tree_value
+from simcore.games.dreamscape.fast.value import N_VIEW, correction_at, encode_view, tree_value, view_correction
 
 SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 LOOKAHEAD_SALT = np.uint64(0x2545F4914F6CDD1D)  # the strong bot's worlds (a stream apart from the playouts')
@@ -697,8 +697,9 @@ def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng
     (its other decisions of the turn too: the lookahead is one turn deep, not
     a search of the turn); the position it ends in is scored by the value in
     the seat's weights row from the seat's view (:func:`encode_view`,
-    :func:`tree_value`), or by the outcome when that turn ended the game
-    (win credit + margin / 1000, as a playout). No playout goes past the turn,
+    :func:`tree_value`), plus sharp's linear correction of the decision's
+    kind where the row carries one (:func:`correction_at`), or by the outcome
+    when that turn ended the game (win credit + margin / 1000, as a playout). No playout goes past the turn,
     which is what makes it cheap. Worlds are shared by the options (common
     random numbers). ``rwk``'s stream is set to the stream at the stop and left
     after the tie break, as :func:`search_decision` leaves it.
@@ -706,6 +707,8 @@ def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng
     worlds = modes[MD_PLAYOUTS, seat]
     policy = modes[MD_POLICY, seat]
     w = weights[seat]
+    # sharp's correction of this decision's kind (the stop's), -1 for strong: its rows carry none
+    corrected = correction_at(w, np.int64(rwk[base + PX_STOP, 0]))
     prows = pwk.shape[0]
     pbase, length = playout_scratch(st0, rwk, base, modes, weights, seat, pwk, pfw)  # the rest of the turn, as a playout's
     f = strats[seat]
@@ -730,7 +733,10 @@ def lookahead_decision(st0, rwk, base, strats, modes, weights, seat, n, stop_rng
                 total += playout_outcome(pst, seat)
             else:
                 encode_view(pst, seat, view)
-                total += tree_value(view, w)
+                if corrected >= 0:
+                    total += tree_value(view, w) + view_correction(view, w, corrected)
+                else:
+                    total += tree_value(view, w)
         totals[i] = total / worlds
     set_rng(rwk, stop_rng)
     return pick_best(rwk, totals, n)

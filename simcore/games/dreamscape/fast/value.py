@@ -30,6 +30,20 @@ changes for them::
 A node sends ``x`` left when ``x[feature] <= threshold`` (scikit-learn's
 rule for a numeric split; the inputs are never missing).
 
+The sharp bot (:mod:`simcore.games.dreamscape.bots.sharp`) is strong plus a
+linear correction per decision kind, fitted on search's labels of strong's own
+decisions (docs/research/2026-11-28-sharp.md). It travels right behind the
+trees (:func:`correction_at`), so a row without it (strong's, or strong's
+padded with zeros beside a sharp seat) reads a 0 flag there and is played
+exactly as before::
+
+    [at + 0]                       1.0: a correction follows (0 or absent: none)
+    [at + 1 + k * (1 + N_VIEW)]    1.0 when decision kind k is corrected
+    [.. + 1 .. + N_VIEW]           kind k's coefficient of each view input
+
+so an option scores ``tree_value(view) + sum_j coef[k, j] * view[j]`` (summed
+in input order from 0.0, as the reference bot sums it).
+
 Imports: layout, encoding; imported by isearch.
 """
 from __future__ import annotations
@@ -40,11 +54,15 @@ from simcore.games.dreamscape.fast.encoding import N_ENC, encode_position
 from simcore.games.dreamscape.fast.jit import kernel
 from simcore.games.dreamscape.fast.layout import H_ACTIVE, H_N_SEATS, MAX_SEATS
 from simcore.games.dreamscape.fast.scratch import EXPERT_WIDTH
+from simcore.games.dreamscape.rules import DECISION_KINDS
 
 N_VIEW = N_ENC + MAX_SEATS  # the value's inputs
 VALUE_AT = EXPERT_WIDTH  # where a strong seat's trees start in its weights row
 VALUE_HEAD = 3  # trees, nodes, baseline
 NODE_FIELDS = 5  # feature, threshold, left, right, leaf value
+N_KINDS = len(DECISION_KINDS)
+CORRECTION_KIND_WIDTH = 1 + N_VIEW  # per kind: its flag, then one coefficient per view input
+CORRECTION_WIDTH = 1 + N_KINDS * CORRECTION_KIND_WIDTH
 
 
 def packed_width(n_trees: int, n_nodes: int) -> int:
@@ -104,4 +122,34 @@ def tree_value(x, w):
             k = np.int64(w[left + k]) if x[f] <= w[threshold + k] else np.int64(w[right + k])
             f = np.int64(w[feature + k])
         total += w[leaf + k]
+    return total
+
+
+def pack_correction(coef_by_kind) -> np.ndarray:
+    """The correction block of the module docstring from ``{kind id: N_VIEW coefficients}``."""
+    out = np.zeros(CORRECTION_WIDTH, dtype=np.float64)
+    out[0] = 1.0
+    for kind, coef in coef_by_kind.items():
+        at = 1 + int(kind) * CORRECTION_KIND_WIDTH
+        out[at] = 1.0
+        out[at + 1 : at + 1 + N_VIEW] = coef
+    return out
+
+
+@kernel
+def correction_at(w, kind):
+    """Where kind ``kind``'s coefficients start in the row ``w`` (-1: the row corrects no such kind)."""
+    at = VALUE_AT + VALUE_HEAD + np.int64(w[VALUE_AT]) + NODE_FIELDS * np.int64(w[VALUE_AT + 1])
+    if w.shape[0] < at + CORRECTION_WIDTH or w[at] != 1.0 or kind < 0 or kind >= N_KINDS:
+        return -1
+    k = at + 1 + kind * CORRECTION_KIND_WIDTH
+    return k + 1 if w[k] == 1.0 else -1
+
+
+@kernel
+def view_correction(x, w, at):
+    """The linear term whose coefficients start at ``w[at]`` (:func:`correction_at`) at the view ``x``."""
+    total = 0.0
+    for j in range(N_VIEW):
+        total += w[at + j] * x[j]
     return total
