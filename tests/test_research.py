@@ -236,3 +236,20 @@ def test_the_strong_split_page_shows_its_runs_as_their_json_holds_them(pattern):
     assert table in STRONG_SPLIT_PAGE.read_text(), (
         f"{STRONG_SPLIT_PAGE.name}: its table differs from the runs; print it with `python -m research.strong_kind_split "
         f"table {' '.join('docs/research/data/' + p.name for p in runs)}`")
+
+
+@pytest.mark.slow  # plays search games
+def test_sharp_measure_keeps_each_run_s_games_by_bot_seat_and_seed(tmp_path):  # "sharp_measure.py"
+    import numpy as np
+
+    done = run("sharp_measure.py", "h2h", str(tmp_path / "h2h"), "--games", "2", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    # strong on every seat, then sharp in each seat on the same deals (the pairing of the head to head)
+    assert sorted(p.name for p in (tmp_path / "h2h").iterdir()) == [
+        "h2h-sharp-seat1-3-2.npy", "h2h-sharp-seat2-3-2.npy", "h2h-sharp-seat3-3-2.npy", "h2h-strong-3-2.npy"]
+    assert all(len(np.load(p)) == 2 for p in (tmp_path / "h2h").iterdir())  # one row per game asked
+    done = run("sharp_measure.py", "exploit", str(tmp_path / "ex"), "--games", "2", "--seed", "3", "--playouts", "1",
+               "--seats", "1")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "ex").iterdir()) == ["exploit-sharp-3-2.npy",
+                                                                   "exploit-sharp-k1-seat1-3-2.npy"]
