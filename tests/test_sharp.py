@@ -166,6 +166,7 @@ def _rewrite(path, **arrays):
     ("nan", "not a finite number"),
     ("changed", "checksum does not match"),
     ("format", "unknown format"),
+    ("huge", "claims 8,000,000,000,000 bytes"),  # the header check strong's value files have, before np.load
 ])
 def test_a_bad_correction_file_is_one_line_naming_it(case, words, tmp_path):
     path = _good(tmp_path)
@@ -191,6 +192,15 @@ def test_a_bad_correction_file_is_one_line_naming_it(case, words, tmp_path):
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
         _rewrite(path, meta=np.array(json.dumps(dict(meta, format=7))))
+    elif case == "huge":
+        import io
+        import zipfile
+
+        npy = io.BytesIO()
+        np.lib.format.write_array_header_1_0(npy, {"descr": "<f8", "fortran_order": False, "shape": (10**12,)})
+        npy.write(b"\0" * 64)
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("coef.npy", npy.getvalue())
     with pytest.raises(StrategyError) as err:
         read_correction(path)
     assert words in str(err.value) and "\n" not in str(err.value)

@@ -30,17 +30,15 @@ checksum that does not match is refused with one line (:class:`StrategyError`).
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
 
-from simcore.files import parse_json, shown, write_file
+from simcore.files import write_file
 from simcore.games.dreamscape.bots.errors import StrategyError
-from simcore.games.dreamscape.bots.strong import WORLDS, StrongTables, read_value, shipped_values, STAND_IN
+from simcore.games.dreamscape.bots.strong import WORLDS, StrongTables, read_npz, read_value, shipped_values, STAND_IN
 from simcore.games.dreamscape.fast.strategies import get_record, register_strong
 from simcore.games.dreamscape.fast.value import N_KINDS, N_VIEW, pack_correction
 from simcore.games.dreamscape.variants import parse_variant
@@ -97,34 +95,8 @@ def read_correction(path: str | Path) -> Correction:
     """The correction of a sharp file; StrategyError in one line if it cannot be used (module docstring)."""
     path = Path(path)
     what = f"sharp correction file {path}"
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise StrategyError(f"{what}: more than {MAX_BYTES:,} bytes is too large for a correction file")
-        if not raw.startswith(b"PK"):
-            raise StrategyError(f"{what} is not a correction file (.npz of kinds, coef and meta)")
-        with np.load(io.BytesIO(raw), allow_pickle=False) as data:
-            missing = [a for a in ("kinds", "coef", "meta") if a not in data.files]
-            if missing:
-                raise StrategyError(f"{what} has no array {missing[0]!r} (a correction file has kinds, coef and meta)")
-            kinds, coef, meta_text = data["kinds"], data["coef"], str(data["meta"])
-    except StrategyError:
-        raise
-    except FileNotFoundError:
-        raise StrategyError(f"{what} does not exist") from None
-    except IsADirectoryError:
-        raise StrategyError(f"{what} is a folder, not a file") from None
-    except OSError as exc:
-        raise StrategyError(f"{what} cannot be read ({exc.strerror or exc})") from None
-    except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
-        raise StrategyError(f"{what} is not a correction file (.npz): {type(exc).__name__}") from None
-    meta = parse_json(meta_text, f"{what}: its meta", StrategyError)
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise StrategyError(f"{what}: unknown format {shown(meta.get('format') if isinstance(meta, dict) else meta)} "
-                            f"(this version reads format {FORMAT})")
-    if meta.get("inputs") != N_VIEW:
-        raise StrategyError(f"{what} was made for {shown(meta.get('inputs'))} inputs; this engine's view has {N_VIEW}")
+    arrays, meta = read_npz(path, what, ("kinds", "coef"), "correction file", FORMAT, MAX_BYTES)
+    kinds, coef = arrays["kinds"], arrays["coef"]
     if kinds.ndim != 1 or kinds.dtype.kind not in "iu":
         raise StrategyError(f"{what}: kinds must be one row of whole numbers")
     if coef.dtype.kind != "f" or coef.shape != (kinds.shape[0], N_VIEW):

@@ -152,26 +152,30 @@ def write_value(path: str | Path, model: ValueModel) -> None:
                                                     **model.arrays()), "strong value file", StrategyError)
 
 
-def read_value(path: str | Path) -> ValueModel:
-    """The value of a strong file; StrategyError in one line if it cannot be used (module docstring)."""
-    path = Path(path)
-    what = f"strong file {path}"
+def read_npz(path: Path, what: str, arrays: tuple[str, ...], kind: str, file_format: int,
+             max_bytes: int = None) -> tuple[dict, dict]:
+    """The named arrays and the checked meta of a bot's .npz file (strong's value, sharp's correction).
+
+    One reader for every such file, so each gets the same guards: a size limit read once, no pickle,
+    no array header claiming more than its member holds, one line (StrategyError) for every way it
+    can fail, and the meta's format and input count checked against this engine.
+    """
+    max_bytes = MAX_VALUE_BYTES if max_bytes is None else max_bytes
+    description = f"{kind} (.npz: a zip archive of {', '.join(arrays)} and meta)"
     try:
-        raw = _read_value_bytes(path, what)
+        raw = _read_value_bytes(path, what, kind, max_bytes)
         if not raw.startswith((b"PK", np.lib.format.MAGIC_PREFIX)):  # else numpy tries it as a pickle and
             # says so, with advice to load it unsafely: not a user's problem nor a thing to do
-            raise StrategyError(f"{what} is not a strong value file (.npz: a zip archive of {', '.join(ARRAYS)} "
-                                "and meta)")
-        _check_array_headers(raw, what)  # before np.load: a header claiming an enormous array is refused
+            raise StrategyError(f"{what} is not a {description}")
+        _check_array_headers(raw, what, max_bytes)  # before np.load: a header claiming an enormous array is refused
         data = np.load(io.BytesIO(raw), allow_pickle=False)
         if not isinstance(data, np.lib.npyio.NpzFile):
-            raise StrategyError(f"{what} is one array, not a strong value file (.npz of {', '.join(ARRAYS)} and meta)")
+            raise StrategyError(f"{what} is one array, not a {description}")
         with data:
-            missing = [a for a in ARRAYS + ("meta",) if a not in data.files]
+            missing = [a for a in arrays + ("meta",) if a not in data.files]
             if missing:
-                raise StrategyError(f"{what} has no array {missing[0]!r} (a strong value file has "
-                                    f"{', '.join(ARRAYS)} and meta)")
-            arrays = {a: data[a] for a in ARRAYS}
+                raise StrategyError(f"{what} has no array {missing[0]!r} (a {kind} has {', '.join(arrays)} and meta)")
+            found = {a: data[a] for a in arrays}
             meta_text = str(data["meta"])
     except StrategyError:
         raise
@@ -182,15 +186,23 @@ def read_value(path: str | Path) -> ValueModel:
     except OSError as exc:
         raise StrategyError(f"{what} cannot be read ({exc.strerror or exc})") from None
     except (ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
-        raise StrategyError(f"{what} is not a strong value file (.npz): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        raise StrategyError(f"{what} is not a {kind} (.npz): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     # nesting and integer-length limits (simcore.files): a meta nested 100,000 deep or holding a 5,001-digit
     # number is one line, not a RecursionError or ValueError
     meta = parse_json(meta_text, f"{what}: its meta", StrategyError)
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") != file_format:
         raise StrategyError(f"{what}: unknown format {shown(meta.get('format') if isinstance(meta, dict) else meta)} "
-                            f"(this version reads format {FORMAT})")
+                            f"(this version reads format {file_format})")
     if meta.get("inputs") != N_VIEW:
         raise StrategyError(f"{what} was made for {shown(meta.get('inputs'))} inputs; this engine's value has {N_VIEW}")
+    return found, meta
+
+
+def read_value(path: str | Path) -> ValueModel:
+    """The value of a strong file; StrategyError in one line if it cannot be used (module docstring)."""
+    path = Path(path)
+    what = f"strong file {path}"
+    arrays, meta = read_npz(path, what, ARRAYS, "strong value file", FORMAT)
     players = meta.get("players")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise StrategyError(f"{what}: players must be 2 to 4, got {shown(players)}")
@@ -204,29 +216,31 @@ def read_value(path: str | Path) -> ValueModel:
 MAX_VALUE_BYTES = 256 * 1024 * 1024  # a trained value of 100 trees is about a megabyte; this is no such file
 
 
-def _read_value_bytes(path: Path, what: str) -> bytes:
+def _read_value_bytes(path: Path, what: str, kind: str = "strong value file", max_bytes: int = None) -> bytes:
     """The file's bytes, read once with a size limit (a pipe or device too), else StrategyError in one line."""
     if not path.exists() and not path.is_symlink():
         raise FileNotFoundError(path)
     if path.is_dir():
         raise IsADirectoryError(path)
+    max_bytes = MAX_VALUE_BYTES if max_bytes is None else max_bytes
     with open(path, "rb") as fh:
-        data = fh.read(MAX_VALUE_BYTES + 1)
-    if len(data) > MAX_VALUE_BYTES:
-        raise StrategyError(f"{what}: more than {MAX_VALUE_BYTES:,} bytes is too large for a strong value file")
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise StrategyError(f"{what}: more than {max_bytes:,} bytes is too large for a {kind}")
     return data
 
 
-def _check_array_headers(raw: bytes, what: str) -> None:
+def _check_array_headers(raw: bytes, what: str, max_bytes: int = None) -> None:
     """Every array's header in the .npz claims no more data than its member holds (else one line)."""
     if not raw.startswith(b"PK"):
         return  # not a zip: np.load says what it is
+    max_bytes = MAX_VALUE_BYTES if max_bytes is None else max_bytes
     with zipfile.ZipFile(io.BytesIO(raw)) as archive:
         total = 0
         for info in archive.infolist():
             total += info.file_size
-            if total > MAX_VALUE_BYTES:
-                raise StrategyError(f"{what}: its arrays unpack to more than {MAX_VALUE_BYTES:,} bytes")
+            if total > max_bytes:
+                raise StrategyError(f"{what}: its arrays unpack to more than {max_bytes:,} bytes")
             if not info.filename.endswith(".npy"):
                 continue
             with archive.open(info) as member:
