@@ -7,6 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from simcore.games.dreamscape.fast import cache
 
 
@@ -127,21 +129,27 @@ def test_guard_drops_the_caches_of_every_module_when_one_dependency_changes(tmp_
     assert not (cdir / "kern.f-3.py311.nbi").exists()
 
 
-def test_a_cached_kernel_sees_an_edited_constant_of_another_file(tmp_path):
-    """End to end with numba: without the guard the cached kernel keeps the old constant."""
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text(textwrap.dedent("""
+@pytest.mark.parametrize("where", ["same package", "other package"])
+def test_a_cached_kernel_sees_an_edited_constant_of_another_file(where, tmp_path):
+    """End to end with numba: without the guard the cached kernel keeps the old constant.
+
+    "other package" is the stale-bots case: the constant lives in another folder, which the guard
+    finds only by following the kernel's imports.
+    """
+    lib = "pkg" if where == "same package" else "lib"
+    for name in {"pkg", lib}:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / "pkg/__init__.py").write_text(textwrap.dedent(f"""
         import os
         from pathlib import Path
-        from simcore.games.dreamscape.fast.cache import drop_stale_cache
+        from simcore.numba_cache import guard_kernels
         if not os.environ.get("NO_GUARD"):
-            here = Path(__file__).parent
-            drop_stale_cache(here, sorted(here.glob("*.py")))
+            guard_kernels(Path(__file__).parent, root=Path({str(tmp_path)!r}))
     """))
-    (pkg / "kern.py").write_text(textwrap.dedent("""
+    (tmp_path / "pkg/kern.py").write_text(textwrap.dedent(f"""
         from numba import njit
-        from pkg.consts import K
+        from {lib}.consts import K
 
         @njit(cache=True)
         def f():
@@ -151,7 +159,7 @@ def test_a_cached_kernel_sees_an_edited_constant_of_another_file(tmp_path):
     root = next(p for p in Path(cache.__file__).resolve().parents if (p / "pyproject.toml").exists())
 
     def run(k: int, guard: bool = True) -> int:
-        (pkg / "consts.py").write_text(f"K = {k}\n")
+        (tmp_path / lib / "consts.py").write_text(f"K = {k}\n")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
         env.pop("NUMBA_CACHE_DIR", None)
         if not guard:
@@ -163,44 +171,7 @@ def test_a_cached_kernel_sees_an_edited_constant_of_another_file(tmp_path):
     assert run(1) == 1
     assert run(2) == 2  # the guard dropped kern's cache: recompiled with the new constant
     assert run(3, guard=False) == 2  # numba alone loads the stale machine code
-    assert list((pkg / "__pycache__").glob("kern.*.nbi"))  # the kernel was cached at all
-
-
-def test_a_cached_kernel_sees_a_constant_edited_in_another_package(tmp_path):
-    """The stale-bots case end to end: the constant lives in another folder, found only through the imports."""
-    for name in ("pkg", "lib"):
-        (tmp_path / name).mkdir()
-    (tmp_path / "lib/__init__.py").write_text("")
-    (tmp_path / "pkg/__init__.py").write_text(textwrap.dedent(f"""
-        import os
-        from pathlib import Path
-        from simcore.numba_cache import guard_kernels
-        if not os.environ.get("NO_GUARD"):
-            guard_kernels(Path(__file__).parent, root=Path({str(tmp_path)!r}))
-    """))
-    (tmp_path / "pkg/kern.py").write_text(textwrap.dedent("""
-        from numba import njit
-        from lib.layout import OFFSET
-
-        @njit(cache=True)
-        def f():
-            return OFFSET
-    """))
-    root = next(p for p in Path(cache.__file__).resolve().parents if (p / "pyproject.toml").exists())
-
-    def run(k: int, guard: bool = True) -> int:
-        (tmp_path / "lib/layout.py").write_text(f"OFFSET = {k}\n")
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
-        env.pop("NUMBA_CACHE_DIR", None)
-        if not guard:
-            env["NO_GUARD"] = "1"
-        out = subprocess.run([sys.executable, "-c", "import pkg.kern as m; print(m.f())"], env=env,
-                             capture_output=True, text=True, check=True)
-        return int(out.stdout)
-
-    assert run(1) == 1
-    assert run(2) == 2  # lib/layout.py is outside pkg's folder: the guard found it through kern's imports
-    assert run(3, guard=False) == 2  # numba alone loads the stale machine code
+    assert list((tmp_path / "pkg/__pycache__").glob("kern.*.nbi"))  # the kernel was cached at all
 
 
 def test_the_import_reader_finds_every_import_python_itself_sees():
