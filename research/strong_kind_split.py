@@ -25,7 +25,6 @@ the same deals), with the all-strong games played once.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -34,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
+
+from research._seat_cell import bad_seat, seat_cell_parser  # noqa: E402
 
 
 def without(kind: str) -> str:
@@ -79,24 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["table"]:  # python -m research.strong_kind_split table RUN.json ...
         print("\n".join(table_lines([json.loads(Path(f).read_text()) for f in argv[1:]])))
         return 0
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strategy", default="strong")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--variant", default="base")
-    parser.add_argument("--seat", type=int, required=True, help="from 1")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--first", type=int, default=0, help="first game index (games first .. first + games - 1)")
-    parser.add_argument("--playouts", type=int, default=8)
+    parser = seat_cell_parser(__doc__, "strong", 300)
     parser.add_argument("--without", default="buy,take_z,collective_dream",
                         help="comma-separated decision kinds, one row each: every late decision searched but these")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     from simcore.games.dreamscape.fast.scratch import STRONG_PASSED
     from simcore.games.dreamscape.rules import DECISION_ID
 
-    if not 1 <= args.seat <= args.players:
-        print(f"strong_kind_split: --seat must be 1 to {args.players}", file=sys.stderr)
+    if bad_seat(args, "strong_kind_split"):
         return 2
     kinds = [k.strip() for k in args.without.split(",") if k.strip()]
     unknown = [k for k in kinds if k not in DECISION_ID]

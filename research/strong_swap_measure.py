@@ -11,7 +11,6 @@ Used by docs/research/2026-11-28-strong-values-for-swaps.md.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -21,21 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
 
+from research._seat_cell import bad_seat, seat_cell_parser  # noqa: E402
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strategy", default="strong")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--variant", default="base")
-    parser.add_argument("--seat", type=int, required=True, help="from 1")
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--playouts", type=int, default=8)
+    parser = seat_cell_parser(__doc__, "strong", 300, first=False)
     parser.add_argument("--phases", default="late")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
-    if not 1 <= args.seat <= args.players:
-        print(f"strong_swap_measure: --seat must be 1 to {args.players}", file=sys.stderr)
+    if bad_seat(args, "strong_swap_measure"):
         return 2
 
     from analyses.tools.exploit import cell_row
