@@ -332,3 +332,26 @@ def test_the_report_says_which_correction_over_how_many_claims_and_each_levels_d
     assert any("Holm's correction across the page's 13 claims" in w for w in words)
     assert "distance" in words and words.count("not measured") == 1  # 3 players' compare: no Sleep Token cell
     assert "+3.0 (+1.0 to +5.0)" in words  # expert's worst 3-player base seat, read by the seat findings
+
+
+def test_the_skill_level_legend_explains_every_verdict_and_clears_the_column_headers():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from reports.games.dreamscape.report import LEVELS_HEADER_Y, skill_level_pages
+    from reports.games.dreamscape.robust import VERDICT_WORDS
+
+    t = tables()
+    _, checks = check_findings(make_findings(t), t)
+    (page,) = skill_level_pages(checks)
+    legend = next(x for x in page.texts if x.get_text().startswith("Each headline finding"))
+    text = legend.get_text().lower()
+    # every verdict the Verdict column can print is named in the legend as "<verdict>:" or "<verdict> /"
+    missing = [v for v in VERDICT_WORDS if f"{v}:" not in text and f"{v} /" not in text]
+    assert missing == []
+    renderer = FigureCanvasAgg(page).get_renderer()
+    header = next(x for x in page.texts if x.get_text() == "Claim")
+    assert header.get_position()[1] == LEVELS_HEADER_Y
+    # the legend's last line ends above the column headers' top (figure fractions of the page's height)
+    legend_bottom = legend.get_window_extent(renderer).y0 / page.bbox.height
+    header_top = header.get_window_extent(renderer).y1 / page.bbox.height
+    assert legend_bottom > header_top

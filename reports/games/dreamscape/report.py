@@ -145,6 +145,7 @@ def title_facts(t: StudyTables) -> list[tuple[str, str]]:
 # ============================================================================ skill levels
 
 LEVELS_TITLE = "Findings at every skill level"
+LEVELS_HEADER_Y = 0.745  # the column headers, below the legend's six lines
 
 
 def skill_level_pages(checks: list[Check]) -> list[Figure]:
@@ -174,15 +175,17 @@ def skill_level_pages(checks: list[Check]) -> list[Figure]:
                             "significant against it. Bot's effect: the strongest level finds none and rules the main "
                             "bot's size out.\nNo effect: no level that counts finds one, the strongest level's "
                             f"interval within +-{EQUIVALENCE_MARGIN * 100:.0f} points. Unconfirmed: none of these; "
-                            "more games at the strongest level would tell.",
+                            "more games at the strongest level would tell.\nMain only: one bot played it. Other rows: "
+                            "a level it reads was played by another engine row than the code plays now (its table or "
+                            "value changed since): measure it again.",
                fontsize=8.5, color="#333333", va="top", linespacing=1.4)
-        f.text(0.05, 0.77, "Claim", fontsize=9.5, fontweight="bold", va="top")
+        f.text(0.05, LEVELS_HEADER_Y, "Claim", fontsize=9.5, fontweight="bold", va="top")
         for i, bot in enumerate(bots):
-            f.text(col + i * width, 0.77, bot, fontsize=8.5, fontweight="bold", va="top")
-        f.text(col + len(bots) * width, 0.77, "distance", fontsize=9.5, fontweight="bold", va="top")
-        f.text(col + (len(bots) + 1) * width, 0.77, "Verdict", fontsize=9.5, fontweight="bold", va="top")
+            f.text(col + i * width, LEVELS_HEADER_Y, bot, fontsize=8.5, fontweight="bold", va="top")
+        f.text(col + len(bots) * width, LEVELS_HEADER_Y, "distance", fontsize=9.5, fontweight="bold", va="top")
+        f.text(col + (len(bots) + 1) * width, LEVELS_HEADER_Y, "Verdict", fontsize=9.5, fontweight="bold", va="top")
         pages.append(f)
-        return f, 0.74
+        return f, LEVELS_HEADER_Y - 0.03
 
     for c in checks:
         if fig is None or y < 0.05:
