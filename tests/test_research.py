@@ -253,3 +253,81 @@ def test_sharp_measure_keeps_each_run_s_games_by_bot_seat_and_seed(tmp_path):  #
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "ex").iterdir()) == ["exploit-sharp-3-2.npy",
                                                                    "exploit-sharp-k1-seat1-3-2.npy"]
+
+
+def _strong_games(players: int, variant: str, bot: str, games: int = 40):
+    from simcore.games.dreamscape.fast import SimConfig, simulate
+    from simcore.games.dreamscape.variants import parse_variant
+
+    result = simulate(SimConfig(players, parse_variant(variant).options), games, 7, bot, chunk_size=games)
+    return result.win, result.score, result.length
+
+
+@pytest.mark.parametrize("players, variant", [(3, "base"), (3, "shifting-tokens")])
+def test_a_strong_variant_with_strong_s_own_mask_plays_strong_s_games_bit_for_bit(players, variant):
+    # "strong_passed_kinds.py": a copy of the record that clears no bit is the shipped bot, game for game
+    import numpy as np
+
+    from research.strong_passed_kinds import register_variant
+
+    ours = _strong_games(players, variant, register_variant("strong+none"))
+    shipped = _strong_games(players, variant, "strong")
+    for a, b in zip(ours, shipped):
+        assert np.array_equal(a, b)
+
+
+def test_looking_ahead_at_collective_dream_changes_3_player_games_and_no_2_player_game():
+    # R6.7: Collective Dream copies an opponent's top REM card; with one opponent (2 players) there is no choice
+    # of target, so a lookahead there never runs and strong+cd plays strong's 2-player games exactly. In 3 players
+    # it chooses between two targets: clearing the bit must change some of strong's games (else the mask is ignored).
+    import numpy as np
+
+    from research.strong_passed_kinds import register_variant
+
+    cd = register_variant("strong+cd")
+    for a, b in zip(_strong_games(2, "shifting-tokens", cd), _strong_games(2, "shifting-tokens", "strong")):
+        assert np.array_equal(a, b)
+    assert not np.array_equal(_strong_games(3, "shifting-tokens", cd, 100)[1],
+                              _strong_games(3, "shifting-tokens", "strong", 100)[1])
+
+
+def test_strong_passed_kinds_registers_only_strong_s_passed_kinds():
+    from research.strong_passed_kinds import looked_at, register_variant
+    from simcore.games.dreamscape.fast.scratch import STRONG_PASSED
+    from simcore.games.dreamscape.fast.strategies import get_record
+    from simcore.games.dreamscape.rules import DECISION_ID
+
+    assert looked_at("strong+cd+takez") == ["collective_dream", "take_z"]
+    assert looked_at("strong+perform") is None and looked_at("expert") is None and looked_at("strong+cd+cd") is None
+    strong = get_record("strong")
+    both = get_record(register_variant("strong+cd+takez"))
+    assert strong.skip & ~both.skip == (1 << DECISION_ID["collective_dream"]) | (1 << DECISION_ID["take_z"])
+    assert both.skip & STRONG_PASSED == 1 << DECISION_ID["buy"]
+    with pytest.raises(ValueError):
+        register_variant("strong+perform")
+
+
+@pytest.mark.slow  # plays search games
+def test_strong_passed_kinds_runs_each_measurement_on_a_tiny_budget(tmp_path):  # "strong_passed_kinds.py"
+    h2h, gain, speed = tmp_path / "h2h.json", tmp_path / "gain.json", tmp_path / "speed.json"
+    done = run_module("strong_passed_kinds", "h2h", "--players", "2", "--variant", "shifting-tokens",
+                      "--bots", "strong+takez", "--games", "6", "--json", str(h2h))
+    assert done.returncode == 0, done.stderr
+    row = json.loads(h2h.read_text())["rows"][0]
+    assert (row["seatings"], row["deals"]) == (2, 6)
+    # 2 players, each deal in both seatings: one win credit per game, split between the two bots
+    assert abs(row["bot_win"] + row["opponent_win"] - 1) < 1e-9
+    done = run_module("strong_passed_kinds", "gain", "--players", "2", "--variant", "shifting-tokens", "--seat", "1",
+                      "--bots", "strong,strong+takez", "--games", "3", "--playouts", "1", "--json", str(gain))
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(gain.read_text())["rows"]
+    assert [r["search"] for r in rows] == ["search:strong@1:late", "search:strong+takez@1:late"]
+    assert "versus" not in rows[0] and rows[1]["versus"] == "strong"
+    assert abs(rows[1]["gain_change"] - (rows[1]["gain"] - rows[0]["gain"])) < 1e-9  # the same three deals
+    done = run_module("strong_passed_kinds", "speed", "--players", "2", "--bots", "strong+cd", "--games", "10",
+                      "--reps", "1", "--json", str(speed))
+    assert done.returncode == 0 and "ratio" in done.stdout, done.stderr
+    table = run_module("strong_passed_kinds", "table", str(h2h), str(gain), str(speed))
+    assert table.returncode == 0 and sum(line.startswith("|---") for line in table.stdout.splitlines()) == 3
+    bad = run_module("strong_passed_kinds", "h2h", "--bots", "strong+perform")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
