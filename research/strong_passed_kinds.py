@@ -29,6 +29,11 @@ seat (``isearch.nested_buffers``: ``STRONG_SKIP``, a compiled constant), not wit
 searched decisions and its expert policy elsewhere are the same whatever the base. So the search player over
 a variant models its opponents' Collective Dream / take Z choices as strong plays them.
 
+``alone``: what the caveat leaves measurable: each variant alone in the seat among shipped strong bots, against
+strong there (all strong) and against ``search:strong@K:late`` there, the kept cell's two seatings, on the same
+deals. The search's model of the other seats is exact here, so "search minus variant" is the part of the kept
+cell's gain the variant does not take in that seat.
+
 ``speed``: games/s of strong and of each variant, alternately in one process on the same deals (after a
 warm-up), ``--reps`` times; the ratio variant / strong per repetition and its median.
 """
@@ -168,6 +173,43 @@ def gain(args) -> dict:
     return {"what": "gain", "rows": rows}
 
 
+def alone(args) -> dict:
+    """Each variant alone in the seat among shipped strong bots, beside the kept cell's two seatings (all strong;
+    ``search:strong@K:late`` in the seat): the search's model of the other seats is then exact (they are strong)."""
+    from analyses.stats.intervals import paired_difference
+    from analyses.tools.gameplay import as_game, seat_win_credits
+
+    game = as_game(None)
+    setup = game.setup(args.players, args.variant)
+    seat = args.seat - 1
+    bots = [b for b in bot_names(args.bots) if b != "strong"]
+    t0 = time.perf_counter()
+    search = game.check_strategy(game.search("strong", args.playouts, "late"), setup)
+
+    def credits(bot: str):
+        seats = ["strong"] * args.players
+        seats[seat] = bot
+        return seat_win_credits(game, setup, seats, args.games, args.seed, 100)[:, seat]
+
+    own, mine = credits("strong"), credits(search)
+    kept = paired_difference(mine, own)
+    rows = []
+    for bot in bots:
+        single = credits(bot)
+        swap, left = paired_difference(single, own), paired_difference(mine, single)
+        rows.append({"players": args.players, "variant": game.variant_name(setup), "seat": args.seat, "bot": bot,
+                     "search": search, "games": args.games, "seed": args.seed, "strong_win": float(own.mean()),
+                     "bot_win": float(single.mean()), "search_win": float(mine.mean()),
+                     "search_gain": kept.value, "search_low": kept.low, "search_high": kept.high,
+                     "bot_gain": swap.value, "bot_low": swap.low, "bot_high": swap.high,
+                     "left": left.value, "left_low": left.low, "left_high": left.high})
+        print(f"{args.players}p {rows[-1]['variant']} seat {args.seat}, strong elsewhere: strong {100 * own.mean():.1f}%, "
+              f"{bot} {100 * single.mean():.1f}%, {search} {100 * mine.mean():.1f}%; {bot} over strong "
+              f"{interval(swap.value, swap.low, swap.high)}, search over {bot} {interval(left.value, left.low, left.high)}"
+              f" (over strong {interval(kept.value, kept.low, kept.high)})", flush=True)
+    return {"what": "alone", "rows": rows, "seconds_search": round(time.perf_counter() - t0, 1)}
+
+
 def speed(args) -> dict:
     from simcore.games.dreamscape.fast import SimConfig, simulate
     from simcore.games.dreamscape.variants import parse_variant
@@ -197,7 +239,7 @@ def speed(args) -> dict:
 def table_lines(runs: list[dict]) -> list[str]:
     """The page's tables from runs' JSON, one table per kind of run (h2h, gain, speed), in the order given."""
     lines: list[str] = []
-    for what in ("h2h", "gain", "speed"):
+    for what in ("h2h", "gain", "alone", "speed"):
         rows = [r for run in runs if run["what"] == what for r in run["rows"]]
         if not rows:
             continue
@@ -217,6 +259,15 @@ def table_lines(runs: list[dict]) -> list[str]:
                       f"| {interval(r['gain'], r['gain_low'], r['gain_high'])} | "
                       + ("" if "versus" not in r else interval(r["gain_change"], r["change_low"], r["change_high"]))
                       + " |" for r in rows]
+        elif what == "alone":
+            lines += ["| players | rules | seat | bot | deals | strong wins | bot wins | search wins "
+                      "| bot minus strong (points) | search minus bot (points) | search minus strong (points) |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|"]
+            lines += [f"| {r['players']} | {r['variant']} | {r['seat']} | `{r['bot']}` | {r['games']} "
+                      f"| {100 * r['strong_win']:.1f}% | {100 * r['bot_win']:.1f}% | {100 * r['search_win']:.1f}% "
+                      f"| {interval(r['bot_gain'], r['bot_low'], r['bot_high'])} "
+                      f"| {interval(r['left'], r['left_low'], r['left_high'])} "
+                      f"| {interval(r['search_gain'], r['search_low'], r['search_high'])} |" for r in rows]
         else:
             lines += ["| players | rules | bot | games a run | strong, games/s | bot, games/s | bot / strong "
                       "| median ratio |", "|---|---|---|---|---|---|---|---|"]
@@ -241,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(table_lines(runs)))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["h2h", "gain", "speed"])
+    parser.add_argument("what", choices=["h2h", "gain", "alone", "speed"])
     parser.add_argument("--bots", default="strong+cd", help="comma-separated: strong+cd, strong+takez, ... (gain: strong too)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--variant", default="base")
@@ -264,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"strong_passed_kinds: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    out = {"h2h": h2h, "gain": gain, "speed": speed}[args.what](args)
+    out = {"h2h": h2h, "gain": gain, "alone": alone, "speed": speed}[args.what](args)
     out.update(command="python -m research.strong_passed_kinds " + " ".join(argv), seed=args.seed,
                seconds=round(time.perf_counter() - t0, 1))
     if args.json is not None:

@@ -324,10 +324,34 @@ def test_strong_passed_kinds_runs_each_measurement_on_a_tiny_budget(tmp_path):  
     assert [r["search"] for r in rows] == ["search:strong@1:late", "search:strong+takez@1:late"]
     assert "versus" not in rows[0] and rows[1]["versus"] == "strong"
     assert abs(rows[1]["gain_change"] - (rows[1]["gain"] - rows[0]["gain"])) < 1e-9  # the same three deals
+    alone = tmp_path / "alone.json"
+    done = run_module("strong_passed_kinds", "alone", "--players", "2", "--variant", "shifting-tokens", "--seat", "1",
+                      "--bots", "strong+takez", "--games", "3", "--playouts", "1", "--json", str(alone))
+    assert done.returncode == 0, done.stderr
+    row = json.loads(alone.read_text())["rows"][0]
+    # the same three deals: the strong and search seatings are the gain run's first row's
+    assert (row["strong_win"], row["search_win"]) == (rows[0]["own_win"], rows[0]["search_win"])
+    assert abs(row["left"] + row["bot_gain"] - row["search_gain"]) < 1e-9
     done = run_module("strong_passed_kinds", "speed", "--players", "2", "--bots", "strong+cd", "--games", "10",
                       "--reps", "1", "--json", str(speed))
     assert done.returncode == 0 and "ratio" in done.stdout, done.stderr
-    table = run_module("strong_passed_kinds", "table", str(h2h), str(gain), str(speed))
-    assert table.returncode == 0 and sum(line.startswith("|---") for line in table.stdout.splitlines()) == 3
+    table = run_module("strong_passed_kinds", "table", str(h2h), str(gain), str(alone), str(speed))
+    assert table.returncode == 0 and sum(line.startswith("|---") for line in table.stdout.splitlines()) == 4
     bad = run_module("strong_passed_kinds", "h2h", "--bots", "strong+perform")
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+PASSED_KINDS_PAGE = ROOT / "docs" / "research" / "2026-11-28-strong-passed-kinds.md"
+
+
+@pytest.mark.parametrize("what", ["h2h", "gain", "alone", "speed"])
+def test_the_passed_kinds_page_shows_its_runs_as_their_json_holds_them(what):
+    """Every number of the page's tables is printed from the runs' JSON (``strong_passed_kinds table``)."""
+    from research.strong_passed_kinds import table_lines
+
+    runs = sorted(STRONG_SPLIT_DATA.glob(f"2026-11-28-strong-passed-{what}-*.json"))
+    assert runs, f"no {what} run kept in docs/research/data"
+    table = "\n".join(table_lines([json.loads(p.read_text()) for p in runs]))
+    assert table in PASSED_KINDS_PAGE.read_text(), (
+        f"{PASSED_KINDS_PAGE.name}: its {what} table differs from the runs; print it with `python -m "
+        f"research.strong_passed_kinds table {' '.join('docs/research/data/' + p.name for p in runs)}`")
