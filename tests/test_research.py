@@ -344,7 +344,7 @@ def test_strong_passed_kinds_runs_each_measurement_on_a_tiny_budget(tmp_path):  
 PASSED_KINDS_PAGE = ROOT / "docs" / "research" / "2026-11-28-strong-passed-kinds.md"
 
 
-@pytest.mark.parametrize("what", ["h2h", "gain", "alone", "speed"])
+@pytest.mark.parametrize("what", ["h2h", "gain", "alone", "speed", "nested-takez"])
 def test_the_passed_kinds_page_shows_its_runs_as_their_json_holds_them(what):
     """Every number of the page's tables is printed from the runs' JSON (``strong_passed_kinds table``)."""
     from research.strong_passed_kinds import table_lines
