@@ -43,7 +43,7 @@ def test_the_per_deal_share_averages_every_seat_the_searcher_held():
 
 def test_the_kept_cells_match_the_code():
     """Every kept cell: the deck and strong's value the code plays now, its counts summing to its deals, certify's
-    default budget measured in 2 and 3 players (its first games are replayed by the slow test below)."""
+    default budget measured in 2, 3 and 4 players (its first games are replayed by the slow test below)."""
     cells = toprung.load_cells()
     assert cells, f"{toprung.RUNG_FILE} holds no kept cell"
     from analyses.games.dreamscape.kept import deck_digest, value_digest
@@ -54,10 +54,12 @@ def test_the_kept_cells_match_the_code():
         assert cell["deck_digest"] == deck_digest(cell["players"], cell["variant"]), f"{again} (another deck)"
         assert cell["value_digest"] == value_digest("strong", cell["players"], cell["variant"]), f"{again} (another value)"
         assert sum(n for _, n in cell["counts"]) == cell["games"], again
-        assert len(cell["outcomes"]) == len(cell["seatings"]) == math.perm(cell["players"], cell["players"]) // (
-            1 if cell["players"] == 2 else 2), again  # 2 players: 2 seatings; 3 players (S, S, T): 3
-    # certify's default budget is measured in 2 and 3 players, base
-    assert {(c["players"], c["variant"]) for c in cells if c["playouts"] == rung.PLAYOUTS} >= {(2, "base"), (3, "base")}
+        # the tournament of two bots seats each in half the seats (3 players: two searchers), every choice of the
+        # searchers' seats once: 2 players 2 seatings, 3 players (S, S, T) 3, 4 players (S, S, T, T) 6
+        assert len(cell["outcomes"]) == len(cell["seatings"]) == math.comb(cell["players"], cell["players"] // 2), again
+    # certify's default budget is measured in 2, 3 and 4 players, base
+    assert {(c["players"], c["variant"]) for c in cells if c["playouts"] == rung.PLAYOUTS} >= {
+        (2, "base"), (3, "base"), (4, "base")}
 
 
 @pytest.mark.slow  # the searchers' games: tens of seconds on a loaded machine

@@ -4,8 +4,8 @@
 :data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every
 decision searched with 16 playouts per option. Its head-to-head margin over strong is measured and kept
 (:mod:`analyses.games.dreamscape.toprung`), and every certify names it for the configurations it reads, or says
-it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in 2 players and ahead,
-not significantly, in 3 (docs/research/2026-11-28-certify.md).
+it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in 2, 3 and 4 players,
+base game (docs/research/2026-11-28-certify.md).
 
 **The page's claims** are corrected as one family by Holm's step-down correction (:func:`correct_page`,
 :mod:`analyses.stats.multiple`), as the page "Findings at every skill level" corrects its own.
@@ -46,9 +46,10 @@ from analyses.study.folder import (MANIFEST, Study, check_study, claim_folder, f
 from analyses.study.model import GameDeal, RunConfig, StudyError
 
 READ_BOT = "strong"  # the study's strongest level, the one the top rung reads again
-# K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2 and 3 players,
-# base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points); at K = 16 it is stronger in
-# 2 players (+3.2, interval +1.1 to +5.4, 400 deals) and in 3 (+1.8, +0.6 to +3.0, 300 deals)
+# K: the budget of the top rung. Measured head to head against strong (toprung.py, the kept cells of 2, 3 and 4
+# players, base): at K = 8 the rung is strong's equal within about 2 points (+0.3 and -0.2 points); at K = 16 it is
+# stronger in 2 players (+3.2, interval +1.1 to +5.4, 400 deals), in 3 (+1.8, +0.6 to +3.0, 300 deals) and in 4
+# (+2.0, +1.0 to +2.9, 300 deals)
 # (docs/research/2026-11-28-certify.md, "the top rung head to head").
 PLAYOUTS = 16
 MAX_PLAYOUTS = 10_000  # the search player's own bound (dreamscape exploit -k)
