@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without", default="buy,take_z,collective_dream",
                         help="comma-separated decision kinds, one row each: every late decision searched but these")
     args = parser.parse_args(argv)
-    from simcore.games.dreamscape.fast.scratch import STRONG_PASSED
+    from simcore.games.dreamscape.fast.scratch import STRONG_PASSED, strong_released
     from simcore.games.dreamscape.rules import DECISION_ID
 
     if bad_seat(args, "strong_kind_split"):
@@ -105,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     setup = game.setup(args.players, args.variant)
     name = game.check_strategy(args.strategy, setup)
     seat = args.seat - 1
+    options = setup.variant.options
+    released = strong_released(args.players, options.sleep_token, options.shifting_tokens)  # looked ahead at here
     t0 = time.perf_counter()
 
     def credits(strategy: str) -> np.ndarray:
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             d = paired_difference(late, mine)  # what searching `kind` adds, deal by deal
             row.update(kind_gain=d.value, kind_low=d.low, kind_high=d.high,
-                       exact=bool(STRONG_PASSED >> DECISION_ID[kind] & 1))
+                       exact=bool((STRONG_PASSED & ~released) >> DECISION_ID[kind] & 1))
         row["seconds"] = round(time.perf_counter() - t1, 1)
         rows.append(row)
         label = "late" if kind is None else f"late without {kind}"

@@ -249,3 +249,31 @@ def test_the_research_page_shows_the_kept_swap_cells_as_the_kept_file_holds_them
     table = "\n".join(kept.table_lines(swaps))
     assert table in page.read_text(), (f"{page.name}: its swap-deck table differs from the kept file; print it with "
                                        "`python -m analyses.games.dreamscape.kept table --swaps`")
+
+
+def test_a_second_producer_waits_for_the_first_and_both_cells_are_kept(tmp_path):
+    """Two measurements filing into one kept file at once: the second waits for the first's lock, so the file ends
+    with both cells (a read-merge-write without the lock would drop the one written first)."""
+    import threading
+    import time
+
+    from analyses.study.folder import updating
+
+    path = tmp_path / "kept.json"
+    first = next(c for c in kept.load_kept() if c["players"] == 2 and c["seat"] == 1)  # a whole cell as kept
+    second = {**first, "seat": 2}
+    done = threading.Event()
+
+    def file_second():
+        kept.save_kept([second], path)
+        done.set()
+
+    with updating(path):  # the first producer is between its read and its write
+        writer = threading.Thread(target=file_second)
+        writer.start()
+        time.sleep(0.5)
+        assert not done.is_set() and not path.exists()  # the second is kept out while the first holds the lock
+        path.write_text(json.dumps({"format": kept.FORMAT, "cells": [first]}))  # the first's write
+    writer.join(timeout=30)
+    assert done.is_set()
+    assert [c["seat"] for c in kept.load_kept(path)] == [1, 2]

@@ -95,8 +95,16 @@ def test_train_strong_recipe_matches_the_shipped_values():  # "train_strong.sh"
 
     text = (RESEARCH / "train_strong.sh").read_text()
     shipped = ROOT / "simcore" / "games" / "dreamscape" / "bots" / "data" / "strong"
-    loops = re.findall(r"for v in ([^;]+); do for p in ([^;]+); do", text)
-    written = {f"{p}p-{v}.npz" for vs, ps in loops for v in vs.split() for p in ps.split()}
+    # each loop over rules options and player counts, the games it trains on, the pairs it skips
+    loops = re.findall(r"for v in ([^;]+); do for p in ([^;]+); do\n(.*?)done; done", text, re.S)
+    games_of = {}
+    for vs, ps, body in loops:
+        skipped = set(re.findall(r'\[ "\$p-\$v" = "(\d)-([a-z+-]+)" \] && continue', body))
+        for v in vs.split():
+            for p in ps.split():
+                if (p, v) not in skipped:
+                    games_of[f"{p}p-{v}.npz"] = int(re.search(r"--games (\d+)", body).group(1))
+    written = set(games_of)
     assert len(written) == 12  # 2-4 players x base, sleep token, shifting, both
     # then one value per player count across the single-swap decks (research/train_strong_swaps.py)
     family_loop = re.findall(r"for p in ([^;]+); do\s+python -m research.train_strong_swaps --players \$p", text)
@@ -120,8 +128,8 @@ def test_train_strong_recipe_matches_the_shipped_values():  # "train_strong.sh"
     import numpy as np
     for path in shipped.glob("*.npz"):
         meta = json.loads(str(np.load(path)["meta"]))
-        # the recipe's loops: 120,000 games, 40,000 with the shifting tokens, 20,000 across the single swaps
-        games = 20000 if "single-swaps" in path.name else 40000 if "shifting-tokens" in path.name else 120000
+        # the games of the recipe's loop that writes it (20,000 across the single swaps)
+        games = 20000 if "single-swaps" in path.name else games_of[path.name]
         assert (meta["games"], meta["trees"], meta["leaves"], meta["seed"]) == (games, 100, 63, 1), path.name
 
 
@@ -134,6 +142,33 @@ def test_strong_measure_runs_on_a_tiny_budget(tmp_path):  # "strong_measure.py"
     assert all(abs(r["gain"] - (r["strong"] - r["expert"])) < 1e-9 for r in rows)
     done = run("strong_measure.py", "speed", "--players", "2", "--games", "20", "--reps", "1")
     assert done.returncode == 0 and "games/s" in done.stdout, done.stderr
+
+
+def test_train_strong_pooled_fits_the_rows_of_each_rules_option_in_turn(tmp_path):  # "train_strong_pooled.py"
+    import numpy as np
+
+    from analyses.games.dreamscape.train_strong import value_rows
+    from research.train_strong_pooled import pooled_rows
+    from simcore.games.dreamscape import parse_setup
+    from simcore.games.dreamscape.bots.strong import read_value
+
+    pooled = pooled_rows(2, ["base", "shifting-tokens"], 30, seed=5)
+    parts = [value_rows(2, parse_setup(2, v).variant.options, parse_setup(2, v).deck(), 30, 5)
+             for v in ("base", "shifting-tokens")]
+    # each option's rows are `dreamscape train`'s own for that option, base first, with their own game numbers
+    assert np.array_equal(pooled.enc, np.concatenate([parts[0].enc, parts[1].enc]))
+    assert np.array_equal(pooled.win, np.concatenate([parts[0].win, parts[1].win]))
+    assert np.array_equal(pooled.game, np.concatenate([parts[0].game, parts[1].game]))
+    assert not np.array_equal(parts[0].enc[:50], parts[1].enc[:50])  # the tokens' costs change the views
+    out = tmp_path / "v.npz"
+    done = run("train_strong_pooled.py", "--players", "2", "--games", "40", "--trees", "2", "--leaves", "3",
+               "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    meta = read_value(out).meta
+    assert (meta["players"], meta["variant"], meta["pooled"], meta["games"]) == (
+        2, "shifting-tokens", ["base", "shifting-tokens"], 80)
+    bad = run("train_strong_pooled.py", "--players", "2", "--variants", "base,knob:bonus=1", "--out", str(out))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
 
 
 def test_train_strong_swaps_writes_a_value_across_the_single_swaps(tmp_path):  # "train_strong_swaps.py"

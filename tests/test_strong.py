@@ -472,7 +472,8 @@ def test_a_search_over_the_strong_bot_gives_the_same_games_whatever_the_chunk_si
 
 @pytest.mark.parametrize("players, opt, swaps, bot", [
     (3, Options(), [], "strong"), (2, Options(True, False), ["NT:ED", "LD:PS"], "strong"),
-    (4, Options(False, True), ["CD:ID"], "strong"), (3, Options(), [], "sharp")])
+    (4, Options(False, True), ["CD:ID"], "strong"), (3, Options(), [], "sharp"),
+    (2, Options(False, True), [], "strong")])  # where strong looks ahead at take Z too (scratch.STRONG_RELEASED)
 def test_strong_games_replay_identically_on_the_reference_engine(players, opt, swaps, bot):
     """Every decision the strong bot (and sharp, where its correction plays) takes is asked, with the same options,
     by the reference engine's rules."""
@@ -480,3 +481,44 @@ def test_strong_games_replay_identically_on_the_reference_engine(players, opt, s
     for game in range(2):
         report = compare_game(deck_from_swap_texts(swaps), players, opt, 20261126, game, names)
         assert report is None, report
+
+
+def test_strong_looks_ahead_at_take_z_in_two_player_shifting_tokens_games_only(monkeypatch):
+    """scratch.STRONG_RELEASED: strong leaves buy, take Z and Collective Dream to the expert table everywhere but
+    where a configuration measured otherwise; in 2-player shifting-tokens games it looks ahead at take Z too."""
+    from analyses.games.dreamscape.kept import row_digest
+    from simcore.games.dreamscape.fast import scratch
+    from simcore.games.dreamscape.fast.scratch import MD_RELEASED, MD_SKIP
+
+    take_z, buy, collective = (1 << DECISION_ID[k] for k in ("take_z", "buy", "collective_dream"))
+
+    def modes(players, options, names):
+        return strategy_args(names, players, options)[-2]
+
+    shifting = Options(False, True)
+    m = modes(2, shifting, ["strong", "strong"])
+    assert m[MD_RELEASED, 0] == take_z and not m[MD_SKIP, 0] & take_z  # take Z looked ahead at
+    assert m[MD_SKIP, 0] & buy and m[MD_SKIP, 0] & collective  # the other two still the table's
+    for players, options in ((2, Options()), (2, Options(True, True)), (3, shifting), (4, shifting)):
+        m = modes(players, options, ["strong"] * players)
+        assert m[MD_RELEASED, 0] == 0 and m[MD_SKIP, 0] & take_z, (players, options)
+    # the search over strong: its own search is as it was; its playouts' strong seats get the released kind
+    search = load_strategy("search:strong@2:late")
+    m = modes(2, shifting, [search, "strong"])
+    assert m[MD_RELEASED, 0] == take_z and m[MD_SKIP, 0] == get_record(search).skip
+
+    def games(players, options, names, n=60):
+        return simulate(SimConfig(players, options), n, 7, names)
+
+    released = games(2, shifting, ["strong", "strong"])
+    base = games(2, Options(), ["strong", "strong"])
+    searched = games(2, shifting, [search, "strong"], n=4)
+    monkeypatch.setattr(scratch, "STRONG_RELEASED", {})
+    assert not _same(released, games(2, shifting, ["strong", "strong"]))  # the release changes strong's games there
+    assert _same(base, games(2, Options(), ["strong", "strong"]))  # and nothing where it is not declared
+    assert not _same(searched, games(2, shifting, [search, "strong"], n=4))  # the playouts' strong seats too
+    # the digest a study folder records: another one in 2-player shifting tokens only
+    digests = {v: row_digest("strong", 2, v) for v in ("base", "shifting-tokens")}
+    monkeypatch.undo()
+    assert row_digest("strong", 2, "base") == digests["base"]
+    assert row_digest("strong", 2, "shifting-tokens") != digests["shifting-tokens"]

@@ -160,6 +160,37 @@ def lock_folder(folder: str | Path) -> Callable[[], None]:
     return release
 
 
+@contextlib.contextmanager
+def updating(path: str | Path):
+    """Hold ``path``'s update lock (a ``.lock`` file beside it) while a read-merge-write of ``path`` runs.
+
+    Two producers filing cells into one kept file at once (two ``measure`` commands finishing together) would
+    otherwise each read the file, add their own cells and write it back, and the later write would drop the
+    earlier one's cells. A second writer waits here for the first to finish.
+    """
+    lock = Path(str(path) + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a+b") as fh:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            import msvcrt
+
+            fh.seek(0)
+            msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
+            try:
+                yield
+            finally:
+                fh.seek(0)
+                msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+            return
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
 def _os_lock(fh) -> None:
     try:
         import fcntl

@@ -100,16 +100,27 @@ def row_digest(bot: str, players: int, variant: str, deck: dict | None = None) -
 
     For ``strong`` that is the expert table it plays at purchases and outside its lookahead, with any fitted
     rows overlaid (issue #41), followed by its value's packed trees. The value digest alone misses a change of
-    the table: the 3-player Invasive Dreaming rows changed strong's games in ``PR:ID`` with the same value."""
+    the table: the 3-player Invasive Dreaming rows changed strong's games in ``PR:ID`` with the same value. Where
+    strong looks ahead at a kind it passes elsewhere (:data:`simcore.games.dreamscape.fast.scratch.STRONG_RELEASED`),
+    those kinds are digested too."""
     from simcore.games.dreamscape.bots.api import load_strategy
     from simcore.games.dreamscape.decks import deck_family
     from simcore.games.dreamscape.fast.strategies import get_record, weights_for
 
+    from simcore.games.dreamscape.fast.scratch import LOOK_OFF, strong_released
+
     setup = setup_of(players, variant, deck)
     options = setup.variant.options
-    row = weights_for(get_record(load_strategy(bot)), int(players), bool(options.sleep_token),
-                      bool(options.shifting_tokens), deck_family(setup.deck(), options))
-    return hashlib.sha256(np.ascontiguousarray(row, dtype=np.float64).tobytes()).hexdigest()
+    record = get_record(load_strategy(bot))
+    row = weights_for(record, int(players), bool(options.sleep_token), bool(options.shifting_tokens),
+                      deck_family(setup.deck(), options))
+    digest = hashlib.sha256(np.ascontiguousarray(row, dtype=np.float64).tobytes())
+    # where strong looks ahead at a kind it passes elsewhere (scratch.STRONG_RELEASED) it plays other games with the
+    # same row: the kinds are part of what it plays there (and only there, so every other digest stays as it was)
+    released = strong_released(players, options.sleep_token, options.shifting_tokens)
+    if getattr(record, "lookahead", LOOK_OFF) != LOOK_OFF and released:
+        digest.update(f"looks ahead also at kinds {released}".encode())
+    return digest.hexdigest()
 
 
 def outcome_digest(score: np.ndarray, win: np.ndarray) -> str:
@@ -176,18 +187,20 @@ def load_kept(path: str | Path | None = None) -> list[dict]:
 
 def save_kept(cells: list[dict], path: str | Path | None = None) -> Path:
     """Write the kept cells, replacing those of the same bot, search player, configuration, seat and seed."""
-    from analyses.study.folder import write_atomic
+    from analyses.study.folder import updating, write_atomic
 
     path = Path(path) if path is not None else KEPT_FILE
-    merged = {cell_key(c): c for c in load_kept(path)}
-    merged.update({cell_key(c): c for c in cells})
-    ordered = sorted(merged.values(), key=lambda c: (c["bot"], c["search"], c["seed"], c["players"], c["variant"], c["seat"]))
-    head = json.dumps({"format": FORMAT, "note": "kept runs of the strong bot's distance from search: "
-                       "analyses/games/dreamscape/kept.py"})
-    # one cell a line: a cell measured again is a one-line change in a review
-    text = head[:-1] + ', "cells": [\n' + ",\n".join(json.dumps(c) for c in ordered) + "\n]}\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text.encode())
+    with updating(path):  # another producer filing at the same moment waits, so neither's cells are lost
+        merged = {cell_key(c): c for c in load_kept(path)}
+        merged.update({cell_key(c): c for c in cells})
+        ordered = sorted(merged.values(), key=lambda c: (c["bot"], c["search"], c["seed"], c["players"], c["variant"],
+                                                         c["seat"]))
+        head = json.dumps({"format": FORMAT, "note": "kept runs of the strong bot's distance from search: "
+                           "analyses/games/dreamscape/kept.py"})
+        # one cell a line: a cell measured again is a one-line change in a review
+        text = head[:-1] + ', "cells": [\n' + ",\n".join(json.dumps(c) for c in ordered) + "\n]}\n"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text.encode())
     return path
 
 

@@ -169,13 +169,16 @@ def load_cells(path: str | Path | None = None) -> list[dict]:
 
 def keep(cell: dict, path: str | Path | None = None) -> None:
     """File ``cell`` into the kept file, replacing a cell of the same players, variant and budget."""
+    from analyses.study.folder import updating, write_atomic
+
     path = Path(path or RUNG_FILE)
     key = (cell["players"], cell["variant"], cell["playouts"])
-    cells = [c for c in load_cells(path) if (c["players"], c["variant"], c["playouts"]) != key] + [cell]
-    cells.sort(key=lambda c: (c["players"], c["variant"] != "base", c["variant"], c["playouts"]))
-    note = ("The certified top rung (search:strong@K:late) against strong head to head, every seating on the same "
-            f"deals; produced by `{COMMAND}`, read by analyses/games/dreamscape/toprung.py")
-    path.write_text(json.dumps({"format": FORMAT, "note": note, "cells": cells}, indent=1) + "\n")
+    with updating(path):  # another measurement filing at the same moment waits, so neither's cell is lost
+        cells = [c for c in load_cells(path) if (c["players"], c["variant"], c["playouts"]) != key] + [cell]
+        cells.sort(key=lambda c: (c["players"], c["variant"] != "base", c["variant"], c["playouts"]))
+        note = ("The certified top rung (search:strong@K:late) against strong head to head, every seating on the same "
+                f"deals; produced by `{COMMAND}`, read by analyses/games/dreamscape/toprung.py")
+        write_atomic(path, (json.dumps({"format": FORMAT, "note": note, "cells": cells}, indent=1) + "\n").encode())
 
 
 def rung_margin(players: int, variant: str, playouts: int, path: str | Path | None = None) -> dict | None:

@@ -134,6 +134,7 @@ from simcore.games.dreamscape.fast.scratch import (
     MD_LOOKAHEAD,
     MD_PLAYOUTS,
     MD_POLICY,
+    MD_RELEASED,
     MD_SCORE,
     MD_SKIP,
     MODE_ROLLOUT,
@@ -465,7 +466,8 @@ def nested_buffers(st, modes, weights):
         imodes[MD_POLICY, s] = modes[MD_POLICY, nested]
         imodes[MD_PLAYOUTS, s] = STRONG_WORLDS
         imodes[MD_DECIDES, s] = modes[MD_DECIDES, nested]
-        imodes[MD_SKIP, s] = STRONG_SKIP
+        imodes[MD_SKIP, s] = STRONG_SKIP & ~modes[MD_RELEASED, nested]  # scratch.STRONG_RELEASED: this configuration's
+        imodes[MD_RELEASED, s] = modes[MD_RELEASED, nested]
         imodes[MD_LOOKAHEAD, s] = LOOK_VALUE
         for j in range(weights.shape[1]):
             iweights[s, j] = weights[nested, j]

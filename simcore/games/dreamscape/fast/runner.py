@@ -21,7 +21,8 @@ from simcore.games.dreamscape.fast.isearch import REC_DECISION, REC_WIDTH
 from simcore.games.dreamscape.fast.layout import MAX_SEATS, N_FEATURES, N_TYPES, knob_vector
 from simcore.fast_rng import seed_key
 from simcore.games.dreamscape.fast.scratch import (
-    EXPERT_WIDTH, LOOK_OFF, LOOK_VALUE, MD_DECIDES, MD_LOOKAHEAD, MD_PLAYOUTS, MD_POLICY, MD_SCORE, MD_SKIP, MODE_EXPERT, N_MD,
+    EXPERT_WIDTH, LOOK_NESTED, LOOK_OFF, LOOK_VALUE, MD_DECIDES, MD_LOOKAHEAD, MD_PLAYOUTS, MD_POLICY, MD_RELEASED, MD_SCORE,
+    MD_SKIP, MODE_EXPERT, N_MD, strong_released,
 )
 from simcore.games.dreamscape.cards import CODES
 from simcore.games.dreamscape.fast.strategies import cached_entries, get_record, weights_for
@@ -181,6 +182,11 @@ def strategy_args(names: Sequence[str], players: int | None = None, options: Opt
         modes[MD_DECIDES, s] = r.decides
         modes[MD_SKIP, s] = r.skip
         modes[MD_LOOKAHEAD, s] = r.lookahead
+        if r.lookahead in (LOOK_VALUE, LOOK_NESTED):  # strong itself, or the strong seats of a search's playouts
+            released = strong_released(players, opts.sleep_token, opts.shifting_tokens)
+            modes[MD_RELEASED, s] = released
+            if r.lookahead == LOOK_VALUE:
+                modes[MD_SKIP, s] &= ~released
         if r.lookahead != LOOK_OFF and w.shape[0] <= EXPERT_WIDTH:  # strong without a value here (solo): expert's table
             if r.lookahead == LOOK_VALUE:
                 modes[MD_SCORE, s], modes[MD_PLAYOUTS, s], modes[MD_SKIP, s] = MODE_EXPERT, 0, 0

@@ -98,7 +98,8 @@ MD_PLAYOUTS = 2  # rollout playouts per option
 MD_DECIDES = 3  # bit mask of the kinds a MODE_CALL strategy is called at
 MD_SKIP = 4  # MODE_SEARCH: the game phases and decision kinds it does not search (prefix.PX_KINDS bits; 0: everything)
 MD_LOOKAHEAD = 5  # MODE_SEARCH: how it decides (LOOK_*)
-N_MD = 6  # rows of ``modes``
+MD_RELEASED = 6  # a strong seat or a search over strong: the STRONG_PASSED kinds strong looks ahead at here after all
+N_MD = 7  # rows of ``modes``
 # MD_LOOKAHEAD of a MODE_SEARCH seat: by playouts with its policy; as the strong bot (a one-turn lookahead
 # on the value in its weights row, isearch.lookahead_decision); by playouts whose later turns the strong
 # bot plays in every seat (search:strong@K, isearch.strong_rest)
@@ -109,6 +110,18 @@ LOOK_NESTED = 2
 # there cost a quarter of its time and was worth nothing measurable (docs/research/2026-11-26-strong-bot.md).
 # Its record's MD_SKIP and the nested search's (isearch.STRONG_SKIP) both include them.
 STRONG_PASSED = (1 << K_BUY) | (1 << K_TAKE_Z) | (1 << K_COLLECTIVE_DREAM)
+# ...except where a configuration measured otherwise: (players, sleep_token, shifting_tokens) -> the passed kinds strong
+# looks ahead at there after all (the runner clears them from its MD_SKIP and puts them in MD_RELEASED, which the
+# nested search's strong seats read too). In 2-player shifting-tokens games the expert table never takes a Z card in
+# the last third (its fitted take-Z weights sum to just below zero there), and strong looking ahead at take Z beat
+# strong head to head by 12.6 points (10.7 to 14.4) over 2,000 deals; nowhere else was either kind's lookahead
+# beyond its interval by more than a point (docs/research/2026-11-28-strong-passed-kinds.md).
+STRONG_RELEASED = {(2, False, True): 1 << K_TAKE_Z}
+
+
+def strong_released(players: int, sleep_token: bool, shifting_tokens: bool) -> int:
+    """The kinds of STRONG_PASSED the strong bot looks ahead at in this configuration after all (0: none)."""
+    return STRONG_RELEASED.get((int(players), bool(sleep_token), bool(shifting_tokens)), 0)
 
 # ---------------------------------------------------------------- wk rows (from the end)
 WK_DECIDES = -7
