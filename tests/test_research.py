@@ -390,3 +390,34 @@ def test_the_passed_kinds_page_shows_its_runs_as_their_json_holds_them(what):
     assert table in PASSED_KINDS_PAGE.read_text(), (
         f"{PASSED_KINDS_PAGE.name}: its {what} table differs from the runs; print it with `python -m "
         f"research.strong_passed_kinds table {' '.join('docs/research/data/' + p.name for p in runs)}`")
+
+
+def test_the_shifting_token_cells_before_and_after_are_printed_from_the_kept_cells():
+    """The page's before-and-after table: the kept file's shifting-token cells against the first ones, as
+    ``kept.change_lines`` prints them, so no number there is typed by hand; the kept file itself is checked
+    against the engine by tests/test_kept_strong.py."""
+    from analyses.games.dreamscape import kept
+
+    before = json.loads((STRONG_SPLIT_DATA / "2026-11-28-strong-kept-shifting-40k.json").read_text())["cells"]
+    after = [c for c in kept.load_kept() if c["bot"] == "strong" and c["search"] == "search:strong@8:late"
+             and c["variant"] in ("shifting-tokens", "sleep-token+shifting-tokens")]
+    lines = kept.change_lines(before, after)
+    assert len(lines) == 2 + 18  # 2 to 4 players x two options, every seat, measured both times
+    assert "\n".join(lines) in STRONG_SPLIT_PAGE.read_text(), (
+        f"{STRONG_SPLIT_PAGE.name}: its before-and-after table differs from the kept cells")
+
+
+def test_change_lines_pairs_the_same_cell_and_marks_an_interval_that_excludes_zero():
+    from analyses.games.dreamscape import kept
+
+    # counts: [search's credit, strong's credit, deals]. 6 deals: search won 5 where strong lost, both lost 1
+    # (worked out in test_kept_strong.py: +83.3, +40.5 to +126.2, bold). 4 deals, one won by each alone, one by
+    # both, one by neither: differences 0, 0, -1, +1, mean 0, sample variance 2/3, standard error sqrt(1/6),
+    # t(3) = 3.182446: 0 -+ 1.2992, so +0.0 (-129.9 to +129.9), not bold
+    won = {"bot": "strong", "search": "search:strong@8:late", "players": 3, "variant": "base", "seat": 1, "games": 6,
+           "counts": [[0.0, 0.0, 1], [1.0, 0.0, 5]]}
+    even = {**won, "games": 4, "counts": [[0.0, 0.0, 1], [1.0, 1.0, 1], [0.0, 1.0, 1], [1.0, 0.0, 1]]}
+    other_seat = {**won, "seat": 2}
+    lines = kept.change_lines([even, other_seat], [won])
+    assert lines[2] == "| 3 | base game | 1 | +0.0 (\u2212129.9 to +129.9) | **+83.3 (+40.5 to +126.2)** |"
+    assert len(lines) == 3  # seat 2 was measured once only

@@ -388,6 +388,27 @@ def table_lines(cells: Sequence[dict]) -> list[str]:
     return head + rows
 
 
+def change_lines(before: Sequence[dict], after: Sequence[dict]) -> list[str]:
+    """The same cells measured twice (another value or bot, the same deals) as a markdown table: players, rules,
+    seat and each measurement's search gain with its paired 95% interval (bold: it excludes 0), recomputed from
+    the paired counts; a cell only one of the two holds is left out."""
+    from analyses.games.dreamscape.words import variant_label
+
+    def gain(cell: dict) -> str:
+        row = cell_from_counts(cell)
+        text = f"{_points(row['gain'])} ({_points(row['gain_low'])} to {_points(row['gain_high'])})"
+        return f"**{text}**" if row["significant"] else text
+
+    old = {(int(c["players"]), c["variant"], int(c["seat"])): c for c in before}
+    lines = ["| players | rules | seat | search gain before (points) | search gain after (points) |",
+             "|---|---|---|---|---|"]
+    for cell in sorted(after, key=lambda c: (int(c["players"]), c["variant"], int(c["seat"]))):
+        key = (int(cell["players"]), cell["variant"], int(cell["seat"]))
+        if key in old:
+            lines.append(f"| {key[0]} | {variant_label(key[1])} | {key[2]} | {gain(old[key])} | {gain(cell)} |")
+    return lines
+
+
 # ----------------------------------------------------------------------------- the command
 
 
