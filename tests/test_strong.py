@@ -496,6 +496,7 @@ def test_strong_looks_ahead_at_take_z_in_two_player_shifting_tokens_games_only(m
         return strategy_args(names, players, options)[-2]
 
     shifting = Options(False, True)
+    assert scratch.strong_released(None, False, True) == 0  # a row asked without a player count (the warm-up's)
     m = modes(2, shifting, ["strong", "strong"])
     assert m[MD_RELEASED, 0] == take_z and not m[MD_SKIP, 0] & take_z  # take Z looked ahead at
     assert m[MD_SKIP, 0] & buy and m[MD_SKIP, 0] & collective  # the other two still the table's

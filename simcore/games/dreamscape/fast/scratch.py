@@ -119,8 +119,11 @@ STRONG_PASSED = (1 << K_BUY) | (1 << K_TAKE_Z) | (1 << K_COLLECTIVE_DREAM)
 STRONG_RELEASED = {(2, False, True): 1 << K_TAKE_Z}
 
 
-def strong_released(players: int, sleep_token: bool, shifting_tokens: bool) -> int:
-    """The kinds of STRONG_PASSED the strong bot looks ahead at in this configuration after all (0: none)."""
+def strong_released(players: int | None, sleep_token: bool, shifting_tokens: bool) -> int:
+    """The kinds of STRONG_PASSED the strong bot looks ahead at in this configuration after all (0: none, and for a
+    row asked without a player count, as the warm-up's compile asks it)."""
+    if players is None:
+        return 0
     return STRONG_RELEASED.get((int(players), bool(sleep_token), bool(shifting_tokens)), 0)
 
 # ---------------------------------------------------------------- wk rows (from the end)
