@@ -5,7 +5,10 @@ Used by expert_kind_split.py, strong_kind_split.py and strong_swap_measure.py; e
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 import sys
+import time
 from pathlib import Path
 
 
@@ -31,3 +34,13 @@ def bad_seat(args: argparse.Namespace, prog: str) -> bool:
         return False
     print(f"{prog}: --seat must be 1 to {args.players}", file=sys.stderr)
     return True
+
+
+def write_run(args: argparse.Namespace, module: str, argv: list[str], started: float, rows: list[dict]) -> None:
+    """The run's JSON at ``--json`` (nothing without it): the command that repeats it, quoted as a shell reads it
+    (an empty ``--without ""`` stays an argument), its seed and first game, its seconds and its rows."""
+    if args.json is None:
+        return
+    out = {"command": shlex.join(["python", "-m", module, *argv]), "seed": args.seed, "first": args.first,
+           "seconds": round(time.perf_counter() - started, 1), "rows": rows}
+    args.json.write_text(json.dumps(out, indent=1) + "\n")

@@ -13,7 +13,6 @@ Used by docs/research/2026-11-28-expert-changed-games.md.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
 
-from research._seat_cell import bad_seat, seat_cell_parser  # noqa: E402
+from research._seat_cell import bad_seat, seat_cell_parser, write_run  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,10 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(f"{phases:32s} gain {100 * row['gain']:+6.1f} ({100 * row['gain_low']:+.1f} to "
               f"{100 * row['gain_high']:+.1f})  own {100 * row['own_win']:.1f}%  {row['seconds']} s", flush=True)
-    out = {"command": "python -m research.expert_kind_split " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "seed": args.seed, "first": args.first, "seconds": round(time.perf_counter() - t0, 1), "rows": rows}
-    if args.json is not None:
-        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    write_run(args, "research.expert_kind_split", argv if argv is not None else sys.argv[1:], t0, rows)
     return 0
 
 

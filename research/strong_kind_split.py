@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
 
-from research._seat_cell import bad_seat, seat_cell_parser  # noqa: E402
+from research._seat_cell import bad_seat, seat_cell_parser, write_run  # noqa: E402
 
 
 def without(kind: str) -> str:
@@ -139,10 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                                          + ("" if row["exact"] else " [not exact: strong looks ahead there]"))
         print(f"{label:32s} gain {100 * row['gain']:+6.1f} ({100 * row['gain_low']:+.1f} to "
               f"{100 * row['gain_high']:+.1f})  own {100 * row['own_win']:.1f}%{extra}  {row['seconds']} s", flush=True)
-    out = {"command": "python -m research.strong_kind_split " + " ".join(argv),
-           "seed": args.seed, "first": args.first, "seconds": round(time.perf_counter() - t0, 1), "rows": rows}
-    if args.json is not None:
-        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    write_run(args, "research.strong_kind_split", argv, t0, rows)
     return 0
 
 

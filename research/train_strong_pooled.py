@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from analyses.games.dreamscape.train_strong import fit_value, trainer_versions
+    from simcore.games.dreamscape.bots.errors import StrategyError
     from simcore.games.dreamscape.bots.strong import ValueModel, write_value
 
     t0 = time.perf_counter()
@@ -87,7 +88,11 @@ def main(argv: list[str] | None = None) -> int:
         "machine": f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})",
     }
     value = ValueModel.from_sklearn(model, meta)
-    write_value(args.out, value)
+    try:
+        write_value(args.out, value)
+    except StrategyError as exc:  # an --out that cannot be written: one line, not a traceback
+        print(f"train_strong_pooled: {exc}", file=sys.stderr)
+        return 2
     keys = ("players", "variant", "pooled", "games", "rows", "held_out_r2", "games_seconds", "fit_seconds", "seconds")
     print(" ".join(f"{k}={meta[k]}" for k in keys))
     return 0

@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from analyses.games.dreamscape.train_strong import SINGLE_SWAPS, train_strong
+    from simcore.games.dreamscape.bots.errors import StrategyError
     from simcore.games.dreamscape.bots.strong import write_value
     from simcore.games.dreamscape.rules import Options
 
@@ -55,7 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     model.meta["command"] = (f"python -m research.train_strong_swaps --players {args.players} --games {args.games} "
                              f"--trees {args.trees} --leaves {args.leaves} --seed {args.seed} --out {args.out}")
     model.meta["machine"] = f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})"
-    write_value(args.out, model)
+    try:
+        write_value(args.out, model)
+    except StrategyError as exc:  # an --out that cannot be written: one line, not a traceback
+        print(f"train_strong_swaps: {exc}", file=sys.stderr)
+        return 2
     keys = ("players", "variant", "deck", "games", "rows", "held_out_r2", "games_seconds", "fit_seconds", "seconds")
     print(" ".join(f"{k}={model.meta[k]}" for k in keys))
     return 0

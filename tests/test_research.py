@@ -169,6 +169,10 @@ def test_train_strong_pooled_fits_the_rows_of_each_rules_option_in_turn(tmp_path
         2, "shifting-tokens", ["base", "shifting-tokens"], 80)
     bad = run("train_strong_pooled.py", "--players", "2", "--variants", "base,knob:bonus=1", "--out", str(out))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    unwritable = run("train_strong_pooled.py", "--players", "2", "--games", "40", "--trees", "2", "--leaves", "3",
+                     "--out", str(out / "v.npz"))  # a file stands where the folder should be
+    assert unwritable.returncode == 2 and "Traceback" not in unwritable.stderr, unwritable.stderr
+    assert unwritable.stderr.strip().splitlines()[-1].startswith("train_strong_pooled: cannot write")
 
 
 def test_train_strong_swaps_writes_a_value_across_the_single_swaps(tmp_path):  # "train_strong_swaps.py"
@@ -182,6 +186,10 @@ def test_train_strong_swaps_writes_a_value_across_the_single_swaps(tmp_path):  #
     assert (meta["players"], meta["variant"], meta["deck"], meta["games"]) == (2, "base", "single-swaps", 40)
     bad = run("train_strong_swaps.py", "--players", "2", "--games", "5", "--out", str(out))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    unwritable = run("train_strong_swaps.py", "--players", "2", "--games", "40", "--trees", "2", "--leaves", "3",
+                     "--out", str(out / "v.npz"))  # a file stands where the folder should be
+    assert unwritable.returncode == 2 and "Traceback" not in unwritable.stderr, unwritable.stderr
+    assert unwritable.stderr.strip().splitlines()[-1].startswith("train_strong_swaps: cannot write")
 
 
 def test_strong_swap_measure_plays_one_seats_cell(tmp_path):  # "strong_swap_measure.py"
@@ -236,14 +244,32 @@ def test_fit_invasive_rows_then_expansion_columns_write_tables_the_bot_reads(tmp
 @pytest.mark.slow  # plays search games
 def test_strong_kind_split_pairs_late_with_late_without_each_kind():  # "strong_kind_split.py"
     done = run_module("strong_kind_split", "--players", "2", "--variant", "shifting-tokens", "--seat", "1",
-                      "--games", "2", "--playouts", "1", "--without", "buy,perform")
+                      "--games", "2", "--playouts", "1", "--without", "buy,perform,take_z")
     assert done.returncode == 0, done.stderr
     rows = [line.split(" gain ")[0].strip() for line in done.stdout.splitlines() if " gain " in line]
-    assert rows == ["late", "late without buy", "late without perform"]
+    assert rows == ["late", "late without buy", "late without perform", "late without take_z"]
     # strong plays the expert table at buy (its lookahead skips buy, take Z and Collective Dream): exact there;
-    # it looks ahead at a perform, which the row without perform plays by the table: marked
-    buy, perform = [line for line in done.stdout.splitlines() if " without " in line]
-    assert "not exact" not in buy and "not exact" in perform
+    # it looks ahead at a perform, which the row without perform plays by the table: marked; and at take Z in
+    # 2-player shifting-tokens games (scratch.STRONG_RELEASED): marked too
+    buy, perform, take_z = [line for line in done.stdout.splitlines() if " without " in line]
+    assert "not exact" not in buy and "not exact" in perform and "not exact" in take_z
+
+
+def test_a_seat_cell_run_records_the_command_that_repeats_it(tmp_path):
+    """The JSON's command is quoted as a shell reads it: an empty argument (``--without ""``) stays one."""
+    import argparse
+    import shlex
+    import time
+
+    from research._seat_cell import write_run
+
+    argv = ["--players", "2", "--seat", "1", "--without", "", "--json", str(tmp_path / "run.json")]
+    args = argparse.Namespace(json=tmp_path / "run.json", seed=3, first=5)
+    write_run(args, "research.strong_kind_split", argv, time.perf_counter(), [{"gain": 0.1}])
+    run_json = json.loads((tmp_path / "run.json").read_text())
+    assert shlex.split(run_json["command"]) == ["python", "-m", "research.strong_kind_split", *argv]
+    assert (run_json["seed"], run_json["first"], run_json["rows"]) == (3, 5, [{"gain": 0.1}])
+    write_run(argparse.Namespace(json=None, seed=3, first=5), "m", [], 0.0, [])  # no --json: nothing written
 
 
 def test_strong_kind_split_searches_every_kind_but_the_one_left_out():
