@@ -105,3 +105,36 @@ def test_a_damaged_kept_file_is_named_before_anything_is_played(tmp_path, capsys
     assert toprung.main(["--players", "3", "--playouts", "16", "--games", "2", "--path", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and str(bad) in err and err.count("\n") == 1
+
+
+def test_standing_says_stronger_only_when_the_margins_interval_lies_above_zero():
+    # 2 players, fair share 0.5. 100 deals at 0.6 and 100 at 0.5: margin +5 points, sd 0.05 a deal, interval
+    # about +5 +- 0.7 points: stronger. 100 deals at 1.0 and 100 at 0.0: margin 0, interval +-7 points: not shown.
+    above = {"players": 2, "variant": "base", "games": 200, "seed": 11, "bot": "strong",
+             "counts": [[0.5, 100], [0.6, 100]]}
+    level = dict(above, counts=[[0.0, 100], [1.0, 100]])
+    below = dict(above, counts=[[0.4, 100], [0.5, 100]])
+    assert toprung.standing(above) == toprung.STRONGER
+    assert toprung.standing(level) == toprung.NOT_SHOWN
+    assert toprung.standing(below) == toprung.NOT_SHOWN
+    assert toprung.standing(None) == toprung.NOT_MEASURED
+    assert toprung.margin_words(above).startswith("+5.0 points (+4.3 to +5.7) head to head over strong")
+    assert toprung.margin_words(above).endswith(": stronger")
+    assert toprung.margin_words(level).endswith(": not shown stronger")
+
+
+def test_the_certified_page_counts_the_budgets_where_the_rung_is_not_shown_stronger():
+    from reports.games.dreamscape.certified import rung_margin_text
+
+    cell = {"players": 3, "variant": "base", "games": 200, "seed": 11, "bot": "strong"}
+    shown = toprung.margin_words(dict(cell, counts=[[0.4, 100], [0.5, 100]]))  # fair 1/3: +11.7 points
+    level = toprung.margin_words(dict(cell, variant="sleep-token", counts=[[0.0, 100], [2 / 3, 100]]))  # +0, wide
+    rows = [{"playouts": 16, "players": 3, "variant": "base", "rung_margin": shown},
+            {"playouts": 16, "players": 3, "variant": "sleep-token", "rung_margin": level},
+            {"playouts": 16, "players": 3, "variant": "shifting-tokens",
+             "rung_margin": toprung.margin_words(None, 3, "shifting-tokens", 16)}]
+    text = rung_margin_text(rows)
+    assert shown in text and level in text
+    assert "not shown stronger than strong in 1 of the 3 certified" in text
+    assert "not measured in 1 of the 3 certified" in text
+    assert "not shown stronger" not in rung_margin_text(rows[:1]) and "not measured" not in rung_margin_text(rows[:1])

@@ -78,14 +78,27 @@ def margin(cell: dict) -> Estimate:
     return Estimate(mean - fair, mean - fair - half, mean - fair + half)
 
 
-def margin_words(cell: dict | None, players: int | None = None, variant: str = "", playouts: int | None = None) -> str:
-    """``+4.1 points (+1.0 to +7.2) head to head over strong (2 players, base, 300 deals of seed 11)`` or
-    ``not measured (...)``."""
+STRONGER, NOT_SHOWN, NOT_MEASURED = "stronger", "not shown stronger", "not measured"
+
+
+def standing(cell: dict | None) -> str:
+    """Where the rung stands against strong in a kept cell: *stronger* when the margin's 95% interval lies above zero,
+    *not shown stronger* when it holds zero or lies below, *not measured* without a cell. A certified verdict read at a
+    rung not shown stronger is a reading by another bot of about strong's strength, not by a level above it."""
     if cell is None:
-        return f"not measured ({players} players, {variant}, K = {playouts})"
+        return NOT_MEASURED
+    return STRONGER if margin(cell).low > 0 else NOT_SHOWN
+
+
+def margin_words(cell: dict | None, players: int | None = None, variant: str = "", playouts: int | None = None) -> str:
+    """``+4.1 points (+1.0 to +7.2) head to head over strong (2 players, base, 300 deals of seed 11): stronger`` (or
+    ``...: not shown stronger``), or ``not measured (...)``; the last words are :func:`standing`'s."""
+    if cell is None:
+        return f"{NOT_MEASURED} ({players} players, {variant}, K = {playouts})"
     e = margin(cell)
     return (f"{100 * e.value:+.1f} points ({100 * e.low:+.1f} to {100 * e.high:+.1f}) head to head over {cell['bot']} "
-            f"({cell['players']} players, {cell['variant']}, {cell['games']:,} deals of seed {cell['seed']})")
+            f"({cell['players']} players, {cell['variant']}, {cell['games']:,} deals of seed {cell['seed']}): "
+            f"{standing(cell)}")
 
 
 def seating_outcomes(players: int, variant: str, seating: tuple[str, ...], seed: int, games: int, first: int = 0):

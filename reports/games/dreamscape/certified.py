@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from analyses.games.dreamscape.certify import (MARGIN, MIN_VERDICT_DEALS, bot_rows_lines, certified_findings,
                                                doubling_changes, top_rung)
+from analyses.games.dreamscape.toprung import NOT_MEASURED, NOT_SHOWN
 from reports.certify import finding_name, value_text
 from reports.charts import PAGE
 
@@ -24,12 +25,17 @@ MARGIN_LINES = 4  # measured head-to-head margins named on the page; the rest ar
 
 def rung_margin_text(rows: list[dict]) -> str:
     """The top rung's measured head-to-head margin over strong where it was measured, and how many certified
-    configurations it was not measured in (their verdicts rest on a rung not shown stronger there)."""
+    configurations it was not shown stronger in (measured, its interval holding zero) or not measured in: there
+    the verdicts are read by another bot of about strong's strength, not by a level shown above it."""
     margins = sorted({(r["playouts"], r["players"], r["variant"], r["rung_margin"]) for r in rows})
-    measured = [m for m in margins if not m[3].startswith("not measured")]
+    measured = [m for m in margins if not m[3].startswith(NOT_MEASURED)]
     lines = [f"{top_rung(k)} against strong: {words}" for k, _, _, words in measured[:MARGIN_LINES]]
     if len(measured) > MARGIN_LINES:
         lines.append(f"... and {len(measured) - MARGIN_LINES} more measured (`dreamscape certify` lists them)")
+    not_shown = sum(m[3].endswith(f": {NOT_SHOWN}") for m in measured)
+    if not_shown:
+        lines.append(f"The rung is measured and not shown stronger than strong in {not_shown} of the {len(margins)} "
+                     f"certified configurations and budgets: there it reads the findings at about strong's strength.")
     missing = len(margins) - len(measured)
     if missing or not lines:
         lines.append(f"The rung's head-to-head margin over strong is not measured in {missing} of the "
