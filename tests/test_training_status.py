@@ -116,3 +116,20 @@ def test_sharp_is_strong_with_its_correction_where_it_was_fitted_and_strong_else
         assert status.kind == training_status(parse_setup(players, variant), "strong").kind
         assert "sharp plays strong here" in status.detail, (players, variant)
     assert training_status(parse_setup(3, "base"), "search:sharp@16:late") == base
+
+
+def test_a_table_refitted_to_a_changed_rule_set_is_fitted_there_and_nowhere_else(tmp_path):
+    """`dreamscape train --variant V` writes V in the table's header: played in V (knobs and swaps included) the
+    table is fitted to the rule set; in any other rule set, or with a deck file of the user's, it is not."""
+    from simcore.games.dreamscape.bots.expert import SHIPPED_DIR
+
+    text = (SHIPPED_DIR / "3p-base.toml").read_text()
+    fixed = "knob:start-z=1,1,2+knob:bonus=0,1,1"
+    for variant in (fixed, "PR:ID"):
+        path = tmp_path / f"{variant.replace(':', '_')}.toml"
+        path.write_text(text.replace('variant = "base"', f'variant = "{variant}"', 1))
+        assert training_status(parse_setup(3, variant), f"expert:{path}").kind == "fitted", variant
+        for other in ("base", "knob:start-z=1,1,2", "PR:ID+knob:bonus=0,1,1", "sleep-token+" + variant):
+            status = training_status(parse_setup(3, other), f"expert:{path}")
+            assert status.kind == "out-of-distribution" and "not this rule set" in status.detail, (variant, other)
+    assert training_status(parse_setup(2, "PR:ID"), f"expert:{path}").kind == "out-of-distribution"  # 3 players'

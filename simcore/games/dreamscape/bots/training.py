@@ -183,7 +183,7 @@ def training_status(setup, bot_name: str) -> TrainingStatus:
             return TrainingStatus(status.kind, status.detail.replace(NOT_REFITTED, fitted))
         return status
     if name.startswith("expert:") or name.startswith("strong:"):
-        return _file_status(name, players, label, knobs, deck)
+        return _file_status(name, setup)
     return TrainingStatus("out-of-distribution", f"{name}: a strategy of your own, fitted to nothing the lab knows of")
 
 
@@ -216,7 +216,13 @@ def _shipped_status(bot, players, label, config, knobs, unread, deck) -> Trainin
                                         f"{', '.join(knobs)} from the game state")
 
 
-def _file_status(name, players, label, knobs, deck) -> TrainingStatus:
+def _file_status(name, setup) -> TrainingStatus:
+    """A user's table or value file: *fitted* when its header names this very rule set (player count, rules options,
+    knobs and swaps, as ``dreamscape train --variant`` wrote it) on a deck of the printed composition, else out of
+    distribution. A deck file of its own (``--cards``) is never matched: the header does not record one."""
+    from simcore.games.dreamscape.decks import default_spec
+
+    players = int(setup.players)
     bot, _, path_text = name.partition(":")
     try:
         if bot == "expert":
@@ -237,11 +243,9 @@ def _file_status(name, players, label, knobs, deck) -> TrainingStatus:
         variant = parse_variant(made_for[1])
     except VariantError:
         return TrainingStatus("out-of-distribution", f"{name}: made for variant {made_for[1]!r}, not this rule set")
-    same_options = option_label(variant.options.sleep_token, variant.options.shifting_tokens) == label
-    same = made_for[0] == players and same_options and not knobs and not deck and not variant.removed \
-        and not variant.options.has_knobs
-    if same:
-        return TrainingStatus("fitted", f"{name}: made for {players} players, {label}")
+    own_cards = setup.cards is not None and setup.cards != default_spec()
+    if made_for[0] == players and variant == setup.variant and not own_cards:
+        return TrainingStatus("fitted", f"{name}: made for {players} players, {setup.variant.name}")
     return TrainingStatus("out-of-distribution", f"{name}: made for {made_for[0]} players, {made_for[1]}; "
                                                  "not this rule set")
 
