@@ -523,3 +523,23 @@ def test_strong_looks_ahead_at_take_z_in_two_player_shifting_tokens_games_only(m
     monkeypatch.undo()
     assert row_digest("strong", 2, "base") == digests["base"]
     assert row_digest("strong", 2, "shifting-tokens") != digests["shifting-tokens"]
+
+
+def test_strong_with_an_expert_table_of_its_own_plays_that_table_in_its_early_game():
+    """strong:VALUE.npz+expert:TABLE.toml (a refit of both for a changed game): with the shipped table of the rules
+    options it is shipped strong, game for game; with another table its games change (the table plays the early and
+    mid game, and the decisions strong leaves to it)."""
+    from simcore.games.dreamscape.bots.expert import SHIPPED_DIR as TABLES
+    from simcore.games.dreamscape.bots.strong import SHIPPED_DIR as VALUES
+
+    cfg = SimConfig(3)
+    value = VALUES / "3p-base.npz"
+    same = load_strategy(f"strong:{value}+expert:{TABLES / '3p-base.toml'}")
+    other = load_strategy(f"strong:{value}+expert:{TABLES / '3p-sleep-token.toml'}")
+    shipped = simulate(cfg, 30, 7, "strong")
+    again = simulate(cfg, 30, 7, same)
+    changed = simulate(cfg, 30, 7, other)
+    assert _same(shipped, again)
+    assert not np.array_equal(shipped.score, changed.score)
+    with pytest.raises(StrategyError, match="expert file"):
+        load_strategy(f"strong:{value}+expert:{TABLES / 'no-such-table.toml'}")

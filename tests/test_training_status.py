@@ -133,3 +133,17 @@ def test_a_table_refitted_to_a_changed_rule_set_is_fitted_there_and_nowhere_else
             status = training_status(parse_setup(3, other), f"expert:{path}")
             assert status.kind == "out-of-distribution" and "not this rule set" in status.detail, (variant, other)
     assert training_status(parse_setup(2, "PR:ID"), f"expert:{path}").kind == "out-of-distribution"  # 3 players'
+
+
+def test_strong_with_a_refitted_table_is_fitted_only_where_both_files_name_the_rule_set(tmp_path):
+    """strong:VALUE.npz+expert:TABLE.toml plays the table in strong's early game: the status reads both files."""
+    from simcore.games.dreamscape.bots.expert import SHIPPED_DIR as TABLES
+    from simcore.games.dreamscape.bots.strong import SHIPPED_DIR as VALUES
+
+    value, table = VALUES / "3p-sleep-token.npz", TABLES / "3p-sleep-token.toml"
+    assert training_status(parse_setup(3, "sleep-token"), f"strong:{value}+expert:{table}").kind == "fitted"
+    other_table = TABLES / "3p-base.toml"
+    status = training_status(parse_setup(3, "sleep-token"), f"strong:{value}+expert:{other_table}")
+    assert status.kind == "out-of-distribution" and "3p-base.toml" in status.detail
+    assert training_status(parse_setup(3, "base"), f"strong:{value}+expert:{other_table}").kind == \
+        "out-of-distribution"  # the value was made for Sleep Token

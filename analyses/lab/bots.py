@@ -220,14 +220,18 @@ def generic_restrict(bot: str, counts: list[int], variants: list[str], kinds: li
 
 
 def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
-          deck: Path | None = None, iterations: int = 3, games: int | None = None, playouts: int = 4,
+          deck: Path | None = None, iterations: int = 4, games: int | None = None, playouts: int = 8,
           check_games: int = 2000, seed: int = 1, progress: bool | None = None, interrupts: bool = False,
           strategy: str = "expert") -> dict:
-    """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``."""
+    """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``.
+
+    The defaults (4 iterations of 1,000 self-play games, K = 8) are the recipe measured to bring a refitted table's
+    distance from search in a knob-changed game back to the base game's (docs/research/2026-11-28-refits-for-changed-games.md);
+    the shipped tables were made at a smaller one (research/train_expert.sh), which left more."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     if strategy != "expert":
         raise parameter_error("strategy", f"trains expert or strong, got {strategy!r}")
-    games = 400 if games is None else games
+    games = 1000 if games is None else games
     the = game_of(game)
     the.need("trainer", "train")
     check_players(the, players)

@@ -77,7 +77,7 @@ def load_strategy(spec: str) -> str:
     """Resolve a ``--strategy`` value to a registered strategy name (loading it if needed).
 
     ``spec`` is a registered name (``greedy``), ``linear:FILE.toml``, ``expert:FILE.toml``,
-    ``path/to/bot.py:function``, ``package.module:function``, or
+    ``strong:FILE.npz`` (``strong:FILE.npz+expert:TABLE.toml``: with that expert table), ``path/to/bot.py:function``, ``package.module:function``, or
     ``search:SPEC`` / ``search:SPEC@K``: the search player (every decision
     played out K times per option, default 8) with the strategy SPEC (any of
     the forms above) in its playouts, registered on first use;
@@ -99,7 +99,7 @@ def load_strategy(spec: str) -> str:
     if ":" not in spec:
         raise StrategyError(
             f"unknown strategy {shown(spec)} (built-in: {', '.join(builtin_names())}; "
-            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, strong:FILE.npz, search:NAME[@K[:PHASES]])"
+            "or path/to/bot.py:function, package.module:function, linear:FILE.toml, expert:FILE.toml, strong:FILE.npz[+expert:FILE.toml], search:NAME[@K[:PHASES]])"
         )
     target, func_name = spec.rsplit(":", 1)
     module = _import_file(target) if target.endswith(".py") or "/" in target else _import_module(target)

@@ -304,8 +304,9 @@ class StrongTables(Mapping):
     """
 
     def __init__(self, values: Mapping, only_players: int | None = None, source: str = "strong",
-                 stand_ins: Mapping | None = None):
+                 stand_ins: Mapping | None = None, table: np.ndarray | None = None):
         self.values = dict(values)
+        self.table = table  # an expert table of the user's (strong:VALUE.npz+expert:TABLE.toml), else the shipped ones
         self.stand_ins = dict(stand_ins or {})
         self.only_players = only_players
         self.source = source
@@ -341,7 +342,8 @@ class StrongTables(Mapping):
         if key not in self.rows:
             expert = get_record("expert")
             rules = key[:3]  # the expert table is the rules options' whatever the deck
-            table = expert.tables.get(rules, expert.weights) if expert.tables is not None else expert.weights
+            table = self.table if self.table is not None else \
+                expert.tables.get(rules, expert.weights) if expert.tables is not None else expert.weights
             value = self.value_for(key)
             row = table if value is None else np.concatenate([table, value.packed()])
             row = np.array(row, dtype=np.float64)
@@ -413,13 +415,29 @@ def register_shipped() -> bool:
     return True
 
 
+TABLE_PART = "+expert:"  # strong:VALUE.npz+expert:TABLE.toml: a value and the expert table strong plays beside it
+
+
 def load_strong(path_text: str) -> str:
-    """Register the strong bot of one value file (games of its player count); returns its name."""
-    model = read_value(path_text)
+    """Register the strong bot of one value file (games of its player count); returns its name.
+
+    ``VALUE.npz+expert:TABLE.toml`` also replaces the expert table strong plays in its early and mid game and at the
+    decisions it leaves to the table (a refit of both for a changed game, docs/guide/bots.md); without it strong plays
+    the shipped table of the rules options."""
+    value_text, sep, table_text = path_text.rpartition(TABLE_PART)
+    if not sep:
+        value_text, table_text = path_text, ""
+    model = read_value(value_text)
+    table = None
+    if table_text:
+        from simcore.games.dreamscape.bots.expert import read_table
+
+        table = read_table(table_text)[1]
     players = int(model.meta["players"])
     key = (players, False, False)
-    tables = StrongTables({key: model}, only_players=players, source=f"strong file {path_text}")
+    tables = StrongTables({key: model}, only_players=players, source=f"strong file {value_text}", table=table)
     name = f"strong:{path_text}"
-    register_strong(name, tables, tables[key], WORLDS, description=f"strong bot, value {path_text}")
+    register_strong(name, tables, tables[key], WORLDS, description=f"strong bot, value {value_text}"
+                    + (f", expert table {table_text}" if table_text else ""))
     return name
 

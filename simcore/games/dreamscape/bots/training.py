@@ -222,32 +222,36 @@ def _file_status(name, setup) -> TrainingStatus:
     distribution. A deck file of its own (``--cards``) is never matched: the header does not record one."""
     from simcore.games.dreamscape.decks import default_spec
 
-    players = int(setup.players)
-    bot, _, path_text = name.partition(":")
-    try:
-        if bot == "expert":
-            from simcore.games.dreamscape.bots.expert import read_table
-
-            header = read_table(path_text)[0]
-            made_for = (header.get("players"), str(header.get("variant", "")))
-        else:
-            from simcore.games.dreamscape.bots.strong import read_value
-
-            meta = read_value(path_text).meta
-            made_for = (meta.get("players"), str(meta.get("variant", "")))
-    except ValueError as exc:  # StrategyError: the file cannot be read
-        return TrainingStatus("out-of-distribution", f"{name}: {exc}")
+    from simcore.games.dreamscape.bots.expert import read_table
+    from simcore.games.dreamscape.bots.strong import TABLE_PART, read_value
     from simcore.games.dreamscape.variants import VariantError, parse_variant
 
-    try:
-        variant = parse_variant(made_for[1])
-    except VariantError:
-        return TrainingStatus("out-of-distribution", f"{name}: made for variant {made_for[1]!r}, not this rule set")
+    players = int(setup.players)
+    bot, _, path_text = name.partition(":")
+    # strong:VALUE.npz+expert:TABLE.toml: both files must name this rule set (the table plays strong's early game)
+    value_text, sep, table_text = path_text.rpartition(TABLE_PART) if bot == "strong" else ("", "", "")
+    if bot == "expert":
+        files = [("expert", path_text)]
+    elif sep:
+        files = [("strong", value_text), ("expert", table_text)]
+    else:
+        files = [("strong", path_text)]
     own_cards = setup.cards is not None and setup.cards != default_spec()
-    if made_for[0] == players and variant == setup.variant and not own_cards:
-        return TrainingStatus("fitted", f"{name}: made for {players} players, {setup.variant.name}")
-    return TrainingStatus("out-of-distribution", f"{name}: made for {made_for[0]} players, {made_for[1]}; "
-                                                 "not this rule set")
+    for kind, file_text in files:
+        try:
+            fields = read_table(file_text)[0] if kind == "expert" else read_value(file_text).meta
+        except ValueError as exc:  # StrategyError: the file cannot be read
+            return TrainingStatus("out-of-distribution", f"{name}: {exc}")
+        made_for = (fields.get("players"), str(fields.get("variant", "")))
+        try:
+            variant = parse_variant(made_for[1])
+        except VariantError:
+            return TrainingStatus("out-of-distribution", f"{name}: {file_text} was made for variant {made_for[1]!r}, "
+                                                         "not this rule set")
+        if not (made_for[0] == players and variant == setup.variant and not own_cards):
+            return TrainingStatus("out-of-distribution", f"{name}: {file_text} was made for {made_for[0]} players, "
+                                                         f"{made_for[1]}; not this rule set")
+    return TrainingStatus("fitted", f"{name}: made for {players} players, {setup.variant.name}")
 
 
 __all__ = ["KINDS", "RULE_AWARE_KNOBS", "STRONG_RULE_AWARE_KNOBS", "TrainingStatus", "training_status"]
