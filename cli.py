@@ -496,6 +496,7 @@ def train(
     check_games: option(int, "--check-games", help="expert: games per seat of each iteration's check (0: none).") = 2000,
     trees: option(int, "--trees", help="strong: boosting rounds of the value (trees).") = 100,
     leaves: option(int, "--leaves", help="strong: at most this many leaves per tree.") = 63,
+    table: option(Optional[Path], "--table", help="strong: learn from this expert table's self-play (default the shipped table); play strong:VALUE.npz+expert:TABLE.toml.") = None,
     seed: SeedOpt = 1,
     as_json: JsonOpt = False,
     progress: ProgressOpt = None,
@@ -503,9 +504,9 @@ def train(
 ) -> None:
     """Train a bot: an expert table by expert iteration, or the strong bot's value of a position."""
     strong = strategy == "strong"
-    data = lab().train_strong(game, out, players, variant, deck, games, trees, leaves, seed, progress, _PROCESS["console"]) \
+    data = lab().train_strong(game, out, players, variant, deck, games, trees, leaves, seed, progress, _PROCESS["console"], table) \
         if strong else lab().train(game, out, players, variant, deck, iterations, games, playouts, check_games, seed,
-                                   progress, _PROCESS["console"], strategy=strategy)
+                                   progress, _PROCESS["console"], strategy=strategy, table=table)
     emit(data, as_json, "train_strong_lines" if strong else "train_lines")
 
 

@@ -114,3 +114,40 @@ def test_the_trainer_keeps_the_better_of_two_fits(rows):
             setting = (fit["trees"], fit["leaves"], fit["learning_rate"])
             assert fit["held_out_mse"] == pytest.approx(errors[setting], rel=1e-6)
         assert kept.meta["leaves"] == LEAVES and kept.n_trees == TREES
+
+
+def test_the_rows_of_a_refitted_tables_self_play_are_that_tables_games(rows, tmp_path):
+    """--table: the self-play games are the given table's, labelled the same way; the shipped table given as a file is
+    the shipped self-play, row for row, and another table plays other games."""
+    from analyses.games.dreamscape.train_strong import value_rows
+    from simcore.games.dreamscape.bots.api import StrategyError, load_strategy
+    from simcore.games.dreamscape.bots.expert import SHIPPED_DIR
+
+    deck = deck_from_swap_texts([])
+    shipped = SHIPPED_DIR / f"{PLAYERS}p-base.toml"
+    same = value_rows(PLAYERS, Options(), deck, GAMES, SEED, chunk_size=16, bot=f"expert:{shipped}")
+    for name in ("enc", "seat", "win", "game"):
+        assert np.array_equal(getattr(rows, name), getattr(same, name)), name
+    other_table = SHIPPED_DIR / f"{PLAYERS}p-sleep-token.toml"
+    other = value_rows(PLAYERS, Options(), deck, GAMES, SEED, chunk_size=16, bot=f"expert:{other_table}")
+    result = simulate(SimConfig(PLAYERS, Options()), GAMES, SEED, load_strategy(f"expert:{other_table}"))
+    assert np.array_equal(other.win, result.win[other.game, other.seat].astype(np.float32))
+    assert other.game.size != rows.game.size or not np.array_equal(other.enc, rows.enc)
+    with pytest.raises(StrategyError, match="expert file"):
+        value_rows(PLAYERS, Options(), deck, 2, SEED, bot=f"expert:{tmp_path / 'none.toml'}")
+    with pytest.raises(ValueError, match="self-play bot"):
+        value_rows(PLAYERS, Options(), deck, 2, SEED, bot="linear")
+
+
+def test_train_table_is_for_strong_and_a_table_that_cannot_be_read_is_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    runner = CliRunner()
+    bad = runner.invoke(app, ["train", "--table", str(tmp_path / "t.toml"), "--out", str(tmp_path / "x.toml")])
+    assert bad.exit_code == 2 and "--table is for --strategy strong" in bad.output and "Traceback" not in bad.output
+    missing = runner.invoke(app, ["train", "--strategy", "strong", "--players", "2", "--games", "20", "--table",
+                                  str(tmp_path / "none.toml"), "--out", str(tmp_path / "v.npz")])
+    assert missing.exit_code == 2 and "none.toml" in missing.output and "Traceback" not in missing.output
+    assert not (tmp_path / "v.npz").exists()

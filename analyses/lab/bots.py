@@ -222,7 +222,7 @@ def generic_restrict(bot: str, counts: list[int], variants: list[str], kinds: li
 def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
           deck: Path | None = None, iterations: int = 4, games: int | None = None, playouts: int = 8,
           check_games: int = 2000, seed: int = 1, progress: bool | None = None, interrupts: bool = False,
-          strategy: str = "expert") -> dict:
+          strategy: str = "expert", table: Path | None = None) -> dict:
     """Train an expert table by expert iteration (needs the game's ``trainer``); the table goes to ``out``.
 
     The defaults (4 iterations of 1,000 self-play games, K = 8) are the recipe measured to bring a refitted table's
@@ -231,6 +231,8 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
     check_arguments(locals())  # the command line's bounds, named by parameter
     if strategy != "expert":
         raise parameter_error("strategy", f"trains expert or strong, got {strategy!r}")
+    if table is not None:  # the table strong's value learns from; an expert table is trained, not given
+        raise parameter_error("table", "is for --strategy strong (the expert table whose self-play its value learns from)")
     games = 1000 if games is None else games
     the = game_of(game)
     the.need("trainer", "train")
@@ -254,8 +256,10 @@ def train(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, v
 
 def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int = 3, variant: str | None = None,
                  deck: Path | None = None, games: int | None = None, trees: int = 100, leaves: int = 63, seed: int = 1,
-                 progress: bool | None = None, interrupts: bool = False) -> dict:
-    """Train the strong bot's value of a position (needs the game's ``train_strong``); the file goes to ``out``."""
+                 progress: bool | None = None, interrupts: bool = False, table: Path | None = None) -> dict:
+    """Train the strong bot's value of a position (needs the game's ``train_strong``); the file goes to ``out``.
+    ``table``: learn from that expert table's self-play (a table refitted to the same changed game), not the shipped
+    table's; play the value beside it as ``strong:VALUE.npz+expert:TABLE.toml``."""
     check_arguments(locals())  # the command line's bounds, named by parameter
     the = game_of(game)
     run = wing_of(the).train_strong
@@ -276,9 +280,12 @@ def train_strong(game: str = DEFAULT_GAME, out: Path | None = None, players: int
     out = writable_file(Path(out))
     prepare(the, progress, interrupts=interrupts)
     deck_part = f" --deck {deck}" if deck else ""
+    if table is not None:
+        the.check_strategy(f"expert:{table}", setup)  # a table that cannot be read: one line, before any game
+    table_part = f" --table {table}" if table is not None else ""
     command = (f"dreamscape train --strategy strong --players {players} --variant {name}{deck_part} --games {games} "
-               f"--trees {trees} --leaves {leaves} --seed {seed} --out {out}")
-    return run(setup, out, games, trees, leaves, seed, command)
+               f"--trees {trees} --leaves {leaves} --seed {seed}{table_part} --out {out}")
+    return run(setup, out, games, trees, leaves, seed, command, table=table)
 
 
 HOLD_OUT_GROUPS = 20  # the value holds out every tenth game: at least two held-out games

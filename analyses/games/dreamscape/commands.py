@@ -233,8 +233,10 @@ def train(setup, out: Path, iterations: int, games: int, playouts: int, check_ga
     return data
 
 
-def train_strong(setup, out: Path, games: int, trees: int, leaves: int, seed: int, command: str) -> dict:
-    """``dreamscape train --strategy strong``: the strong bot's value from expert self-play, written to ``out``."""
+def train_strong(setup, out: Path, games: int, trees: int, leaves: int, seed: int, command: str,
+                 table: Path | None = None) -> dict:
+    """``dreamscape train --strategy strong``: the strong bot's value from expert self-play, written to ``out``
+    (``table``: the self-play of that expert table, ``--table``)."""
     import os
     import platform
 
@@ -251,7 +253,8 @@ def train_strong(setup, out: Path, games: int, trees: int, leaves: int, seed: in
                 bar.update(done - bar.n)
                 if done == total:
                     stderr_line(f"fitting {trees} trees to the games' late turn starts (a few minutes on 2 cores)")
-        model = run_train(setup.players, setup.variant.options, name, deck, games, seed, trees, leaves, progress=step)
+        model = run_train(setup.players, setup.variant.options, name, deck, games, seed, trees, leaves, progress=step,
+                          bot=f"expert:{table}" if table is not None else "expert")
     model.meta["command"] = command
     model.meta["machine"] = f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})"
     write_value(out, model)

@@ -33,6 +33,7 @@ import numpy as np
 import simcore.games.dreamscape.bots.builtins  # noqa: F401  (registers expert, the self-play bot)
 from simcore.fast_rng import seed_key
 from simcore.rng import game_stream_state, mix64
+from simcore.games.dreamscape.bots.api import load_strategy
 from simcore.games.dreamscape.bots.strong import ValueModel
 from simcore.games.dreamscape.decks import Deck, all_swap_sets, build_deck
 from simcore.games.dreamscape.fast.faults import clear_fault, raise_fault
@@ -86,8 +87,12 @@ SINGLE_SWAPS = "single-swaps"  # the deck family a value can be trained across (
 
 
 def value_rows(players: int, options: Options, deck: Deck | str, games: int, seed: int, deck_at_most: int = 20,
-               chunk_size: int = 1000, progress: Callable[[int, int], None] | None = None) -> ValueRows:
+               chunk_size: int = 1000, progress: Callable[[int, int], None] | None = None,
+               bot: str = "expert") -> ValueRows:
     """Step 1: the rows of ``games`` expert self-play games (same seed, same rows, whatever the chunk size).
+
+    ``bot``: the self-play bot, ``expert`` (the shipped table of the rules options) or ``expert:TABLE.toml`` (a
+    table refitted to a changed game, which ``strong:VALUE.npz+expert:TABLE.toml`` then plays beside the value).
 
     ``deck`` is one deck, or :data:`SINGLE_SWAPS`: then game ``g`` is played with the single-swap deck
     ``single_swap_decks()[swap_family_draw(seed, g, 24)]`` (its deal and decisions are game ``g``'s streams,
@@ -96,7 +101,11 @@ def value_rows(players: int, options: Options, deck: Deck | str, games: int, see
     if isinstance(deck, str) and deck != SINGLE_SWAPS:
         raise ValueError(f"deck must be a Deck or {SINGLE_SWAPS!r}, got {deck!r}")
     t0 = time.perf_counter()
-    fns = strategy_args(["expert"] * players, players, options)
+    if bot != "expert":
+        if not bot.startswith("expert:"):
+            raise ValueError(f"the self-play bot is expert or expert:TABLE.toml, not {bot!r}")
+        bot = load_strategy(bot)  # registers the table (StrategyError, one line, for a file that cannot be read)
+    fns = strategy_args([bot] * players, players, options)
     family = single_swap_decks() if isinstance(deck, str) else (deck,)
     arrays = [deck_arrays(d) for d in family]
     knobs = knob_vector(options, players)
@@ -195,7 +204,7 @@ def better_fit(rows: ValueRows, settings: list[tuple[int, int, float]], seed: in
 def train_strong(players: int, options: Options, variant: str, deck: Deck | str, games: int, seed: int, trees: int = 100,
                  leaves: int = 63, learning_rate: float = 0.1, deck_at_most: int = 20,
                  progress: Callable[[str, int, int], None] | None = None,
-                 also: tuple[int, int, float] | None = None) -> ValueModel:
+                 also: tuple[int, int, float] | None = None, bot: str = "expert") -> ValueModel:
     """Games, then the fit: the strong bot's value of one configuration (meta says how it was made).
 
     ``deck``: one deck, or :data:`SINGLE_SWAPS` (a value for every single-swap deck, :func:`value_rows`).
@@ -204,7 +213,7 @@ def train_strong(players: int, options: Options, variant: str, deck: Deck | str,
     """
     t0 = time.perf_counter()
     rows = value_rows(players, options, deck, games, seed, deck_at_most,
-                      progress=None if progress is None else (lambda d, t: progress("games", d, t)))
+                      progress=None if progress is None else (lambda d, t: progress("games", d, t)), bot=bot)
     if rows.game.size == 0:
         raise ValueError("the games reached no late turn start; raise --games")
     fit_progress = None if progress is None else (lambda d, t: progress("fit", d, t))
@@ -223,6 +232,8 @@ def train_strong(players: int, options: Options, variant: str, deck: Deck | str,
         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in figures.items()},
     }
     meta["fit_seconds"] = round(figures["fit_seconds"], 1)
+    if bot != "expert":
+        meta["self_play"] = bot  # the table whose games it learned from (play it beside: strong:VALUE+expert:TABLE)
     if tried is not None:
         meta["fits"] = tried
     return ValueModel.from_sklearn(model, meta)
