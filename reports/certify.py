@@ -22,6 +22,12 @@ def value_text(r: dict, prefix: str = "") -> str:
     return change_with_interval(value, low, high)
 
 
+def correlation_text(value: float) -> str:
+    """``+0.34``, or ``  n/a`` where it has no value: strong's games of the deals read all went one way (a seat that
+    never won them), so nothing varies to correlate with."""
+    return "  n/a" if value != value else f"{value:+.2f}"
+
+
 def certify_lines(data: dict) -> list[str]:
     rows = data["findings"]
     out = [f"certify folder {data['folder']}: {data['played']:,} games played this run"]
@@ -32,7 +38,7 @@ def certify_lines(data: dict) -> list[str]:
                "certified (control variate)  verdict      deals  corr  var. reduction")
     for r in rows:
         out.append(f"{finding_name(r):<41} {value_text(r, 'strong_'):<28} {r['strong_verdict']:<13} "
-                   f"{value_text(r):<28} {r['verdict']:<12} {r['deals']:>5}  {r['correlation']:+.2f}  "
+                   f"{value_text(r):<28} {r['verdict']:<12} {r['deals']:>5}  {correlation_text(r['correlation'])}  "
                    f"{r['reduction']:.2f}  [{r['level']}]")
     out.append("win rates against the fair share, spread changes in points against zero; 95% intervals; verdict: "
                "above/below (excludes it and Holm's correction across the "

@@ -395,3 +395,18 @@ def test_the_commands_table_names_holms_family_and_the_rungs_margin():
     lines = certify_lines({"folder": "f", "played": 0, "findings": [row]})
     assert any("Holm's correction across the 7 claims" in line for line in lines)
     assert f"{rung.top_rung(8)} against strong, 2p base: +0.3 points (-2.1 to +2.7) head to head over strong" in lines
+
+
+def test_a_correlation_strong_gives_no_spread_to_is_shown_as_not_available():
+    """Over 20 deals a 4-player seat 4 can lose every one of strong's games: nothing varies, the correlation is
+    undefined (NaN), and the table says n/a rather than +nan."""
+    from reports.certify import certify_lines
+
+    row = {"topic": "seat", "players": 4, "variant": "sleep-token", "baseline": None, "seat": 4,
+           "level": rung.top_rung(16), "playouts": 16, "value": 0.06, "low": -0.03, "high": 0.16, "strong_value": 0.04,
+           "strong_low": 0.036, "strong_high": 0.051, "verdict": "below", "strong_verdict": "below", "deals": 20,
+           "correlation": float("nan"), "reduction": 1.0, "family": 7, "rung_margin": ""}
+    line = next(line for line in certify_lines({"folder": "f", "played": 0, "findings": [row]}) if "seat 4 wins" in line)
+    assert "n/a" in line and "nan" not in line
+    assert "+0.34" in next(line for line in certify_lines({"folder": "f", "played": 0,
+                                                           "findings": [dict(row, correlation=0.34)]}) if "seat 4" in line)
