@@ -4,8 +4,9 @@
 :data:`analyses.games.dreamscape.toprung.TOP_RUNG`): strong's own play, and in the last third of the game every
 decision searched with 16 playouts per option. Its head-to-head margin over strong is measured and kept
 (:mod:`analyses.games.dreamscape.toprung`), and every certify names it for the configurations it reads, or says
-it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in 2, 3 and 4 players,
-base game (docs/research/2026-11-28-certify.md).
+it was not measured there: at K = 8 the rung was strong's equal, at K = 16 it is stronger in every configuration
+measured (2, 3 and 4 players, base game; 3 players with Sleep Token or the shifting tokens; 2 players with the shifting
+tokens; docs/research/2026-11-28-certify.md).
 
 **The page's claims** are corrected as one family by Holm's step-down correction (:func:`correct_page`,
 :mod:`analyses.stats.multiple`), as the page "Findings at every skill level" corrects its own.
