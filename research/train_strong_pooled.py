@@ -16,8 +16,6 @@ a value shipped from it would be measured first, as the swap family's was (resea
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -25,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
+
+from research._value_file import write_and_report  # noqa: E402
 
 
 RULES_OPTIONS = ("base", "sleep-token", "shifting-tokens", "sleep-token+shifting-tokens")  # printed rules, printed deck
@@ -68,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from analyses.games.dreamscape.train_strong import fit_value, trainer_versions
-    from simcore.games.dreamscape.bots.errors import StrategyError
-    from simcore.games.dreamscape.bots.strong import ValueModel, write_value
+    from simcore.games.dreamscape.bots.strong import ValueModel
 
     t0 = time.perf_counter()
     rows = pooled_rows(args.players, variants, args.games, args.seed)
@@ -85,17 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         "command": (f"python -m research.train_strong_pooled --players {args.players} --variants {','.join(variants)} "
                     f"--games {args.games} --trees {args.trees} --leaves {args.leaves} --seed {args.seed} "
                     f"--out {args.out}"),
-        "machine": f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})",
     }
-    value = ValueModel.from_sklearn(model, meta)
-    try:
-        write_value(args.out, value)
-    except StrategyError as exc:  # an --out that cannot be written: one line, not a traceback
-        print(f"train_strong_pooled: {exc}", file=sys.stderr)
-        return 2
-    keys = ("players", "variant", "pooled", "games", "rows", "held_out_r2", "games_seconds", "fit_seconds", "seconds")
-    print(" ".join(f"{k}={meta[k]}" for k in keys))
-    return 0
+    return write_and_report("train_strong_pooled", args.out, ValueModel.from_sklearn(model, meta),
+                            ("players", "variant", "pooled", "games", "rows", "held_out_r2", "games_seconds",
+                             "fit_seconds", "seconds"))
 
 
 if __name__ == "__main__":

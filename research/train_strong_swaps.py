@@ -16,14 +16,14 @@ measured (docs/research/2026-11-28-strong-values-for-swaps.md).
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file (python research/NAME.py) as well as a module
     sys.path.insert(0, str(ROOT))
+
+from research._value_file import write_and_report  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,8 +41,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     from analyses.games.dreamscape.train_strong import SINGLE_SWAPS, train_strong
-    from simcore.games.dreamscape.bots.errors import StrategyError
-    from simcore.games.dreamscape.bots.strong import write_value
     from simcore.games.dreamscape.rules import Options
 
     def step(what: str, done: int, total: int) -> None:
@@ -55,15 +53,9 @@ def main(argv: list[str] | None = None) -> int:
                          args.leaves, progress=step)
     model.meta["command"] = (f"python -m research.train_strong_swaps --players {args.players} --games {args.games} "
                              f"--trees {args.trees} --leaves {args.leaves} --seed {args.seed} --out {args.out}")
-    model.meta["machine"] = f"{os.cpu_count()} cores ({platform.machine()}, Python {platform.python_version()})"
-    try:
-        write_value(args.out, model)
-    except StrategyError as exc:  # an --out that cannot be written: one line, not a traceback
-        print(f"train_strong_swaps: {exc}", file=sys.stderr)
-        return 2
-    keys = ("players", "variant", "deck", "games", "rows", "held_out_r2", "games_seconds", "fit_seconds", "seconds")
-    print(" ".join(f"{k}={model.meta[k]}" for k in keys))
-    return 0
+    return write_and_report("train_strong_swaps", args.out, model, ("players", "variant", "deck", "games", "rows",
+                                                                    "held_out_r2", "games_seconds", "fit_seconds",
+                                                                    "seconds"))
 
 
 if __name__ == "__main__":

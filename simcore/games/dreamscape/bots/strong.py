@@ -418,15 +418,19 @@ def register_shipped() -> bool:
 TABLE_PART = "+expert:"  # strong:VALUE.npz+expert:TABLE.toml: a value and the expert table strong plays beside it
 
 
+def value_and_table(path_text: str) -> tuple[str, str]:
+    """``(VALUE.npz, TABLE.toml)`` of the text after ``strong:``; the table is '' when none is given."""
+    value_text, _, table_text = path_text.partition(TABLE_PART)
+    return value_text, table_text
+
+
 def load_strong(path_text: str) -> str:
     """Register the strong bot of one value file (games of its player count); returns its name.
 
     ``VALUE.npz+expert:TABLE.toml`` also replaces the expert table strong plays in its early and mid game and at the
     decisions it leaves to the table (a refit of both for a changed game, docs/guide/bots.md); without it strong plays
     the shipped table of the rules options."""
-    value_text, sep, table_text = path_text.rpartition(TABLE_PART)
-    if not sep:
-        value_text, table_text = path_text, ""
+    value_text, table_text = value_and_table(path_text)
     model = read_value(value_text)
     table = None
     if table_text:

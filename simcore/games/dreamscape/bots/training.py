@@ -223,19 +223,17 @@ def _file_status(name, setup) -> TrainingStatus:
     from simcore.games.dreamscape.decks import default_spec
 
     from simcore.games.dreamscape.bots.expert import read_table
-    from simcore.games.dreamscape.bots.strong import TABLE_PART, read_value
+    from simcore.games.dreamscape.bots.strong import read_value, value_and_table
     from simcore.games.dreamscape.variants import VariantError, parse_variant
 
     players = int(setup.players)
     bot, _, path_text = name.partition(":")
     # strong:VALUE.npz+expert:TABLE.toml: both files must name this rule set (the table plays strong's early game)
-    value_text, sep, table_text = path_text.rpartition(TABLE_PART) if bot == "strong" else ("", "", "")
     if bot == "expert":
         files = [("expert", path_text)]
-    elif sep:
-        files = [("strong", value_text), ("expert", table_text)]
     else:
-        files = [("strong", path_text)]
+        value_text, table_text = value_and_table(path_text)
+        files = [("strong", value_text)] + ([("expert", table_text)] if table_text else [])
     own_cards = setup.cards is not None and setup.cards != default_spec()
     for kind, file_text in files:
         try:
